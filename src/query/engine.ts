@@ -17,6 +17,7 @@ import { implicitTransactionRequired } from './execute/in-transactions-op.js';
 import { zeroStats, type BatchCommits, type ExecContext, type PhysicalOp, type Row, type SubPlanner, type UpdateStats } from './execute/context.js';
 import { ExpressionCompiler, missingParameter } from './execute/expression.js';
 import { functionContext, GraphAccess } from './execute/graph-access.js';
+import { withBuiltinProcedures } from './execute/builtin-procedures.js';
 import { no_procedure_library, type ProcedureLibrary } from './execute/procedures.js';
 import { rowBytes, type OpEnv } from './execute/read-ops.js';
 import { checkNoDanglingNodes } from './execute/write-ops.js';
@@ -32,7 +33,7 @@ import { explainPlan, explainStatement, no_indexes, type IndexCatalog, type Quer
 import { inputsOf, type LogicalOp } from './plan/logical.js';
 import { freeSlots } from './plan/expressions.js';
 import { planPattern, type JoinPolicy } from './plan/plan-match.js';
-import { planQuery } from './plan/planner.js';
+import { planExpressionBody, planQuery } from './plan/planner.js';
 
 /**
  * The Cypher engine: text in, rows out.
@@ -170,7 +171,7 @@ export class QueryEngine {
   private planMisses = 0;
 
   constructor(options: EngineOptions = {}) {
-    this.procedures = options.procedures ?? no_procedure_library;
+    this.procedures = withBuiltinProcedures(options.procedures ?? no_procedure_library);
     this.indexes = options.indexes ?? no_indexes;
     this.cacheMax = options.statement_cache_entries_max ?? statement_cache_entries_max_default;
     this.skipPasses = options.skip_passes ?? new Set();
@@ -369,12 +370,7 @@ export class QueryEngine {
         const plan = planPattern({ op: 'argument' }, paths, where, new Set(outer), { counts: counts(), joins: 'never' });
         return optimize(plan, { outer, read_outside: reads === undefined ? new Set() : freeSlots(reads) }, skip);
       },
-      query: (query: BoundQuery) => {
-        // A subquery that ends without RETURN (`EXISTS { MATCH ... }`) is asked whether it has rows;
-        // the discard that ends such a statement would always answer no.
-        const plan = planQuery(query, counts(), this.joinPolicy);
-        return optimize(plan.op === 'discard' ? plan.input : plan, {}, skip);
-      },
+      query: (query: BoundQuery) => optimize(planExpressionBody(query, counts(), this.joinPolicy), {}, skip),
     };
     const cx: ExecContext = {
       graph,
@@ -389,7 +385,7 @@ export class QueryEngine {
       write_set_limit_bytes: ctx.write_set_limit_bytes ?? Number.POSITIVE_INFINITY,
       deadline: new Deadline(ctx.deadline_ms ?? Infinity, Date.now, ctx.clock_check_rows),
       stats: zeroStats(),
-      procedures: ctx.procedures ?? this.procedures,
+      procedures: ctx.procedures !== undefined ? withBuiltinProcedures(ctx.procedures) : this.procedures,
       indexes: this.indexes,
       width: statement.variables.length,
       vector_consistency: statement.hints.vector_consistency ?? ctx.vector_consistency ?? 'snapshot',

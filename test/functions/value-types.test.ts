@@ -15,9 +15,17 @@ describe('value types as type predicates and valueType() see them', () => {
   });
 
   it('reads back the canonical text it prints, unions and nested lists included', () => {
-    for (const text of ['INTEGER NOT NULL | STRING', 'LIST<LIST<FLOAT NOT NULL> NOT NULL>', 'NULL', 'NOTHING', 'PROPERTY VALUE NOT NULL']) {
+    for (const text of ['INTEGER NOT NULL | STRING NOT NULL', 'INTEGER | STRING', 'LIST<LIST<FLOAT NOT NULL> NOT NULL>', 'NULL', 'NOTHING', 'PROPERTY VALUE NOT NULL']) {
       expect(typeText(typeFromText(text))).toBe(text);
     }
+  });
+
+  it('refuses a union whose types are partly NOT NULL: null belongs to no one of them', () => {
+    const mixed = resolveWrittenType([
+      { words: ['INTEGER'], not_null: true },
+      { words: ['STRING'], not_null: false },
+    ]);
+    expect(mixed).toBe('all types in a closed dynamic union must be nullable, or each be followed by NOT NULL');
   });
 
   it('names a mixed list by the union of its element types, nullable when an element is null', () => {

@@ -28,6 +28,8 @@ export interface Projection {
   readonly order: readonly SortItem[];
   readonly skip?: Expression;
   readonly limit?: Expression;
+  /** Set for LET: the items declare new variables, so a name already in scope is VariableAlreadyBound. */
+  readonly new_names?: true;
   readonly span: Span;
 }
 
@@ -57,6 +59,8 @@ export interface YieldItem {
 
 export interface CallClause {
   readonly kind: 'call';
+  /** OPTIONAL CALL: a row the procedure yields nothing for (after WHERE) continues with the outputs null. */
+  readonly optional: boolean;
   /** Dotted name as written, e.g. `test.my.proc`. */
   readonly procedure: string;
   /** Absent for an implicit invocation (`CALL p` without parentheses), whose arguments come from parameters. */

@@ -229,6 +229,6 @@ export class ClauseBinder {
       return { field: f.field, variable };
     });
     const where = clause.where ? this.expressions.predicate(clause.where, { scope, aggregation: 'forbidden', predicate: false }) : undefined;
-    return { kind: 'call', procedure, args, yields, ...(where && { where }), standalone, span };
+    return { kind: 'call', optional: clause.optional, procedure, args, yields, ...(where && { where }), standalone, span };
   }
 }

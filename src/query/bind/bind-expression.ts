@@ -89,7 +89,7 @@ export class ExpressionBinder {
       case 'has_labels': {
         const subject = this.bind(e.subject, plain);
         if (!mayBe(subject.type, 'node', 'relationship')) {
-          throw bindError('InvalidArgumentType', `a label test needs a node, not a ${describeType(subject.type)}`, span);
+          throw bindError('InvalidArgumentType', `a label test needs a node or relationship, not a ${describeType(subject.type)}`, span);
         }
         return { kind: 'has_labels', subject, labels: e.labels, type: boolean_type, span };
       }
@@ -118,13 +118,15 @@ export class ExpressionBinder {
       case 'case': {
         const subject = e.subject ? this.bind(e.subject, plain) : undefined;
         const alternatives = e.alternatives.map((a) => ({ when: this.bind(a.when, plain), then: this.bind(a.then, plain) }));
+        // A generic CASE's WHEN is a condition: one that can never be a boolean is refused, as in WHERE.
+        if (subject === undefined) for (const a of alternatives) this.requireBoolean(a.when, 'CASE WHEN');
         const otherwise = e.otherwise ? this.bind(e.otherwise, plain) : undefined;
         let type = otherwise?.type ?? null_type;
         for (const a of alternatives) type = join(type, a.then.type);
         return { kind: 'case', ...(subject && { subject }), alternatives, ...(otherwise && { otherwise }), type, span };
       }
       case 'list_comprehension': {
-        const source = this.bind(e.source, plain);
+        const source = this.iterated(e.source, plain, 'a list comprehension');
         const { scope, variable } = this.local(e.variable, elementOf(source.type), env.scope);
         const inner: ExpressionEnv = { scope, aggregation: 'forbidden', predicate: false };
         const where = e.where ? this.predicate(e.where, inner) : undefined;
@@ -133,7 +135,7 @@ export class ExpressionBinder {
         return { kind: 'list_comprehension', variable, source, ...(where && { where }), ...(projection && { projection }), type, span };
       }
       case 'quantifier': {
-        const source = this.bind(e.source, plain);
+        const source = this.iterated(e.source, plain, `${e.quantifier}()`);
         const { scope, variable } = this.local(e.variable, elementOf(source.type), env.scope);
         const inner: ExpressionEnv = { scope, aggregation: 'forbidden', predicate: false };
         const where = e.where ? this.predicate(e.where, inner) : undefined;
@@ -141,7 +143,7 @@ export class ExpressionBinder {
       }
       case 'reduce': {
         const initial = this.bind(e.initial, plain);
-        const source = this.bind(e.source, plain);
+        const source = this.iterated(e.source, plain, 'reduce()');
         const scope = new Scope(env.scope);
         const accumulator = this.c.variables.make(e.accumulator, 'value', any_type);
         const variable = this.c.variables.make(e.variable, kindOfType(elementOf(source.type)), elementOf(source.type));
@@ -176,6 +178,11 @@ export class ExpressionBinder {
           // COLLECT { } makes a list of one column: its body must end in a RETURN of exactly one.
           if (e.measure === 'collect' && query.columns.length !== 1) {
             throw bindError('InvalidClauseComposition', 'a COLLECT subquery must end with a RETURN of exactly one column', span);
+          }
+          // Parts without RETURN have no columns, so a UNION that removes duplicates would count all
+          // their rows as one; EXISTS, asking only whether there is a row, may leave RETURN out.
+          if (e.measure === 'count' && query.parts.length > 1 && !query.union_all && query.columns.length === 0) {
+            throw bindError('InvalidClauseComposition', 'a COUNT subquery with UNION must end every part with RETURN (UNION ALL need not)', span);
           }
           return { kind: 'exists_subquery', measure: e.measure, body: { kind: 'query', query }, type: resultType, span };
         }
@@ -243,6 +250,18 @@ export class ExpressionBinder {
     const variable = this.c.variables.make(name, kindOfType(type), type);
     scope.declare(variable);
     return { scope, variable };
+  }
+
+  /**
+   * The list a comprehension, quantifier or reduce iterates. One known before running not to be a list
+   * is refused; at run time any other value counts as a list of itself (execute/expression.ts).
+   */
+  private iterated(e: Expression, env: ExpressionEnv, what: string): BoundExpression {
+    const source = this.bind(e, env);
+    if (!mayBe(source.type, 'list')) {
+      throw bindError('InvalidArgumentType', `${what} iterates a list, not a ${describeType(source.type)}`, source.span);
+    }
+    return source;
   }
 
   private requireBoolean(operand: BoundExpression, op: string): void {
@@ -386,8 +405,8 @@ function callsNonDeterministic(e: BoundExpression): boolean {
   let found = false;
   rewrite(e, (x) => {
     // timestamp() and the statement clocks are non-deterministic across statements but fixed within
-    // one, so only rand() and the real-time clocks vary from one evaluation to the next.
-    if (x.kind === 'function' && !x.signature.deterministic && (x.name === 'rand' || x.name.endsWith('.realtime'))) found = true;
+    // one, so only rand(), randomUUID() and the real-time clocks vary from one evaluation to the next.
+    if (x.kind === 'function' && !x.signature.deterministic && (x.name === 'rand' || x.name === 'randomuuid' || x.name.endsWith('.realtime'))) found = true;
     return found ? x : undefined;
   });
   return found;

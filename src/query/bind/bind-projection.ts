@@ -31,7 +31,8 @@ export class ProjectionBinder {
   bind(p: Projection, clause: 'WITH' | 'RETURN', pre: Scope, where: Expression | undefined): { projection: BoundProjection; post: Scope } {
     const items = this.items(p, clause, pre);
     const isAggregate = (name: string): boolean => this.c.lookupFunction(name)?.kind === 'aggregate';
-    const env: ExpressionEnv = { scope: pre, aggregation: 'allowed', predicate: false };
+    // LET binds one value per row: an aggregate there is refused as it is in WHERE.
+    const env: ExpressionEnv = { scope: pre, aggregation: p.new_names === true ? 'forbidden' : 'allowed', predicate: false };
     const bound = items.map((i) => this.expressions.bind(i.ast, env));
     const aggregating = bound.some(hasAggregate);
 
@@ -151,6 +152,7 @@ export class ProjectionBinder {
     const seen = new Set<string>();
     for (const item of items) {
       if (seen.has(item.name)) {
+        if (p.new_names === true) throw bindError('VariableAlreadyBound', `variable \`${item.name}\` is already bound`, item.span);
         throw bindError('ColumnNameConflict', `multiple columns named \`${item.name}\` in ${clause}`, item.span);
       }
       seen.add(item.name);

@@ -10,11 +10,20 @@ import { Scope } from './scope.js';
 export class QueryBinder {
   constructor(private readonly clauses: ClauseBinder) {}
 
-  /** `outer` is the scope a subquery starts from; a top-level query starts empty. */
+  /**
+   * `outer` is the scope a subquery in an expression (EXISTS, COUNT, COLLECT) starts from; a top-level
+   * query starts empty. The outer variables stay visible through the body's WITH clauses and may not
+   * be shadowed by a projection there (Neo4j 5: "variables from the outside scope are visible for the
+   * entire subquery").
+   */
   bind(query: Query, outer: Scope | undefined): BoundQuery {
     const top = query.parts.length === 1 && outer === undefined;
     const start = (): Scope => (outer !== undefined ? outer.flatten() : new Scope());
-    return this.parts(query, (part) => this.single(part, start(), top, outer === undefined));
+    const sticky = outer !== undefined ? outer.visible() : [];
+    return this.parts(query, (part) => {
+      if (outer !== undefined) refuseShadowing(part, sticky);
+      return this.single(part, start(), top, outer === undefined, sticky);
+    });
   }
 
   /** A CALL subquery's body: each part from its own starting scope; unlike an expression's subquery it may update. */
@@ -61,5 +70,19 @@ export class QueryBinder {
     if (last.kind === 'return') columns = last.projection.columns.map((c) => ({ name: c.name, variable: c.variable }));
     else if (last.kind === 'call' && last.standalone) columns = last.yields.map((y) => ({ name: y.variable.name, variable: y.variable }));
     return { clauses: bound, columns };
+  }
+}
+
+/** A WITH or RETURN item of a subquery in an expression may pass an outer variable on, never rename to it. */
+function refuseShadowing(part: SingleQuery, outer: readonly BoundVariable[]): void {
+  const names = new Set(outer.map((v) => v.name));
+  for (const clause of part.clauses) {
+    if (clause.kind !== 'with' && clause.kind !== 'return') continue;
+    for (const item of clause.projection.items) {
+      const plain = item.expression.kind === 'variable' ? item.expression.name : undefined;
+      const name = item.alias ?? plain;
+      if (name === undefined || !names.has(name) || plain === name) continue;
+      throw bindError('VariableAlreadyBound', `variable \`${name}\` shadows a variable of the enclosing query; rename it`, item.span);
+    }
   }
 }

@@ -154,6 +154,8 @@ export type BoundClause =
     }
   | {
       readonly kind: 'call';
+      /** OPTIONAL CALL: a row the procedure yields nothing for (after WHERE) continues with the yields null. */
+      readonly optional: boolean;
       readonly procedure: ProcedureSignature;
       /** One per procedure input, in order; an implicit call reads them from parameters of the same name. */
       readonly args: readonly BoundExpression[];

@@ -19,36 +19,113 @@ import {
   type StaticType,
 } from './static-type.js';
 
+type Accepted = readonly (ScalarTypeName | 'list')[];
+
+const string_arg: Accepted = ['string'];
+const number_arg: Accepted = ['number'];
+const integer_arg: Accepted = ['integer'];
+const list_arg: Accepted = ['list'];
+
 /**
- * Argument kinds the built-in graph functions accept. The function library checks every call at run
- * time; the binder refuses only what can never succeed, as openCypher does at compile time
- * (`labels(p)` on a path, `length(n)` on a node, `properties(1)`).
+ * Argument kinds the built-in functions accept, by position (a position not listed takes anything).
+ * The function library checks every call at run time; the binder refuses only what can never
+ * succeed, as openCypher and Neo4j do at compile time when an argument's type is known (`labels(p)`
+ * on a path, `length(n)` on a node, `properties(1)`, `toUpper(1)`, `sqrt('x')`, `size(length(p))`).
+ * A value of unknown type (a property, a parameter, an element of a mixed list) is checked when it
+ * arrives. Temporal values have no static type here, so they always pass.
  */
-const accepted_argument: Readonly<Record<string, readonly (ScalarTypeName | 'list')[]>> = {
-  labels: ['node'],
-  type: ['relationship'],
-  nodes: ['path'],
-  relationships: ['path'],
-  startnode: ['relationship'],
-  endnode: ['relationship'],
-  properties: ['node', 'relationship', 'map'],
-  keys: ['node', 'relationship', 'map'],
-  length: ['path', 'string', 'list'],
-  size: ['list', 'string'],
-  id: ['node', 'relationship'],
+const accepted_arguments: Readonly<Record<string, readonly Accepted[]>> = {
+  labels: [['node']],
+  'names of': [['node', 'relationship']],
+  type: [['relationship']],
+  nodes: [['path']],
+  relationships: [['path']],
+  startnode: [['relationship']],
+  endnode: [['relationship']],
+  properties: [['node', 'relationship', 'map']],
+  keys: [['node', 'relationship', 'map']],
+  length: [['path', 'string', 'list']],
+  size: [['list', 'string']],
+  id: [['node', 'relationship']],
+  elementid: [['node', 'relationship']],
+  isempty: [['string', 'list', 'map']],
+  reverse: [['string', 'list']],
+  head: [list_arg],
+  last: [list_arg],
+  tail: [list_arg],
+  tobooleanlist: [list_arg],
+  tointegerlist: [list_arg],
+  tofloatlist: [list_arg],
+  tostringlist: [list_arg],
+  toboolean: [['string', 'boolean', 'integer']],
+  tointeger: [['string', 'number', 'boolean']],
+  tofloat: [['string', 'number']],
+  tostring: [['string', 'number', 'boolean']],
+  toupper: [string_arg],
+  tolower: [string_arg],
+  upper: [string_arg],
+  lower: [string_arg],
+  trim: [string_arg],
+  ltrim: [string_arg, string_arg],
+  rtrim: [string_arg, string_arg],
+  btrim: [string_arg, string_arg],
+  replace: [string_arg, string_arg, string_arg],
+  split: [string_arg, ['string', 'list']],
+  substring: [string_arg, integer_arg, integer_arg],
+  left: [string_arg, integer_arg],
+  right: [string_arg, integer_arg],
+  normalize: [string_arg],
+  char_length: [string_arg],
+  character_length: [string_arg],
+  abs: [number_arg],
+  sign: [number_arg],
+  ceil: [number_arg],
+  floor: [number_arg],
+  round: [number_arg, integer_arg, string_arg],
+  sqrt: [number_arg],
+  exp: [number_arg],
+  log: [number_arg],
+  log10: [number_arg],
+  sin: [number_arg],
+  cos: [number_arg],
+  tan: [number_arg],
+  cot: [number_arg],
+  asin: [number_arg],
+  acos: [number_arg],
+  atan: [number_arg],
+  atan2: [number_arg, number_arg],
+  degrees: [number_arg],
+  radians: [number_arg],
+  haversin: [number_arg],
+  cosh: [number_arg],
+  sinh: [number_arg],
+  tanh: [number_arg],
+  coth: [number_arg],
+  isnan: [number_arg],
+  'vector.similarity.cosine': [list_arg, list_arg],
+  'vector.similarity.euclidean': [list_arg, list_arg],
+  // sum and avg take durations too, which have no static type here and so always pass.
+  sum: [number_arg],
+  avg: [number_arg],
+  stdev: [number_arg],
+  stdevp: [number_arg],
+  percentilecont: [number_arg, number_arg],
+  percentiledisc: [number_arg, number_arg],
 };
 
 export function checkFunctionArguments(name: string, args: readonly BoundExpression[], span: Span): void {
-  const accepted = accepted_argument[name];
-  const first = args[0];
-  if (accepted === undefined || first === undefined) return;
-  if (!mayBe(first.type, ...accepted)) {
+  const accepted = accepted_arguments[name];
+  if (accepted === undefined) return;
+  args.forEach((a, i) => {
+    const kinds = accepted[i];
+    if (kinds === undefined || mayBe(a.type, ...kinds)) return;
+    const which = args.length > 1 ? `argument ${i + 1} of type` : 'an argument of type';
     throw bindError(
       'InvalidArgumentType',
-      `${name}() does not accept an argument of type ${describeType(first.type)} (expected ${accepted.join(' or ')})`,
+      `${name === 'names of' ? 'a label expression' : `${name}()`} does not accept ${which} ${describeType(a.type)} (expected ${kinds.join(' or ')})`,
       span,
     );
-  }
+  });
 }
 
 /** What a built-in function returns, where that is known and useful for later checks; else Any. */
@@ -73,6 +150,8 @@ export function functionResultType(name: string, args: readonly BoundExpression[
     case 'percentiledisc':
     case 'stdev':
     case 'stdevp':
+    case 'vector.similarity.cosine':
+    case 'vector.similarity.euclidean':
       return float_type;
     case 'toboolean':
     case 'is type':
@@ -91,6 +170,7 @@ export function functionResultType(name: string, args: readonly BoundExpression[
     case 'trim from':
     case 'normalize':
     case 'valuetype':
+    case 'randomuuid':
     case 'substring':
     case 'replace':
     case 'left':
@@ -98,6 +178,7 @@ export function functionResultType(name: string, args: readonly BoundExpression[
     case 'type':
       return string_type;
     case 'labels':
+    case 'names of':
     case 'keys':
     case 'split':
       return listOf(string_type);

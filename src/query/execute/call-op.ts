@@ -17,15 +17,16 @@ export function call(op: Op<'call'>, input: PhysicalOp, env: OpEnv): PhysicalOp 
   return (arg, sink) => {
     const proc = env.cx.procedures.lookup(name);
     if (proc === undefined) throw new CypherError('ProcedureError', 'compile time', 'ProcedureNotFound', `there is no procedure ${name}`);
+    const context = { graph: env.cx.graph };
     return input(arg, (row) => {
       const values = args.map((f) => f(row));
       if (outputs.length === 0) {
         // A procedure without outputs is called for its effect; inside a query each row passes through once.
-        for (const _ of proc.call(values)) void _;
+        for (const _ of proc.call(values, context)) void _;
         return standalone ? true : sink(row);
       }
       return loopIterable(
-        proc.call(values),
+        proc.call(values, context),
         (out) => {
           for (const y of yields) row[y.slot] = y.index < 0 ? null : ((out[y.index] as Value | undefined) ?? null);
           return sink(row);

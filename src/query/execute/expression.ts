@@ -117,7 +117,9 @@ export class ExpressionCompiler {
         return (row) => {
           const s = subject(row);
           if (s === null) return null;
-          if (!isNode(s)) throw runtimeTypeError('InvalidArgumentType', `labels are checked on a NODE, not ${typeName(s)}`);
+          // On a relationship (Neo4j 5 label expressions) each name is tested against its one type.
+          if (isRelationship(s)) return labels.every((l) => l === access.relationshipType(s.id));
+          if (!isNode(s)) throw runtimeTypeError('InvalidArgumentType', `labels are checked on a NODE or RELATIONSHIP, not ${typeName(s)}`);
           if (one !== undefined) {
             if (bits !== undefined && s.id < bits.length) return bits[s.id] === 1;
             if (bits === undefined && ++reads >= COLUMN_ASK_READS) {
@@ -165,7 +167,7 @@ export class ExpressionCompiler {
         return (row) => {
           const list = source(row);
           if (list === null) return null;
-          const items = asList(list, 'a list comprehension');
+          const items = asList(list);
           const out: Value[] = [];
           for (const x of items) {
             deadline.tick();
@@ -190,7 +192,7 @@ export class ExpressionCompiler {
           let value = initial(row);
           const list = source(row);
           if (list === null) return null;
-          for (const x of asList(list, 'reduce()')) {
+          for (const x of asList(list)) {
             deadline.tick();
             row[acc] = value;
             row[slot] = x;
@@ -479,7 +481,7 @@ export class ExpressionCompiler {
       if (list === null) return null;
       let trues = 0;
       let nulls = 0;
-      const items = asList(list, `${kind}()`);
+      const items = asList(list);
       for (const x of items) {
         row[slot] = x;
         const p = asPredicate(where(row));
@@ -564,9 +566,13 @@ function countRows(plan: PhysicalOp, row: Row): bigint {
   return BigInt(n);
 }
 
-function asList(v: Value, what: string): readonly Value[] {
-  if (!Array.isArray(v)) throw runtimeTypeError('InvalidArgumentType', `${what} iterates a LIST, not ${typeName(v)}`);
-  return v as readonly Value[];
+/**
+ * What a comprehension, quantifier or reduce iterates: a list, or any other value as a list of itself,
+ * as Neo4j does (`any(x IN n.tags WHERE ...)` over a property that holds one string). A value known not
+ * to be a list before running is refused by the binder instead.
+ */
+function asList(v: Value): readonly Value[] {
+  return Array.isArray(v) ? (v as readonly Value[]) : [v];
 }
 
 export function missingParameter(name: string): CypherError {

@@ -1,13 +1,20 @@
 import type { Value } from '../../common/values/value.js';
+import type { GraphReader } from '../../projections/graph/view.js';
 import type { ProcedureCatalog, ProcedureSignature } from '../bind/procedures.js';
+
+/** What a procedure may read while it runs: the graph as the calling statement sees it. */
+export interface ProcedureContext {
+  readonly graph: GraphReader;
+}
 
 /**
  * Procedures callable with CALL: a signature for the binder and an implementation for the engine.
- * Weft ships none (SPEC 1); embedders and the TCK register theirs.
+ * Weft has no procedure libraries (SPEC 1); it answers the schema procedures of builtin-procedures.ts,
+ * and embedders and the TCK register their own.
  */
 export interface Procedure extends ProcedureSignature {
   /** Yields one list of output values (in `outputs` order) per result row. */
-  call(args: readonly Value[]): Iterable<readonly Value[]>;
+  call(args: readonly Value[], context: ProcedureContext): Iterable<readonly Value[]>;
 }
 
 export interface ProcedureLibrary extends ProcedureCatalog {

@@ -10,6 +10,7 @@ import { temporalFunctions } from './temporal-functions.js';
 import { trimNormalizeFunctions } from './trim-normalize-functions.js';
 import { typeFunctions } from './type-functions.js';
 import { searchFunctions } from './vector-functions.js';
+import { vectorSimilarityFunctions } from './vector-similarity.js';
 
 /**
  * Every function the engine knows, by canonical (lower-case, dotted) name. The binder asks
@@ -26,6 +27,7 @@ const all: readonly FunctionDefinition[] = [
   ...temporalFunctions,
   ...aggregateFunctions,
   ...searchFunctions,
+  ...vectorSimilarityFunctions,
 ];
 
 const byName = new Map<string, FunctionDefinition>();

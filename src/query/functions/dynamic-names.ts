@@ -1,4 +1,4 @@
-import { typeName, type Value } from '../../common/values/value.js';
+import { isNode, isRelationship, typeName, type Value } from '../../common/values/value.js';
 import { argumentError, runtimeTypeError } from '../errors.js';
 import { arg } from './args.js';
 import { scalar, type ScalarFunction } from './definition.js';
@@ -19,6 +19,17 @@ export function dynamicNames(v: Value, what: string): readonly string[] {
 }
 
 export const dynamicNameFunctions: readonly ScalarFunction[] = [
+  /**
+   * The names an element carries, as label expressions test them: a node's labels, a relationship's
+   * one type (Neo4j 5 lets `r:T|U`, `r:%` and `r:$(x)` test a relationship). The parser writes it for
+   * `%` and `:$(...)`; it is not callable by that name from Cypher text.
+   */
+  scalar('names of', 1, 1, ([v = null], ctx) => {
+    if (v === null) return null;
+    if (isNode(v)) return [...ctx.labelsOf(v)];
+    if (isRelationship(v)) return [ctx.typeOf(v)];
+    throw runtimeTypeError('InvalidArgumentType', `labels are checked on a NODE or RELATIONSHIP, not ${typeName(v)}`);
+  }),
   /**
    * `x:$(names)` as the parser writes it: ('has names', the names x has, names, 'all' | 'any'), true when
    * x has every (or, for 'any', some) name the value gives.

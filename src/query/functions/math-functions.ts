@@ -1,3 +1,4 @@
+import { arithmeticError } from '../errors.js';
 import { checkedInt } from '../values/arithmetic.js';
 import { arg, badValue, numberArg, smallIntegerArg, stringArg, wrongType } from './args.js';
 import { scalar, type ScalarFunction } from './definition.js';
@@ -73,9 +74,20 @@ export const mathFunctions: readonly ScalarFunction[] = [
   scalar('pi', 0, 0, () => Math.PI),
   scalar('e', 0, 0, () => Math.E),
   scalar('rand', 0, 0, (_args, ctx) => ctx.random(), { deterministic: false }),
+  scalar('randomuuid', 0, 0, (_args, ctx) => randomUuid(() => ctx.random()), { deterministic: false }),
 ];
 
-export const ROUNDING_MODES = ['UP', 'DOWN', 'CEILING', 'FLOOR', 'HALF_UP', 'HALF_DOWN', 'HALF_EVEN'] as const;
+/** A version 4 UUID (RFC 9562) in its 36-character text form, from 16 random bytes of `random`. */
+export function randomUuid(random: () => number): string {
+  const bytes = new Uint8Array(16);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(random() * 256);
+  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export const ROUNDING_MODES = ['UP', 'DOWN', 'CEILING', 'FLOOR', 'HALF_UP', 'HALF_DOWN', 'HALF_EVEN', 'UNNECESSARY'] as const;
 export type RoundingMode = (typeof ROUNDING_MODES)[number];
 
 /**
@@ -121,6 +133,9 @@ function roundsAway(mode: RoundingMode, negative: boolean, kept: bigint, twiceRe
       return twiceRemainder > divisor;
     case 'HALF_EVEN':
       return twiceRemainder > divisor || (twiceRemainder === divisor && kept % 2n === 1n);
+    case 'UNNECESSARY':
+      // Asserts the value already has at most `precision` decimals; only called when a digit is dropped.
+      throw arithmeticError('InvalidArgumentValue', 'round(): rounding necessary with rounding mode UNNECESSARY');
   }
 }
 

@@ -102,6 +102,10 @@ export interface WrittenAlternative {
 
 /** The type a written type expression denotes, or the text of what is wrong with it. */
 export function resolveWrittenType(written: readonly WrittenAlternative[]): CypherType | string {
+  // null belongs to no one alternative, so a union is nullable as a whole or not at all (Neo4j 5).
+  if (written.some((w) => w.not_null) && written.some((w) => !w.not_null)) {
+    return 'all types in a closed dynamic union must be nullable, or each be followed by NOT NULL';
+  }
   const out: TypeAlternative[] = [];
   for (const w of written) {
     const spelled = w.words.map((x) => x.toUpperCase()).join(' ');

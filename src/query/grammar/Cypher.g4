@@ -57,9 +57,7 @@ queryOption
     ;
 
 unionPart
-    : UNION ALL? singleQuery
-    // UNION DISTINCT (Neo4j 5.19, from GQL): the same as UNION.
-    | UNION DISTINCT singleQuery
+    : UNION (ALL | DISTINCT)? singleQuery   // UNION DISTINCT (GQL, Neo4j 5) is UNION
     ;
 
 singleQuery
@@ -98,6 +96,8 @@ clause
     | foreachClause
     | finishClause
     | orderSkipLimitClause
+    | letClause
+    | filterClause
     ;
 
 // ---------------------------------------------------------------------------------------------
@@ -111,8 +111,9 @@ unwindClause
     : UNWIND expression AS variable
     ;
 
+// OPTIONAL CALL (Neo4j 5.24): a row the procedure yields nothing for continues once with the outputs null.
 callClause
-    : CALL procedureName (LPAREN (expression (COMMA expression)*)? RPAREN)? (YIELD (STAR | yieldItems))?
+    : OPTIONAL? CALL procedureName (LPAREN (expression (COMMA expression)*)? RPAREN)? (YIELD (STAR | yieldItems))?
     ;
 
 // CALL { ... }, CALL (a, b) { ... }, CALL (*) { ... }: a subquery run once per incoming row.
@@ -154,8 +155,9 @@ yieldItem
 // ---------------------------------------------------------------------------------------------
 // Updating clauses
 
+// INSERT (GQL, Neo4j 5) is CREATE.
 createClause
-    : CREATE pattern
+    : (CREATE | INSERT) pattern
     ;
 
 mergeClause
@@ -189,8 +191,9 @@ removeItem
     | atom LBRACK expression RBRACK                    # removeDynamicProperty
     ;
 
+// NODETACH DELETE (GQL, Neo4j 5) is DELETE, said explicitly.
 deleteClause
-    : DETACH? DELETE expression (COMMA expression)*
+    : (DETACH | NODETACH)? DELETE expression (COMMA expression)*
     ;
 
 // FOREACH (x IN list | updates): the updating clauses run once per element.
@@ -209,6 +212,20 @@ orderSkipLimitClause
 // FINISH: the query ends here and returns no rows.
 finishClause
     : FINISH
+    ;
+
+// LET x = e, y = f (Cypher 25): `WITH *, e AS x` then `WITH *, f AS y`, so a binding sees the ones before it.
+letClause
+    : LET letItem (COMMA letItem)*
+    ;
+
+letItem
+    : variable EQ expression
+    ;
+
+// FILTER [WHERE] condition (Cypher 25): `WITH * WHERE condition`.
+filterClause
+    : FILTER WHERE? expression
     ;
 
 // ---------------------------------------------------------------------------------------------
@@ -359,10 +376,10 @@ relationshipPattern
     | MINUS relationshipDetail? MINUS
     ;
 
+// A type list `:A|B` is read as relationshipTypes (the first alternative wins an ambiguity); any other
+// label expression (`:!A`, `:A&B`, `:%`, groups) as a labelExpression.
 relationshipDetail
-    : LBRACK variable? relationshipTypes? rangeLiteral? properties? RBRACK
-    // A WHERE inside a relationship pattern (Neo4j 5): MATCH only, checked by the builder.
-    | LBRACK variable? relationshipTypes? rangeLiteral? properties? WHERE relWhere=expression RBRACK
+    : LBRACK variable? (relationshipTypes | labelExpression)? rangeLiteral? properties? (WHERE relWhere=expression)? RBRACK
     ;
 
 properties
@@ -604,8 +621,9 @@ trimFromExpression
     : functionName LPAREN side=(LEADING | TRAILING | BOTH)? character=expression? FROM source=expression RPAREN
     ;
 
+// `count(ALL x)` is `count(x)`: ALL, the default, keeps duplicates as DISTINCT would not.
 functionInvocation
-    : functionName LPAREN DISTINCT? (expression (COMMA expression)*)? RPAREN
+    : functionName LPAREN (DISTINCT | ALL)? (expression (COMMA expression)*)? RPAREN
     ;
 
 functionName
@@ -795,6 +813,10 @@ nonReservedKeyword
     | OFFSET
     | FOREACH
     | FINISH
+    | LET
+    | FILTER
+    | NODETACH
+    | INSERT
     ;
 
 // Labels, relationship types and property keys may be any word, reserved or not (`n.count`, `:End`).
@@ -880,6 +902,10 @@ FALSE       : 'FALSE';
 FOR         : 'FOR';
 FOREACH     : 'FOREACH';
 FINISH      : 'FINISH';
+LET         : 'LET';
+NODETACH    : 'NODETACH';
+INSERT      : 'INSERT';
+FILTER      : 'FILTER';
 IF          : 'IF';
 IN          : 'IN';
 INDEX       : 'INDEX';

@@ -50,6 +50,23 @@ export class ClauseBuilder {
     private readonly onOptions: (ctx: ClauseContext) => void,
   ) {}
 
+  /** The clauses one written clause stands for: itself, or for LET one `WITH *` per binding. */
+  clauses(ctx: ClauseContext): Clause[] {
+    const let_ = ctx.letClause();
+    if (let_ === null) return [this.clause(ctx)];
+    return let_.letItem().map((item): Clause => {
+      const span = this.b.source.span(item);
+      const exprCtx = item.expression();
+      const projected: ProjectionItem = {
+        expression: this.b.expression(exprCtx),
+        alias: symbolicName(item.variable().symbolicName()),
+        text: this.b.source.slice(this.b.source.span(exprCtx)),
+        span,
+      };
+      return { kind: 'with', projection: { distinct: false, star: true, items: [projected], order: [], new_names: true, span }, span };
+    });
+  }
+
   clause(ctx: ClauseContext): Clause {
     const span = this.b.source.span(ctx);
     const match = ctx.matchClause();
@@ -86,6 +103,11 @@ export class ClauseBuilder {
     const foreach = ctx.foreachClause();
     if (foreach !== null) return this.foreach(foreach);
     if (ctx.finishClause() !== null) return { kind: 'finish', span };
+    const filter = ctx.filterClause();
+    if (filter !== null) {
+      const where = this.b.expression(filter.expression());
+      return { kind: 'with', projection: { distinct: false, star: true, items: [], order: [], span }, where, span };
+    }
     const osl = ctx.orderSkipLimitClause();
     if (osl !== null) {
       // The same as WITH * with these subclauses: every variable passes, sorted or cut.
@@ -166,6 +188,7 @@ export class ClauseBuilder {
     }
     return {
       kind: 'call',
+      optional: ctx.OPTIONAL() !== null,
       procedure,
       ...(args && { args }),
       ...(yielded !== undefined && { yield: yielded }),
@@ -229,7 +252,7 @@ export class ClauseBuilder {
 
   /** FOREACH holds updating clauses only (FOREACH among them): a read inside is refused here. */
   private foreach(ctx: ForeachClauseContext): ForeachClause {
-    const clauses = ctx.clause().map((c) => this.clause(c));
+    const clauses = ctx.clause().flatMap((c) => this.clauses(c));
     for (const c of clauses) {
       if (!isUpdatingClause(c)) {
         throw this.b.source.error('InvalidClauseComposition', 'FOREACH may only hold updating clauses (CREATE, MERGE, SET, REMOVE, DELETE, FOREACH)', c.span);

@@ -341,7 +341,7 @@ export class ExpressionBuilder {
       if (name !== null) return this.made({ kind: 'has_labels', subject, labels: [schemaName(name.schemaName())], span }, [subject]);
       const group = atom.labelDisjunction();
       if (group !== null) return this.labelPredicate(subject, group, span);
-      const labels = this.made({ kind: 'function', name: 'labels', distinct: false, args: [subject], span }, [subject]);
+      const labels = this.made({ kind: 'function', name: 'names of', distinct: false, args: [subject], span }, [subject]);
       const count = this.made({ kind: 'function', name: 'size', distinct: false, args: [labels], span }, [labels]);
       const zero = this.made({ kind: 'literal', value: 0n, span }, []);
       return this.binary('gt', count, zero);
@@ -399,12 +399,12 @@ export class ExpressionBuilder {
   }
 
   /**
-   * `subject:$(names)` as a predicate: the internal call ('has names', labels(subject), names, mode),
+   * `subject:$(names)` as a predicate: the internal call ('has names', 'names of'(subject), names, mode),
    * true when the node has all (or, for `$any`, any) of the labels the value names.
    */
   hasDynamicLabels(subject: Expression, d: DynamicNames): Expression {
     const span = d.span;
-    const have = this.made({ kind: 'function', name: 'labels', distinct: false, args: [subject], span }, [subject]);
+    const have = this.made({ kind: 'function', name: 'names of', distinct: false, args: [subject], span }, [subject]);
     return this.namesPredicate(have, d);
   }
 

@@ -412,6 +412,20 @@ export class PatternBuilder {
       variable ??= `${generated_name_prefix}rel${this.generated++}`;
       this.predicates.push(this.outsideMatch(() => this.b.expression(whereCtx)));
     }
+    const typeExpression = detail.labelExpression();
+    if (typeExpression !== null) {
+      // `[r:!A]`, `[r:A&B]`, `[:%]` (Neo4j 5): in MATCH, `[r] WHERE r:<expression>`, held by every hop of a
+      // variable-length relationship. A relationship to create needs one plain type.
+      const predicates = this.predicates;
+      if (predicates === undefined) {
+        throw this.b.source.error('UnexpectedSyntax', 'a relationship type expression other than A|B is only allowed in MATCH', span);
+      }
+      variable ??= `${generated_name_prefix}rel${this.generated++}`;
+      const name = variable;
+      const subject: Expression = { kind: 'variable', name, span };
+      const test = this.outsideMatch(() => this.expressions.labelPredicate(subject, typeExpression.labelDisjunction(), span));
+      predicates.push(range === undefined && !quantified ? test : this.expressions.everyHop(name, name, [], test, span));
+    }
     return {
       kind: 'relationship',
       ...(variable !== undefined && { variable }),

@@ -117,7 +117,7 @@ export class StatementBuilder {
   }
 
   private singleQuery(ctx: SingleQueryContext): SingleQuery {
-    return { clauses: ctx.clause().map((c) => this.clauses.clause(c)), span: this.b.source.span(ctx) };
+    return { clauses: ctx.clause().flatMap((c) => this.clauses.clauses(c)), span: this.b.source.span(ctx) };
   }
 
   private session(ctx: SessionCommandContext): Statement {

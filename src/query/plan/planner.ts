@@ -29,6 +29,27 @@ export function planQuery(query: BoundQuery, counts: GraphCounts, joins: JoinPol
 }
 
 /**
+ * The body of an EXISTS, COUNT or COLLECT subquery, asked for its rows: a part that ends without
+ * RETURN (`EXISTS { MATCH ... }`, `COUNT { MATCH ... UNION ALL MATCH ... }`) streams its rows instead of
+ * discarding them as a statement that ends that way does.
+ */
+export function planExpressionBody(query: BoundQuery, counts: GraphCounts, joins: JoinPolicy = 'cost'): LogicalOp {
+  const open = (p: BoundSingleQuery, produce: boolean): LogicalOp => {
+    const plan = planSingle(p, counts, produce, joins);
+    return plan.op === 'discard' ? plan.input : plan;
+  };
+  if (query.parts.length === 1) return open(query.parts[0] as BoundSingleQuery, true);
+  const first = query.parts[0] as BoundSingleQuery;
+  const union: LogicalOp = {
+    op: 'union',
+    parts: query.parts.map((p) => open(p, false)),
+    part_columns: query.parts.map((p) => p.columns.map((c) => c.variable.id)),
+    all: query.union_all,
+  };
+  return { op: 'produce', input: union, columns: first.columns.map((c) => ({ name: c.name, slot: c.variable.id })) };
+}
+
+/**
  * Plans a single query; with `produce` false the plan ends at its last projection (a UNION part).
  * `imported`: the slots its argument row holds (a CALL subquery's outer row), kept across barriers.
  */
@@ -80,8 +101,11 @@ function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, co
       return { op: 'unwind', input: plan, expression: clause.expression, variable: clause.variable.id, ...(clause.lists_only === true && { lists_only: true as const }) };
     case 'call': {
       for (const y of clause.yields) bound.add(y.variable.id);
-      const call: LogicalOp = { op: 'call', input: plan, procedure: clause.procedure, args: clause.args, yields: clause.yields, standalone: clause.standalone };
-      return clause.where ? { op: 'filter', input: call, predicate: clause.where } : call;
+      const source: LogicalOp = clause.optional ? { op: 'argument' } : plan;
+      const call: LogicalOp = { op: 'call', input: source, procedure: clause.procedure, args: clause.args, yields: clause.yields, standalone: clause.standalone };
+      const filtered: LogicalOp = clause.where ? { op: 'filter', input: call, predicate: clause.where } : call;
+      // OPTIONAL CALL runs the call (and its WHERE) per row as OPTIONAL MATCH runs its pattern.
+      return clause.optional ? { op: 'optional', input: plan, inner: filtered, nulls: clause.yields.map((y) => y.variable.id) } : filtered;
     }
     case 'create':
       for (const p of clause.pattern) bindPath(p, bound);

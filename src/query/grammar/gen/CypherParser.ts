@@ -37,92 +37,96 @@ export class CypherParser extends antlr.Parser {
     public static readonly FOR = 27;
     public static readonly FOREACH = 28;
     public static readonly FINISH = 29;
-    public static readonly IF = 30;
-    public static readonly IN = 31;
-    public static readonly INDEX = 32;
-    public static readonly IS = 33;
-    public static readonly KEY = 34;
-    public static readonly LIMIT = 35;
-    public static readonly MATCH = 36;
-    public static readonly MERGE = 37;
-    public static readonly NODE = 38;
-    public static readonly NONE = 39;
-    public static readonly NOT = 40;
-    public static readonly NULL = 41;
-    public static readonly OF = 42;
-    public static readonly ON = 43;
-    public static readonly OPTIONAL = 44;
-    public static readonly OR = 45;
-    public static readonly ORDER = 46;
-    public static readonly REDUCE = 47;
-    public static readonly REMOVE = 48;
-    public static readonly REQUIRE = 49;
-    public static readonly RETURN = 50;
-    public static readonly SET = 51;
-    public static readonly SINGLE = 52;
-    public static readonly SKIP_ = 53;
-    public static readonly STARTS = 54;
-    public static readonly THEN = 55;
-    public static readonly TIMESTAMP = 56;
-    public static readonly TRUE = 57;
-    public static readonly TYPED = 58;
-    public static readonly NORMALIZED = 59;
-    public static readonly LEADING = 60;
-    public static readonly TRAILING = 61;
-    public static readonly BOTH = 62;
-    public static readonly FROM = 63;
-    public static readonly OFFSET = 64;
-    public static readonly UNION = 65;
-    public static readonly UNIQUE = 66;
-    public static readonly UNWIND = 67;
-    public static readonly USING = 68;
-    public static readonly WHEN = 69;
-    public static readonly WHERE = 70;
-    public static readonly WITH = 71;
-    public static readonly XOR = 72;
-    public static readonly YIELD = 73;
-    public static readonly COLONCOLON = 74;
-    public static readonly DOTDOT = 75;
-    public static readonly PLUSEQ = 76;
-    public static readonly REGEX_MATCH = 77;
-    public static readonly NEQ = 78;
-    public static readonly LTE = 79;
-    public static readonly GTE = 80;
-    public static readonly EQ = 81;
-    public static readonly LT = 82;
-    public static readonly GT = 83;
-    public static readonly PLUS = 84;
-    public static readonly MINUS = 85;
-    public static readonly STAR = 86;
-    public static readonly SLASH = 87;
-    public static readonly PERCENT = 88;
-    public static readonly AMP = 89;
-    public static readonly BANG = 90;
-    public static readonly CARET = 91;
-    public static readonly DOT = 92;
-    public static readonly COMMA = 93;
-    public static readonly COLON = 94;
-    public static readonly SEMI = 95;
-    public static readonly DOUBLEBAR = 96;
-    public static readonly PIPE = 97;
-    public static readonly DOLLAR = 98;
-    public static readonly LPAREN = 99;
-    public static readonly RPAREN = 100;
-    public static readonly LBRACK = 101;
-    public static readonly RBRACK = 102;
-    public static readonly LBRACE = 103;
-    public static readonly RBRACE = 104;
-    public static readonly HexInteger = 105;
-    public static readonly OctalInteger = 106;
-    public static readonly DecimalInteger = 107;
-    public static readonly FloatLiteral = 108;
-    public static readonly StringLiteral = 109;
-    public static readonly EscapedSymbolicName = 110;
-    public static readonly UnescapedSymbolicName = 111;
-    public static readonly WHITESPACE = 112;
-    public static readonly HINT_COMMENT = 113;
-    public static readonly BLOCK_COMMENT = 114;
-    public static readonly LINE_COMMENT = 115;
+    public static readonly LET = 30;
+    public static readonly NODETACH = 31;
+    public static readonly INSERT = 32;
+    public static readonly FILTER = 33;
+    public static readonly IF = 34;
+    public static readonly IN = 35;
+    public static readonly INDEX = 36;
+    public static readonly IS = 37;
+    public static readonly KEY = 38;
+    public static readonly LIMIT = 39;
+    public static readonly MATCH = 40;
+    public static readonly MERGE = 41;
+    public static readonly NODE = 42;
+    public static readonly NONE = 43;
+    public static readonly NOT = 44;
+    public static readonly NULL = 45;
+    public static readonly OF = 46;
+    public static readonly ON = 47;
+    public static readonly OPTIONAL = 48;
+    public static readonly OR = 49;
+    public static readonly ORDER = 50;
+    public static readonly REDUCE = 51;
+    public static readonly REMOVE = 52;
+    public static readonly REQUIRE = 53;
+    public static readonly RETURN = 54;
+    public static readonly SET = 55;
+    public static readonly SINGLE = 56;
+    public static readonly SKIP_ = 57;
+    public static readonly STARTS = 58;
+    public static readonly THEN = 59;
+    public static readonly TIMESTAMP = 60;
+    public static readonly TRUE = 61;
+    public static readonly TYPED = 62;
+    public static readonly NORMALIZED = 63;
+    public static readonly LEADING = 64;
+    public static readonly TRAILING = 65;
+    public static readonly BOTH = 66;
+    public static readonly FROM = 67;
+    public static readonly OFFSET = 68;
+    public static readonly UNION = 69;
+    public static readonly UNIQUE = 70;
+    public static readonly UNWIND = 71;
+    public static readonly USING = 72;
+    public static readonly WHEN = 73;
+    public static readonly WHERE = 74;
+    public static readonly WITH = 75;
+    public static readonly XOR = 76;
+    public static readonly YIELD = 77;
+    public static readonly COLONCOLON = 78;
+    public static readonly DOTDOT = 79;
+    public static readonly PLUSEQ = 80;
+    public static readonly REGEX_MATCH = 81;
+    public static readonly NEQ = 82;
+    public static readonly LTE = 83;
+    public static readonly GTE = 84;
+    public static readonly EQ = 85;
+    public static readonly LT = 86;
+    public static readonly GT = 87;
+    public static readonly PLUS = 88;
+    public static readonly MINUS = 89;
+    public static readonly STAR = 90;
+    public static readonly SLASH = 91;
+    public static readonly PERCENT = 92;
+    public static readonly AMP = 93;
+    public static readonly BANG = 94;
+    public static readonly CARET = 95;
+    public static readonly DOT = 96;
+    public static readonly COMMA = 97;
+    public static readonly COLON = 98;
+    public static readonly SEMI = 99;
+    public static readonly DOUBLEBAR = 100;
+    public static readonly PIPE = 101;
+    public static readonly DOLLAR = 102;
+    public static readonly LPAREN = 103;
+    public static readonly RPAREN = 104;
+    public static readonly LBRACK = 105;
+    public static readonly RBRACK = 106;
+    public static readonly LBRACE = 107;
+    public static readonly RBRACE = 108;
+    public static readonly HexInteger = 109;
+    public static readonly OctalInteger = 110;
+    public static readonly DecimalInteger = 111;
+    public static readonly FloatLiteral = 112;
+    public static readonly StringLiteral = 113;
+    public static readonly EscapedSymbolicName = 114;
+    public static readonly UnescapedSymbolicName = 115;
+    public static readonly WHITESPACE = 116;
+    public static readonly HINT_COMMENT = 117;
+    public static readonly BLOCK_COMMENT = 118;
+    public static readonly LINE_COMMENT = 119;
     public static readonly RULE_script = 0;
     public static readonly RULE_statement = 1;
     public static readonly RULE_sessionCommand = 2;
@@ -157,149 +161,153 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_foreachClause = 31;
     public static readonly RULE_orderSkipLimitClause = 32;
     public static readonly RULE_finishClause = 33;
-    public static readonly RULE_withClause = 34;
-    public static readonly RULE_returnClause = 35;
-    public static readonly RULE_projectionBody = 36;
-    public static readonly RULE_projectionItems = 37;
-    public static readonly RULE_projectionItem = 38;
-    public static readonly RULE_order = 39;
-    public static readonly RULE_skip = 40;
-    public static readonly RULE_limit = 41;
-    public static readonly RULE_sortItem = 42;
-    public static readonly RULE_where = 43;
-    public static readonly RULE_pattern = 44;
-    public static readonly RULE_patternPart = 45;
-    public static readonly RULE_pathSelector = 46;
-    public static readonly RULE_shortestPathPattern = 47;
-    public static readonly RULE_patternElement = 48;
-    public static readonly RULE_relationshipsPattern = 49;
-    public static readonly RULE_nodePattern = 50;
-    public static readonly RULE_isLabelExpression = 51;
-    public static readonly RULE_labelExpression = 52;
-    public static readonly RULE_labelDisjunction = 53;
-    public static readonly RULE_labelConjunction = 54;
-    public static readonly RULE_labelNegation = 55;
-    public static readonly RULE_labelAtom = 56;
-    public static readonly RULE_patternElementChain = 57;
-    public static readonly RULE_quantifiedPath = 58;
-    public static readonly RULE_pathQuantifier = 59;
-    public static readonly RULE_relationshipPattern = 60;
-    public static readonly RULE_relationshipDetail = 61;
-    public static readonly RULE_properties = 62;
-    public static readonly RULE_relationshipTypes = 63;
-    public static readonly RULE_nodeLabels = 64;
-    public static readonly RULE_nodeLabel = 65;
-    public static readonly RULE_dynamicName = 66;
-    public static readonly RULE_rangeLiteral = 67;
-    public static readonly RULE_rangeBound = 68;
-    public static readonly RULE_labelName = 69;
-    public static readonly RULE_relTypeName = 70;
-    public static readonly RULE_propertyExpression = 71;
-    public static readonly RULE_expression = 72;
-    public static readonly RULE_orExpression = 73;
-    public static readonly RULE_xorExpression = 74;
-    public static readonly RULE_andExpression = 75;
-    public static readonly RULE_notExpression = 76;
-    public static readonly RULE_comparisonExpression = 77;
-    public static readonly RULE_comparisonOperator = 78;
-    public static readonly RULE_predicateExpression = 79;
-    public static readonly RULE_predicateSuffix = 80;
-    public static readonly RULE_valueTypeExpression = 81;
-    public static readonly RULE_valueTypeAlternative = 82;
-    public static readonly RULE_valueTypeWord = 83;
-    public static readonly RULE_addOrSubtractExpression = 84;
-    public static readonly RULE_addOrSubtractOperator = 85;
-    public static readonly RULE_multiplyDivideModuloExpression = 86;
-    public static readonly RULE_multiplyDivideModuloOperator = 87;
-    public static readonly RULE_powerOfExpression = 88;
-    public static readonly RULE_unaryAddOrSubtractExpression = 89;
-    public static readonly RULE_nonArithmeticOperatorExpression = 90;
-    public static readonly RULE_listOperator = 91;
-    public static readonly RULE_propertyLookup = 92;
-    public static readonly RULE_atom = 93;
-    public static readonly RULE_countStar = 94;
-    public static readonly RULE_caseExpression = 95;
-    public static readonly RULE_caseAlternative = 96;
-    public static readonly RULE_caseWhenOperand = 97;
-    public static readonly RULE_listComprehension = 98;
-    public static readonly RULE_patternComprehension = 99;
-    public static readonly RULE_quantifierExpression = 100;
-    public static readonly RULE_quantifier = 101;
-    public static readonly RULE_filterExpression = 102;
-    public static readonly RULE_reduceExpression = 103;
-    public static readonly RULE_subqueryExpression = 104;
-    public static readonly RULE_parenthesizedExpression = 105;
-    public static readonly RULE_trimFromExpression = 106;
-    public static readonly RULE_functionInvocation = 107;
-    public static readonly RULE_functionName = 108;
-    public static readonly RULE_namespace = 109;
-    public static readonly RULE_mapProjection = 110;
-    public static readonly RULE_mapProjectionItem = 111;
-    public static readonly RULE_parameter = 112;
-    public static readonly RULE_literal = 113;
-    public static readonly RULE_booleanLiteral = 114;
-    public static readonly RULE_numberLiteral = 115;
-    public static readonly RULE_integerLiteral = 116;
-    public static readonly RULE_listLiteral = 117;
-    public static readonly RULE_mapLiteral = 118;
-    public static readonly RULE_propertyKeyName = 119;
-    public static readonly RULE_schemaCommand = 120;
-    public static readonly RULE_createConstraint = 121;
-    public static readonly RULE_constraintRequirement = 122;
-    public static readonly RULE_propertyReference = 123;
-    public static readonly RULE_propertyReferenceList = 124;
-    public static readonly RULE_typeName = 125;
-    public static readonly RULE_dropConstraint = 126;
-    public static readonly RULE_createIndex = 127;
-    public static readonly RULE_indexTarget = 128;
-    public static readonly RULE_createSearchIndex = 129;
-    public static readonly RULE_searchIndexProperties = 130;
-    public static readonly RULE_indexOptions = 131;
-    public static readonly RULE_dropIndex = 132;
-    public static readonly RULE_ifNotExists = 133;
-    public static readonly RULE_ifExists = 134;
-    public static readonly RULE_variable = 135;
-    public static readonly RULE_symbolicName = 136;
-    public static readonly RULE_nonReservedKeyword = 137;
-    public static readonly RULE_schemaName = 138;
-    public static readonly RULE_reservedWord = 139;
+    public static readonly RULE_letClause = 34;
+    public static readonly RULE_letItem = 35;
+    public static readonly RULE_filterClause = 36;
+    public static readonly RULE_withClause = 37;
+    public static readonly RULE_returnClause = 38;
+    public static readonly RULE_projectionBody = 39;
+    public static readonly RULE_projectionItems = 40;
+    public static readonly RULE_projectionItem = 41;
+    public static readonly RULE_order = 42;
+    public static readonly RULE_skip = 43;
+    public static readonly RULE_limit = 44;
+    public static readonly RULE_sortItem = 45;
+    public static readonly RULE_where = 46;
+    public static readonly RULE_pattern = 47;
+    public static readonly RULE_patternPart = 48;
+    public static readonly RULE_pathSelector = 49;
+    public static readonly RULE_shortestPathPattern = 50;
+    public static readonly RULE_patternElement = 51;
+    public static readonly RULE_relationshipsPattern = 52;
+    public static readonly RULE_nodePattern = 53;
+    public static readonly RULE_isLabelExpression = 54;
+    public static readonly RULE_labelExpression = 55;
+    public static readonly RULE_labelDisjunction = 56;
+    public static readonly RULE_labelConjunction = 57;
+    public static readonly RULE_labelNegation = 58;
+    public static readonly RULE_labelAtom = 59;
+    public static readonly RULE_patternElementChain = 60;
+    public static readonly RULE_quantifiedPath = 61;
+    public static readonly RULE_pathQuantifier = 62;
+    public static readonly RULE_relationshipPattern = 63;
+    public static readonly RULE_relationshipDetail = 64;
+    public static readonly RULE_properties = 65;
+    public static readonly RULE_relationshipTypes = 66;
+    public static readonly RULE_nodeLabels = 67;
+    public static readonly RULE_nodeLabel = 68;
+    public static readonly RULE_dynamicName = 69;
+    public static readonly RULE_rangeLiteral = 70;
+    public static readonly RULE_rangeBound = 71;
+    public static readonly RULE_labelName = 72;
+    public static readonly RULE_relTypeName = 73;
+    public static readonly RULE_propertyExpression = 74;
+    public static readonly RULE_expression = 75;
+    public static readonly RULE_orExpression = 76;
+    public static readonly RULE_xorExpression = 77;
+    public static readonly RULE_andExpression = 78;
+    public static readonly RULE_notExpression = 79;
+    public static readonly RULE_comparisonExpression = 80;
+    public static readonly RULE_comparisonOperator = 81;
+    public static readonly RULE_predicateExpression = 82;
+    public static readonly RULE_predicateSuffix = 83;
+    public static readonly RULE_valueTypeExpression = 84;
+    public static readonly RULE_valueTypeAlternative = 85;
+    public static readonly RULE_valueTypeWord = 86;
+    public static readonly RULE_addOrSubtractExpression = 87;
+    public static readonly RULE_addOrSubtractOperator = 88;
+    public static readonly RULE_multiplyDivideModuloExpression = 89;
+    public static readonly RULE_multiplyDivideModuloOperator = 90;
+    public static readonly RULE_powerOfExpression = 91;
+    public static readonly RULE_unaryAddOrSubtractExpression = 92;
+    public static readonly RULE_nonArithmeticOperatorExpression = 93;
+    public static readonly RULE_listOperator = 94;
+    public static readonly RULE_propertyLookup = 95;
+    public static readonly RULE_atom = 96;
+    public static readonly RULE_countStar = 97;
+    public static readonly RULE_caseExpression = 98;
+    public static readonly RULE_caseAlternative = 99;
+    public static readonly RULE_caseWhenOperand = 100;
+    public static readonly RULE_listComprehension = 101;
+    public static readonly RULE_patternComprehension = 102;
+    public static readonly RULE_quantifierExpression = 103;
+    public static readonly RULE_quantifier = 104;
+    public static readonly RULE_filterExpression = 105;
+    public static readonly RULE_reduceExpression = 106;
+    public static readonly RULE_subqueryExpression = 107;
+    public static readonly RULE_parenthesizedExpression = 108;
+    public static readonly RULE_trimFromExpression = 109;
+    public static readonly RULE_functionInvocation = 110;
+    public static readonly RULE_functionName = 111;
+    public static readonly RULE_namespace = 112;
+    public static readonly RULE_mapProjection = 113;
+    public static readonly RULE_mapProjectionItem = 114;
+    public static readonly RULE_parameter = 115;
+    public static readonly RULE_literal = 116;
+    public static readonly RULE_booleanLiteral = 117;
+    public static readonly RULE_numberLiteral = 118;
+    public static readonly RULE_integerLiteral = 119;
+    public static readonly RULE_listLiteral = 120;
+    public static readonly RULE_mapLiteral = 121;
+    public static readonly RULE_propertyKeyName = 122;
+    public static readonly RULE_schemaCommand = 123;
+    public static readonly RULE_createConstraint = 124;
+    public static readonly RULE_constraintRequirement = 125;
+    public static readonly RULE_propertyReference = 126;
+    public static readonly RULE_propertyReferenceList = 127;
+    public static readonly RULE_typeName = 128;
+    public static readonly RULE_dropConstraint = 129;
+    public static readonly RULE_createIndex = 130;
+    public static readonly RULE_indexTarget = 131;
+    public static readonly RULE_createSearchIndex = 132;
+    public static readonly RULE_searchIndexProperties = 133;
+    public static readonly RULE_indexOptions = 134;
+    public static readonly RULE_dropIndex = 135;
+    public static readonly RULE_ifNotExists = 136;
+    public static readonly RULE_ifExists = 137;
+    public static readonly RULE_variable = 138;
+    public static readonly RULE_symbolicName = 139;
+    public static readonly RULE_nonReservedKeyword = 140;
+    public static readonly RULE_schemaName = 141;
+    public static readonly RULE_reservedWord = 142;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
         "'BY'", "'CALL'", "'CASE'", "'CONSTRAINT'", "'CONTAINS'", "'COUNT'", 
         "'COLLECT'", "'CREATE'", "'DELETE'", "'DESC'", "'DESCENDING'", "'DETACH'", 
         "'DISTINCT'", "'DROP'", "'ELSE'", "'END'", "'ENDS'", "'EXISTS'", 
-        "'FALSE'", "'FOR'", "'FOREACH'", "'FINISH'", "'IF'", "'IN'", "'INDEX'", 
-        "'IS'", "'KEY'", "'LIMIT'", "'MATCH'", "'MERGE'", "'NODE'", "'NONE'", 
-        "'NOT'", "'NULL'", "'OF'", "'ON'", "'OPTIONAL'", "'OR'", "'ORDER'", 
-        "'REDUCE'", "'REMOVE'", "'REQUIRE'", "'RETURN'", "'SET'", "'SINGLE'", 
-        "'SKIP'", "'STARTS'", "'THEN'", "'TIMESTAMP'", "'TRUE'", "'TYPED'", 
-        "'NORMALIZED'", "'LEADING'", "'TRAILING'", "'BOTH'", "'FROM'", "'OFFSET'", 
-        "'UNION'", "'UNIQUE'", "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", 
-        "'WITH'", "'XOR'", "'YIELD'", "'::'", "'..'", "'+='", "'=~'", "'<>'", 
-        "'<='", "'>='", "'='", "'<'", "'>'", "'+'", "'-'", "'*'", "'/'", 
-        "'%'", "'&'", "'!'", "'^'", "'.'", "','", "':'", "';'", "'||'", 
-        "'|'", "'$'", "'('", "')'", "'['", "']'", "'{'", "'}'"
+        "'FALSE'", "'FOR'", "'FOREACH'", "'FINISH'", "'LET'", "'NODETACH'", 
+        "'INSERT'", "'FILTER'", "'IF'", "'IN'", "'INDEX'", "'IS'", "'KEY'", 
+        "'LIMIT'", "'MATCH'", "'MERGE'", "'NODE'", "'NONE'", "'NOT'", "'NULL'", 
+        "'OF'", "'ON'", "'OPTIONAL'", "'OR'", "'ORDER'", "'REDUCE'", "'REMOVE'", 
+        "'REQUIRE'", "'RETURN'", "'SET'", "'SINGLE'", "'SKIP'", "'STARTS'", 
+        "'THEN'", "'TIMESTAMP'", "'TRUE'", "'TYPED'", "'NORMALIZED'", "'LEADING'", 
+        "'TRAILING'", "'BOTH'", "'FROM'", "'OFFSET'", "'UNION'", "'UNIQUE'", 
+        "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", "'WITH'", "'XOR'", "'YIELD'", 
+        "'::'", "'..'", "'+='", "'=~'", "'<>'", "'<='", "'>='", "'='", "'<'", 
+        "'>'", "'+'", "'-'", "'*'", "'/'", "'%'", "'&'", "'!'", "'^'", "'.'", 
+        "','", "':'", "';'", "'||'", "'|'", "'$'", "'('", "')'", "'['", 
+        "']'", "'{'", "'}'"
     ];
 
     public static readonly symbolicNames = [
         null, "ALL", "AND", "ANY", "AS", "ASC", "ASSERT", "ASCENDING", "BY", 
         "CALL", "CASE", "CONSTRAINT", "CONTAINS", "COUNT", "COLLECT", "CREATE", 
         "DELETE", "DESC", "DESCENDING", "DETACH", "DISTINCT", "DROP", "ELSE", 
-        "END", "ENDS", "EXISTS", "FALSE", "FOR", "FOREACH", "FINISH", "IF", 
-        "IN", "INDEX", "IS", "KEY", "LIMIT", "MATCH", "MERGE", "NODE", "NONE", 
-        "NOT", "NULL", "OF", "ON", "OPTIONAL", "OR", "ORDER", "REDUCE", 
-        "REMOVE", "REQUIRE", "RETURN", "SET", "SINGLE", "SKIP_", "STARTS", 
-        "THEN", "TIMESTAMP", "TRUE", "TYPED", "NORMALIZED", "LEADING", "TRAILING", 
-        "BOTH", "FROM", "OFFSET", "UNION", "UNIQUE", "UNWIND", "USING", 
-        "WHEN", "WHERE", "WITH", "XOR", "YIELD", "COLONCOLON", "DOTDOT", 
-        "PLUSEQ", "REGEX_MATCH", "NEQ", "LTE", "GTE", "EQ", "LT", "GT", 
-        "PLUS", "MINUS", "STAR", "SLASH", "PERCENT", "AMP", "BANG", "CARET", 
-        "DOT", "COMMA", "COLON", "SEMI", "DOUBLEBAR", "PIPE", "DOLLAR", 
-        "LPAREN", "RPAREN", "LBRACK", "RBRACK", "LBRACE", "RBRACE", "HexInteger", 
-        "OctalInteger", "DecimalInteger", "FloatLiteral", "StringLiteral", 
-        "EscapedSymbolicName", "UnescapedSymbolicName", "WHITESPACE", "HINT_COMMENT", 
-        "BLOCK_COMMENT", "LINE_COMMENT"
+        "END", "ENDS", "EXISTS", "FALSE", "FOR", "FOREACH", "FINISH", "LET", 
+        "NODETACH", "INSERT", "FILTER", "IF", "IN", "INDEX", "IS", "KEY", 
+        "LIMIT", "MATCH", "MERGE", "NODE", "NONE", "NOT", "NULL", "OF", 
+        "ON", "OPTIONAL", "OR", "ORDER", "REDUCE", "REMOVE", "REQUIRE", 
+        "RETURN", "SET", "SINGLE", "SKIP_", "STARTS", "THEN", "TIMESTAMP", 
+        "TRUE", "TYPED", "NORMALIZED", "LEADING", "TRAILING", "BOTH", "FROM", 
+        "OFFSET", "UNION", "UNIQUE", "UNWIND", "USING", "WHEN", "WHERE", 
+        "WITH", "XOR", "YIELD", "COLONCOLON", "DOTDOT", "PLUSEQ", "REGEX_MATCH", 
+        "NEQ", "LTE", "GTE", "EQ", "LT", "GT", "PLUS", "MINUS", "STAR", 
+        "SLASH", "PERCENT", "AMP", "BANG", "CARET", "DOT", "COMMA", "COLON", 
+        "SEMI", "DOUBLEBAR", "PIPE", "DOLLAR", "LPAREN", "RPAREN", "LBRACK", 
+        "RBRACK", "LBRACE", "RBRACE", "HexInteger", "OctalInteger", "DecimalInteger", 
+        "FloatLiteral", "StringLiteral", "EscapedSymbolicName", "UnescapedSymbolicName", 
+        "WHITESPACE", "HINT_COMMENT", "BLOCK_COMMENT", "LINE_COMMENT"
     ];
     public static readonly ruleNames = [
         "script", "statement", "sessionCommand", "sessionValue", "query", 
@@ -309,17 +317,17 @@ export class CypherParser extends antlr.Parser {
         "inTransactionsReport", "procedureName", "yieldItems", "yieldItem", 
         "createClause", "mergeClause", "mergeAction", "setClause", "setItem", 
         "removeClause", "removeItem", "deleteClause", "foreachClause", "orderSkipLimitClause", 
-        "finishClause", "withClause", "returnClause", "projectionBody", 
-        "projectionItems", "projectionItem", "order", "skip", "limit", "sortItem", 
-        "where", "pattern", "patternPart", "pathSelector", "shortestPathPattern", 
-        "patternElement", "relationshipsPattern", "nodePattern", "isLabelExpression", 
-        "labelExpression", "labelDisjunction", "labelConjunction", "labelNegation", 
-        "labelAtom", "patternElementChain", "quantifiedPath", "pathQuantifier", 
-        "relationshipPattern", "relationshipDetail", "properties", "relationshipTypes", 
-        "nodeLabels", "nodeLabel", "dynamicName", "rangeLiteral", "rangeBound", 
-        "labelName", "relTypeName", "propertyExpression", "expression", 
-        "orExpression", "xorExpression", "andExpression", "notExpression", 
-        "comparisonExpression", "comparisonOperator", "predicateExpression", 
+        "finishClause", "letClause", "letItem", "filterClause", "withClause", 
+        "returnClause", "projectionBody", "projectionItems", "projectionItem", 
+        "order", "skip", "limit", "sortItem", "where", "pattern", "patternPart", 
+        "pathSelector", "shortestPathPattern", "patternElement", "relationshipsPattern", 
+        "nodePattern", "isLabelExpression", "labelExpression", "labelDisjunction", 
+        "labelConjunction", "labelNegation", "labelAtom", "patternElementChain", 
+        "quantifiedPath", "pathQuantifier", "relationshipPattern", "relationshipDetail", 
+        "properties", "relationshipTypes", "nodeLabels", "nodeLabel", "dynamicName", 
+        "rangeLiteral", "rangeBound", "labelName", "relTypeName", "propertyExpression", 
+        "expression", "orExpression", "xorExpression", "andExpression", 
+        "notExpression", "comparisonExpression", "comparisonOperator", "predicateExpression", 
         "predicateSuffix", "valueTypeExpression", "valueTypeAlternative", 
         "valueTypeWord", "addOrSubtractExpression", "addOrSubtractOperator", 
         "multiplyDivideModuloExpression", "multiplyDivideModuloOperator", 
@@ -359,19 +367,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 280;
+            this.state = 286;
             this.statement();
-            this.state = 282;
+            this.state = 288;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 95) {
+            if (_la === 99) {
                 {
-                this.state = 281;
+                this.state = 287;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 284;
+            this.state = 290;
             this.match(CypherParser.EOF);
             }
         }
@@ -392,27 +400,27 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 289;
+            this.state = 295;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 286;
+                this.state = 292;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 287;
+                this.state = 293;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 288;
+                this.state = 294;
                 this.query();
                 }
                 break;
@@ -437,13 +445,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 291;
+            this.state = 297;
             this.match(CypherParser.SET);
-            this.state = 292;
+            this.state = 298;
             this.symbolicName();
-            this.state = 293;
+            this.state = 299;
             this.match(CypherParser.EQ);
-            this.state = 294;
+            this.state = 300;
             this.sessionValue();
             }
         }
@@ -464,13 +472,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 6, CypherParser.RULE_sessionValue);
         try {
-            this.state = 300;
+            this.state = 306;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 296;
+                this.state = 302;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -480,7 +488,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 297;
+                this.state = 303;
                 this.numberLiteral();
                 }
                 break;
@@ -488,7 +496,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 298;
+                this.state = 304;
                 this.booleanLiteral();
                 }
                 break;
@@ -504,6 +512,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.NODETACH:
+            case CypherParser.INSERT:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -527,7 +539,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 299;
+                this.state = 305;
                 this.symbolicName();
                 }
                 break;
@@ -555,47 +567,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 305;
+            this.state = 311;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 68) {
+            while (_la === 4 || _la === 72) {
                 {
                 {
-                this.state = 302;
+                this.state = 308;
                 this.queryOption();
                 }
                 }
-                this.state = 307;
+                this.state = 313;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 308;
+            this.state = 314;
             this.singleQuery();
-            this.state = 312;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            while (_la === 65) {
-                {
-                {
-                this.state = 309;
-                this.unionPart();
-                }
-                }
-                this.state = 314;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-            }
             this.state = 318;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 68) {
+            while (_la === 69) {
                 {
                 {
                 this.state = 315;
-                this.queryOption();
+                this.unionPart();
                 }
                 }
                 this.state = 320;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            }
+            this.state = 324;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            while (_la === 4 || _la === 72) {
+                {
+                {
+                this.state = 321;
+                this.queryOption();
+                }
+                }
+                this.state = 326;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -618,20 +630,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 10, CypherParser.RULE_queryOption);
         try {
-            this.state = 323;
+            this.state = 329;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 321;
+                this.state = 327;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 322;
+                this.state = 328;
                 this.queryHint();
                 }
                 break;
@@ -657,39 +669,29 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 12, CypherParser.RULE_unionPart);
         let _la: number;
         try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 331;
+            this.match(CypherParser.UNION);
             this.state = 333;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 8, this.context) ) {
-            case 1:
-                this.enterOuterAlt(localContext, 1);
+            _la = this.tokenStream.LA(1);
+            if (_la === 1 || _la === 20) {
                 {
-                this.state = 325;
-                this.match(CypherParser.UNION);
-                this.state = 327;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 1) {
-                    {
-                    this.state = 326;
-                    this.match(CypherParser.ALL);
-                    }
-                }
-
-                this.state = 329;
-                this.singleQuery();
-                }
-                break;
-            case 2:
-                this.enterOuterAlt(localContext, 2);
-                {
-                this.state = 330;
-                this.match(CypherParser.UNION);
-                this.state = 331;
-                this.match(CypherParser.DISTINCT);
                 this.state = 332;
-                this.singleQuery();
+                _la = this.tokenStream.LA(1);
+                if(!(_la === 1 || _la === 20)) {
+                this.errorHandler.recoverInline(this);
                 }
-                break;
+                else {
+                    this.errorHandler.reportMatch(this);
+                    this.consume();
+                }
+                }
+            }
+
+            this.state = 335;
+            this.singleQuery();
             }
         }
         catch (re) {
@@ -712,20 +714,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 336;
+            this.state = 338;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 335;
+                this.state = 337;
                 this.clause();
                 }
                 }
-                this.state = 338;
+                this.state = 340;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 471336129) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 143655637) !== 0));
+            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 47514499) !== 0) || ((((_la - 68)) & ~0x1F) === 0 && ((1 << (_la - 68)) & 137) !== 0));
             }
         }
         catch (re) {
@@ -747,13 +749,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 340;
-            this.match(CypherParser.AS);
-            this.state = 341;
-            this.match(CypherParser.OF);
             this.state = 342;
-            this.match(CypherParser.TIMESTAMP);
+            this.match(CypherParser.AS);
             this.state = 343;
+            this.match(CypherParser.OF);
+            this.state = 344;
+            this.match(CypherParser.TIMESTAMP);
+            this.state = 345;
             this.expression();
             }
         }
@@ -777,39 +779,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 345;
-            this.match(CypherParser.USING);
-            this.state = 346;
-            this.functionName();
             this.state = 347;
+            this.match(CypherParser.USING);
+            this.state = 348;
+            this.functionName();
+            this.state = 349;
             this.match(CypherParser.LPAREN);
-            this.state = 356;
+            this.state = 358;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
-                this.state = 348;
+                this.state = 350;
                 this.expression();
-                this.state = 353;
+                this.state = 355;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 97) {
                     {
                     {
-                    this.state = 349;
+                    this.state = 351;
                     this.match(CypherParser.COMMA);
-                    this.state = 350;
+                    this.state = 352;
                     this.expression();
                     }
                     }
-                    this.state = 355;
+                    this.state = 357;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 358;
+            this.state = 360;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -833,21 +835,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 363;
+            this.state = 365;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
                 {
-                this.state = 360;
+                this.state = 362;
                 this.hintCall();
                 }
                 }
-                this.state = 365;
+                this.state = 367;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 366;
+            this.state = 368;
             this.match(CypherParser.EOF);
             }
         }
@@ -871,37 +873,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 368;
+            this.state = 370;
             this.functionName();
-            this.state = 369;
+            this.state = 371;
             this.match(CypherParser.LPAREN);
-            this.state = 378;
+            this.state = 380;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
-                this.state = 370;
+                this.state = 372;
                 this.expression();
-                this.state = 375;
+                this.state = 377;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 97) {
                     {
                     {
-                    this.state = 371;
+                    this.state = 373;
                     this.match(CypherParser.COMMA);
-                    this.state = 372;
+                    this.state = 374;
                     this.expression();
                     }
                     }
-                    this.state = 377;
+                    this.state = 379;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 380;
+            this.state = 382;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -922,105 +924,119 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 24, CypherParser.RULE_clause);
         try {
-            this.state = 396;
+            this.state = 400;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 15, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 14, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 382;
+                this.state = 384;
                 this.matchClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 383;
+                this.state = 385;
                 this.unwindClause();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 384;
+                this.state = 386;
                 this.subqueryCallClause();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 385;
+                this.state = 387;
                 this.callClause();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 386;
+                this.state = 388;
                 this.createClause();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 387;
+                this.state = 389;
                 this.mergeClause();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 388;
+                this.state = 390;
                 this.setClause();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 389;
+                this.state = 391;
                 this.removeClause();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 390;
+                this.state = 392;
                 this.deleteClause();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 391;
+                this.state = 393;
                 this.withClause();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 392;
+                this.state = 394;
                 this.returnClause();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 393;
+                this.state = 395;
                 this.foreachClause();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 394;
+                this.state = 396;
                 this.finishClause();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 395;
+                this.state = 397;
                 this.orderSkipLimitClause();
+                }
+                break;
+            case 15:
+                this.enterOuterAlt(localContext, 15);
+                {
+                this.state = 398;
+                this.letClause();
+                }
+                break;
+            case 16:
+                this.enterOuterAlt(localContext, 16);
+                {
+                this.state = 399;
+                this.filterClause();
                 }
                 break;
             }
@@ -1046,42 +1062,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 399;
+            this.state = 403;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 44) {
+            if (_la === 48) {
                 {
-                this.state = 398;
+                this.state = 402;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 401;
+            this.state = 405;
             this.match(CypherParser.MATCH);
-            this.state = 402;
-            this.pattern();
             this.state = 406;
+            this.pattern();
+            this.state = 410;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 17, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 403;
+                    this.state = 407;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 408;
+                this.state = 412;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 17, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             }
-            this.state = 410;
+            this.state = 414;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 74) {
                 {
-                this.state = 409;
+                this.state = 413;
                 this.where();
                 }
             }
@@ -1107,13 +1123,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 412;
+            this.state = 416;
             this.match(CypherParser.UNWIND);
-            this.state = 413;
+            this.state = 417;
             this.expression();
-            this.state = 414;
+            this.state = 418;
             this.match(CypherParser.AS);
-            this.state = 415;
+            this.state = 419;
             this.variable();
             }
         }
@@ -1137,61 +1153,71 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 417;
-            this.match(CypherParser.CALL);
-            this.state = 418;
-            this.procedureName();
-            this.state = 431;
+            this.state = 422;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 99) {
+            if (_la === 48) {
                 {
-                this.state = 419;
+                this.state = 421;
+                this.match(CypherParser.OPTIONAL);
+                }
+            }
+
+            this.state = 424;
+            this.match(CypherParser.CALL);
+            this.state = 425;
+            this.procedureName();
+            this.state = 438;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 103) {
+                {
+                this.state = 426;
                 this.match(CypherParser.LPAREN);
-                this.state = 428;
+                this.state = 435;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                     {
-                    this.state = 420;
+                    this.state = 427;
                     this.expression();
-                    this.state = 425;
+                    this.state = 432;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    while (_la === 93) {
+                    while (_la === 97) {
                         {
                         {
-                        this.state = 421;
+                        this.state = 428;
                         this.match(CypherParser.COMMA);
-                        this.state = 422;
+                        this.state = 429;
                         this.expression();
                         }
                         }
-                        this.state = 427;
+                        this.state = 434;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 430;
+                this.state = 437;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 438;
+            this.state = 445;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 73) {
+            if (_la === 77) {
                 {
-                this.state = 433;
+                this.state = 440;
                 this.match(CypherParser.YIELD);
-                this.state = 436;
+                this.state = 443;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 434;
+                    this.state = 441;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1207,6 +1233,10 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.FOR:
                 case CypherParser.FOREACH:
                 case CypherParser.FINISH:
+                case CypherParser.LET:
+                case CypherParser.NODETACH:
+                case CypherParser.INSERT:
+                case CypherParser.FILTER:
                 case CypherParser.IF:
                 case CypherParser.INDEX:
                 case CypherParser.KEY:
@@ -1229,7 +1259,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 435;
+                    this.state = 442;
                     this.yieldItems();
                     }
                     break;
@@ -1261,40 +1291,40 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 441;
+            this.state = 448;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 44) {
+            if (_la === 48) {
                 {
-                this.state = 440;
+                this.state = 447;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 443;
+            this.state = 450;
             this.match(CypherParser.CALL);
-            this.state = 445;
+            this.state = 452;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 99) {
+            if (_la === 103) {
                 {
-                this.state = 444;
+                this.state = 451;
                 this.subqueryScope();
                 }
             }
 
-            this.state = 447;
+            this.state = 454;
             this.match(CypherParser.LBRACE);
-            this.state = 448;
+            this.state = 455;
             this.query();
-            this.state = 449;
+            this.state = 456;
             this.match(CypherParser.RBRACE);
-            this.state = 451;
+            this.state = 458;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 31) {
+            if (_la === 35) {
                 {
-                this.state = 450;
+                this.state = 457;
                 this.inTransactions();
                 }
             }
@@ -1321,14 +1351,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 453;
+            this.state = 460;
             this.match(CypherParser.LPAREN);
-            this.state = 463;
+            this.state = 470;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 {
-                this.state = 454;
+                this.state = 461;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -1344,6 +1374,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.NODETACH:
+            case CypherParser.INSERT:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -1366,21 +1400,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 455;
+                this.state = 462;
                 this.variable();
-                this.state = 460;
+                this.state = 467;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 97) {
                     {
                     {
-                    this.state = 456;
+                    this.state = 463;
                     this.match(CypherParser.COMMA);
-                    this.state = 457;
+                    this.state = 464;
                     this.variable();
                     }
                     }
-                    this.state = 462;
+                    this.state = 469;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1391,7 +1425,7 @@ export class CypherParser extends antlr.Parser {
             default:
                 break;
             }
-            this.state = 465;
+            this.state = 472;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1413,40 +1447,40 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 36, CypherParser.RULE_inTransactions);
         let _la: number;
         try {
-            this.state = 534;
+            this.state = 541;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 39, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 467;
+                this.state = 474;
                 this.match(CypherParser.IN);
-                this.state = 468;
+                this.state = 475;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 473;
+                this.state = 480;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 42) {
+                if (_la === 46) {
                     {
-                    this.state = 469;
+                    this.state = 476;
                     this.match(CypherParser.OF);
-                    this.state = 470;
+                    this.state = 477;
                     localContext._batchSize = this.expression();
-                    this.state = 471;
+                    this.state = 478;
                     localContext._rowsWord = this.symbolicName();
                     }
                 }
 
-                this.state = 479;
+                this.state = 486;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 43) {
+                if (_la === 47) {
                     {
-                    this.state = 475;
+                    this.state = 482;
                     this.match(CypherParser.ON);
-                    this.state = 476;
+                    this.state = 483;
                     localContext._errorWord = this.symbolicName();
-                    this.state = 477;
+                    this.state = 484;
                     localContext._errorMode = this.symbolicName();
                     }
                 }
@@ -1456,36 +1490,36 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 481;
+                this.state = 488;
                 this.match(CypherParser.IN);
-                this.state = 482;
+                this.state = 489;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 487;
+                this.state = 494;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 31, this.context) ) {
                 case 1:
                     {
-                    this.state = 483;
+                    this.state = 490;
                     this.match(CypherParser.OF);
-                    this.state = 484;
+                    this.state = 491;
                     localContext._batchSize = this.expression();
-                    this.state = 485;
+                    this.state = 492;
                     localContext._rowsWord = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 489;
+                this.state = 496;
                 this.inTransactionsReport();
-                this.state = 494;
+                this.state = 501;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 43) {
+                if (_la === 47) {
                     {
-                    this.state = 490;
+                    this.state = 497;
                     this.match(CypherParser.ON);
-                    this.state = 491;
+                    this.state = 498;
                     localContext._errorWord = this.symbolicName();
-                    this.state = 492;
+                    this.state = 499;
                     localContext._errorMode = this.symbolicName();
                     }
                 }
@@ -1495,99 +1529,99 @@ export class CypherParser extends antlr.Parser {
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 496;
+                this.state = 503;
                 this.match(CypherParser.IN);
-                this.state = 497;
+                this.state = 504;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 502;
+                this.state = 509;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 42) {
+                if (_la === 46) {
                     {
-                    this.state = 498;
+                    this.state = 505;
                     this.match(CypherParser.OF);
-                    this.state = 499;
+                    this.state = 506;
                     localContext._batchSize = this.expression();
-                    this.state = 500;
+                    this.state = 507;
                     localContext._rowsWord = this.symbolicName();
                     }
                 }
 
                 {
-                this.state = 504;
+                this.state = 511;
                 this.match(CypherParser.ON);
-                this.state = 505;
+                this.state = 512;
                 localContext._errorWord = this.symbolicName();
-                this.state = 506;
+                this.state = 513;
                 localContext._errorMode = this.symbolicName();
                 }
-                this.state = 508;
+                this.state = 515;
                 this.inTransactionsReport();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 510;
+                this.state = 517;
                 this.match(CypherParser.IN);
-                this.state = 512;
+                this.state = 519;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 34, this.context) ) {
                 case 1:
                     {
-                    this.state = 511;
+                    this.state = 518;
                     localContext._concurrency = this.expression();
                     }
                     break;
                 }
-                this.state = 514;
+                this.state = 521;
                 localContext._concurrentWord = this.symbolicName();
-                this.state = 515;
+                this.state = 522;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 520;
+                this.state = 527;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 35, this.context) ) {
                 case 1:
                     {
-                    this.state = 516;
+                    this.state = 523;
                     this.match(CypherParser.OF);
-                    this.state = 517;
+                    this.state = 524;
                     localContext._batchSize = this.expression();
-                    this.state = 518;
+                    this.state = 525;
                     localContext._rowsWord = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 523;
+                this.state = 530;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 36, this.context) ) {
                 case 1:
                     {
-                    this.state = 522;
+                    this.state = 529;
                     this.inTransactionsReport();
                     }
                     break;
                 }
-                this.state = 529;
+                this.state = 536;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 43) {
+                if (_la === 47) {
                     {
-                    this.state = 525;
+                    this.state = 532;
                     this.match(CypherParser.ON);
-                    this.state = 526;
+                    this.state = 533;
                     localContext._errorWord = this.symbolicName();
-                    this.state = 527;
+                    this.state = 534;
                     localContext._errorMode = this.symbolicName();
                     }
                 }
 
-                this.state = 532;
+                this.state = 539;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 38, this.context) ) {
                 case 1:
                     {
-                    this.state = 531;
+                    this.state = 538;
                     this.inTransactionsReport();
                     }
                     break;
@@ -1615,13 +1649,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 536;
+            this.state = 543;
             localContext._reportWord = this.symbolicName();
-            this.state = 537;
+            this.state = 544;
             localContext._statusWord = this.symbolicName();
-            this.state = 538;
+            this.state = 545;
             this.match(CypherParser.AS);
-            this.state = 539;
+            this.state = 546;
             this.variable();
             }
         }
@@ -1645,25 +1679,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 546;
+            this.state = 553;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 40, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 541;
+                    this.state = 548;
                     this.schemaName();
-                    this.state = 542;
+                    this.state = 549;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 548;
+                this.state = 555;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 40, this.context);
             }
-            this.state = 549;
+            this.state = 556;
             this.schemaName();
             }
         }
@@ -1687,30 +1721,30 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 551;
+            this.state = 558;
             this.yieldItem();
-            this.state = 556;
+            this.state = 563;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 97) {
                 {
                 {
-                this.state = 552;
+                this.state = 559;
                 this.match(CypherParser.COMMA);
-                this.state = 553;
+                this.state = 560;
                 this.yieldItem();
                 }
                 }
-                this.state = 558;
+                this.state = 565;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 560;
+            this.state = 567;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 74) {
                 {
-                this.state = 559;
+                this.state = 566;
                 this.where();
                 }
             }
@@ -1736,19 +1770,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 565;
+            this.state = 572;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
             case 1:
                 {
-                this.state = 562;
+                this.state = 569;
                 this.symbolicName();
-                this.state = 563;
+                this.state = 570;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 567;
+            this.state = 574;
             this.variable();
             }
         }
@@ -1768,12 +1802,20 @@ export class CypherParser extends antlr.Parser {
     public createClause(): CreateClauseContext {
         let localContext = new CreateClauseContext(this.context, this.state);
         this.enterRule(localContext, 46, CypherParser.RULE_createClause);
+        let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 569;
-            this.match(CypherParser.CREATE);
-            this.state = 570;
+            this.state = 576;
+            _la = this.tokenStream.LA(1);
+            if(!(_la === 15 || _la === 32)) {
+            this.errorHandler.recoverInline(this);
+            }
+            else {
+                this.errorHandler.reportMatch(this);
+                this.consume();
+            }
+            this.state = 577;
             this.pattern();
             }
         }
@@ -1797,21 +1839,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 572;
+            this.state = 579;
             this.match(CypherParser.MERGE);
-            this.state = 573;
+            this.state = 580;
             this.patternPart();
-            this.state = 577;
+            this.state = 584;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 43) {
+            while (_la === 47) {
                 {
                 {
-                this.state = 574;
+                this.state = 581;
                 this.mergeAction();
                 }
                 }
-                this.state = 579;
+                this.state = 586;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1834,28 +1876,28 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MergeActionContext(this.context, this.state);
         this.enterRule(localContext, 50, CypherParser.RULE_mergeAction);
         try {
-            this.state = 586;
+            this.state = 593;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 45, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 580;
+                this.state = 587;
                 this.match(CypherParser.ON);
-                this.state = 581;
+                this.state = 588;
                 this.match(CypherParser.MATCH);
-                this.state = 582;
+                this.state = 589;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 583;
+                this.state = 590;
                 this.match(CypherParser.ON);
-                this.state = 584;
+                this.state = 591;
                 this.match(CypherParser.CREATE);
-                this.state = 585;
+                this.state = 592;
                 this.setClause();
                 }
                 break;
@@ -1881,23 +1923,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 588;
+            this.state = 595;
             this.match(CypherParser.SET);
-            this.state = 589;
+            this.state = 596;
             this.setItem();
-            this.state = 594;
+            this.state = 601;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 97) {
                 {
                 {
-                this.state = 590;
+                this.state = 597;
                 this.match(CypherParser.COMMA);
-                this.state = 591;
+                this.state = 598;
                 this.setItem();
                 }
                 }
-                this.state = 596;
+                this.state = 603;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1920,18 +1962,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SetItemContext(this.context, this.state);
         this.enterRule(localContext, 54, CypherParser.RULE_setItem);
         try {
-            this.state = 619;
+            this.state = 626;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 47, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 597;
+                this.state = 604;
                 this.propertyExpression();
-                this.state = 598;
+                this.state = 605;
                 this.match(CypherParser.EQ);
-                this.state = 599;
+                this.state = 606;
                 this.expression();
                 }
                 break;
@@ -1939,11 +1981,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 601;
+                this.state = 608;
                 this.variable();
-                this.state = 602;
+                this.state = 609;
                 this.match(CypherParser.EQ);
-                this.state = 603;
+                this.state = 610;
                 this.expression();
                 }
                 break;
@@ -1951,11 +1993,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 605;
+                this.state = 612;
                 this.variable();
-                this.state = 606;
+                this.state = 613;
                 this.match(CypherParser.PLUSEQ);
-                this.state = 607;
+                this.state = 614;
                 this.expression();
                 }
                 break;
@@ -1963,9 +2005,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 609;
+                this.state = 616;
                 this.variable();
-                this.state = 610;
+                this.state = 617;
                 this.nodeLabels();
                 }
                 break;
@@ -1973,17 +2015,17 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 612;
+                this.state = 619;
                 this.atom();
-                this.state = 613;
+                this.state = 620;
                 this.match(CypherParser.LBRACK);
-                this.state = 614;
+                this.state = 621;
                 (localContext as SetDynamicPropertyContext)._key = this.expression();
-                this.state = 615;
+                this.state = 622;
                 this.match(CypherParser.RBRACK);
-                this.state = 616;
+                this.state = 623;
                 this.match(CypherParser.EQ);
-                this.state = 617;
+                this.state = 624;
                 (localContext as SetDynamicPropertyContext)._value = this.expression();
                 }
                 break;
@@ -2009,23 +2051,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 621;
+            this.state = 628;
             this.match(CypherParser.REMOVE);
-            this.state = 622;
+            this.state = 629;
             this.removeItem();
-            this.state = 627;
+            this.state = 634;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 97) {
                 {
                 {
-                this.state = 623;
+                this.state = 630;
                 this.match(CypherParser.COMMA);
-                this.state = 624;
+                this.state = 631;
                 this.removeItem();
                 }
                 }
-                this.state = 629;
+                this.state = 636;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2048,16 +2090,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new RemoveItemContext(this.context, this.state);
         this.enterRule(localContext, 58, CypherParser.RULE_removeItem);
         try {
-            this.state = 639;
+            this.state = 646;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 49, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 630;
+                this.state = 637;
                 this.variable();
-                this.state = 631;
+                this.state = 638;
                 this.nodeLabels();
                 }
                 break;
@@ -2065,7 +2107,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 633;
+                this.state = 640;
                 this.propertyExpression();
                 }
                 break;
@@ -2073,13 +2115,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemoveDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 634;
+                this.state = 641;
                 this.atom();
-                this.state = 635;
+                this.state = 642;
                 this.match(CypherParser.LBRACK);
-                this.state = 636;
+                this.state = 643;
                 this.expression();
-                this.state = 637;
+                this.state = 644;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -2105,33 +2147,40 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 642;
+            this.state = 649;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 19) {
+            if (_la === 19 || _la === 31) {
                 {
-                this.state = 641;
-                this.match(CypherParser.DETACH);
+                this.state = 648;
+                _la = this.tokenStream.LA(1);
+                if(!(_la === 19 || _la === 31)) {
+                this.errorHandler.recoverInline(this);
+                }
+                else {
+                    this.errorHandler.reportMatch(this);
+                    this.consume();
+                }
                 }
             }
 
-            this.state = 644;
+            this.state = 651;
             this.match(CypherParser.DELETE);
-            this.state = 645;
+            this.state = 652;
             this.expression();
-            this.state = 650;
+            this.state = 657;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 97) {
                 {
                 {
-                this.state = 646;
+                this.state = 653;
                 this.match(CypherParser.COMMA);
-                this.state = 647;
+                this.state = 654;
                 this.expression();
                 }
                 }
-                this.state = 652;
+                this.state = 659;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2157,33 +2206,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 653;
-            this.match(CypherParser.FOREACH);
-            this.state = 654;
-            this.match(CypherParser.LPAREN);
-            this.state = 655;
-            this.variable();
-            this.state = 656;
-            this.match(CypherParser.IN);
-            this.state = 657;
-            this.expression();
-            this.state = 658;
-            this.match(CypherParser.PIPE);
             this.state = 660;
+            this.match(CypherParser.FOREACH);
+            this.state = 661;
+            this.match(CypherParser.LPAREN);
+            this.state = 662;
+            this.variable();
+            this.state = 663;
+            this.match(CypherParser.IN);
+            this.state = 664;
+            this.expression();
+            this.state = 665;
+            this.match(CypherParser.PIPE);
+            this.state = 667;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 659;
+                this.state = 666;
                 this.clause();
                 }
                 }
-                this.state = 662;
+                this.state = 669;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 471336129) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 143655637) !== 0));
-            this.state = 664;
+            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 47514499) !== 0) || ((((_la - 68)) & ~0x1F) === 0 && ((1 << (_la - 68)) & 137) !== 0));
+            this.state = 671;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2204,30 +2253,30 @@ export class CypherParser extends antlr.Parser {
         let localContext = new OrderSkipLimitClauseContext(this.context, this.state);
         this.enterRule(localContext, 64, CypherParser.RULE_orderSkipLimitClause);
         try {
-            this.state = 678;
+            this.state = 685;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ORDER:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 666;
+                this.state = 673;
                 this.order();
-                this.state = 668;
+                this.state = 675;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 53, this.context) ) {
                 case 1:
                     {
-                    this.state = 667;
+                    this.state = 674;
                     this.skip();
                     }
                     break;
                 }
-                this.state = 671;
+                this.state = 678;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 54, this.context) ) {
                 case 1:
                     {
-                    this.state = 670;
+                    this.state = 677;
                     this.limit();
                     }
                     break;
@@ -2238,14 +2287,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.OFFSET:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 673;
+                this.state = 680;
                 this.skip();
-                this.state = 675;
+                this.state = 682;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 55, this.context) ) {
                 case 1:
                     {
-                    this.state = 674;
+                    this.state = 681;
                     this.limit();
                     }
                     break;
@@ -2255,7 +2304,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.LIMIT:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 677;
+                this.state = 684;
                 this.limit();
                 }
                 break;
@@ -2282,8 +2331,113 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 680;
+            this.state = 687;
             this.match(CypherParser.FINISH);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public letClause(): LetClauseContext {
+        let localContext = new LetClauseContext(this.context, this.state);
+        this.enterRule(localContext, 68, CypherParser.RULE_letClause);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 689;
+            this.match(CypherParser.LET);
+            this.state = 690;
+            this.letItem();
+            this.state = 695;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            while (_la === 97) {
+                {
+                {
+                this.state = 691;
+                this.match(CypherParser.COMMA);
+                this.state = 692;
+                this.letItem();
+                }
+                }
+                this.state = 697;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public letItem(): LetItemContext {
+        let localContext = new LetItemContext(this.context, this.state);
+        this.enterRule(localContext, 70, CypherParser.RULE_letItem);
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 698;
+            this.variable();
+            this.state = 699;
+            this.match(CypherParser.EQ);
+            this.state = 700;
+            this.expression();
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public filterClause(): FilterClauseContext {
+        let localContext = new FilterClauseContext(this.context, this.state);
+        this.enterRule(localContext, 72, CypherParser.RULE_filterClause);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 702;
+            this.match(CypherParser.FILTER);
+            this.state = 704;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 74) {
+                {
+                this.state = 703;
+                this.match(CypherParser.WHERE);
+                }
+            }
+
+            this.state = 706;
+            this.expression();
             }
         }
         catch (re) {
@@ -2301,21 +2455,21 @@ export class CypherParser extends antlr.Parser {
     }
     public withClause(): WithClauseContext {
         let localContext = new WithClauseContext(this.context, this.state);
-        this.enterRule(localContext, 68, CypherParser.RULE_withClause);
+        this.enterRule(localContext, 74, CypherParser.RULE_withClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 682;
+            this.state = 708;
             this.match(CypherParser.WITH);
-            this.state = 683;
+            this.state = 709;
             this.projectionBody();
-            this.state = 685;
+            this.state = 711;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 74) {
                 {
-                this.state = 684;
+                this.state = 710;
                 this.where();
                 }
             }
@@ -2337,13 +2491,13 @@ export class CypherParser extends antlr.Parser {
     }
     public returnClause(): ReturnClauseContext {
         let localContext = new ReturnClauseContext(this.context, this.state);
-        this.enterRule(localContext, 70, CypherParser.RULE_returnClause);
+        this.enterRule(localContext, 76, CypherParser.RULE_returnClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 687;
+            this.state = 713;
             this.match(CypherParser.RETURN);
-            this.state = 688;
+            this.state = 714;
             this.projectionBody();
             }
         }
@@ -2362,49 +2516,49 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionBody(): ProjectionBodyContext {
         let localContext = new ProjectionBodyContext(this.context, this.state);
-        this.enterRule(localContext, 72, CypherParser.RULE_projectionBody);
+        this.enterRule(localContext, 78, CypherParser.RULE_projectionBody);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 691;
+            this.state = 717;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 690;
+                this.state = 716;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 693;
+            this.state = 719;
             this.projectionItems();
-            this.state = 695;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
-            case 1:
-                {
-                this.state = 694;
-                this.order();
-                }
-                break;
-            }
-            this.state = 698;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 60, this.context) ) {
-            case 1:
-                {
-                this.state = 697;
-                this.skip();
-                }
-                break;
-            }
-            this.state = 701;
+            this.state = 721;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 61, this.context) ) {
             case 1:
                 {
-                this.state = 700;
+                this.state = 720;
+                this.order();
+                }
+                break;
+            }
+            this.state = 724;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 62, this.context) ) {
+            case 1:
+                {
+                this.state = 723;
+                this.skip();
+                }
+                break;
+            }
+            this.state = 727;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 63, this.context) ) {
+            case 1:
+                {
+                this.state = 726;
                 this.limit();
                 }
                 break;
@@ -2426,30 +2580,30 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItems(): ProjectionItemsContext {
         let localContext = new ProjectionItemsContext(this.context, this.state);
-        this.enterRule(localContext, 74, CypherParser.RULE_projectionItems);
+        this.enterRule(localContext, 80, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 719;
+            this.state = 745;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 703;
+                this.state = 729;
                 this.match(CypherParser.STAR);
-                this.state = 708;
+                this.state = 734;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 97) {
                     {
                     {
-                    this.state = 704;
+                    this.state = 730;
                     this.match(CypherParser.COMMA);
-                    this.state = 705;
+                    this.state = 731;
                     this.projectionItem();
                     }
                     }
-                    this.state = 710;
+                    this.state = 736;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2470,6 +2624,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.NODETACH:
+            case CypherParser.INSERT:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -2507,21 +2665,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 711;
+                this.state = 737;
                 this.projectionItem();
-                this.state = 716;
+                this.state = 742;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 97) {
                     {
                     {
-                    this.state = 712;
+                    this.state = 738;
                     this.match(CypherParser.COMMA);
-                    this.state = 713;
+                    this.state = 739;
                     this.projectionItem();
                     }
                     }
-                    this.state = 718;
+                    this.state = 744;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2546,20 +2704,20 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItem(): ProjectionItemContext {
         let localContext = new ProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 76, CypherParser.RULE_projectionItem);
+        this.enterRule(localContext, 82, CypherParser.RULE_projectionItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 721;
+            this.state = 747;
             this.expression();
-            this.state = 724;
+            this.state = 750;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 67, this.context) ) {
             case 1:
                 {
-                this.state = 722;
+                this.state = 748;
                 this.match(CypherParser.AS);
-                this.state = 723;
+                this.state = 749;
                 this.variable();
                 }
                 break;
@@ -2581,30 +2739,30 @@ export class CypherParser extends antlr.Parser {
     }
     public order(): OrderContext {
         let localContext = new OrderContext(this.context, this.state);
-        this.enterRule(localContext, 78, CypherParser.RULE_order);
+        this.enterRule(localContext, 84, CypherParser.RULE_order);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 726;
+            this.state = 752;
             this.match(CypherParser.ORDER);
-            this.state = 727;
+            this.state = 753;
             this.match(CypherParser.BY);
-            this.state = 728;
+            this.state = 754;
             this.sortItem();
-            this.state = 733;
+            this.state = 759;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 97) {
                 {
                 {
-                this.state = 729;
+                this.state = 755;
                 this.match(CypherParser.COMMA);
-                this.state = 730;
+                this.state = 756;
                 this.sortItem();
                 }
                 }
-                this.state = 735;
+                this.state = 761;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2625,21 +2783,21 @@ export class CypherParser extends antlr.Parser {
     }
     public skip(): SkipContext {
         let localContext = new SkipContext(this.context, this.state);
-        this.enterRule(localContext, 80, CypherParser.RULE_skip);
+        this.enterRule(localContext, 86, CypherParser.RULE_skip);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 736;
+            this.state = 762;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 53 || _la === 64)) {
+            if(!(_la === 57 || _la === 68)) {
             this.errorHandler.recoverInline(this);
             }
             else {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 737;
+            this.state = 763;
             this.expression();
             }
         }
@@ -2658,13 +2816,13 @@ export class CypherParser extends antlr.Parser {
     }
     public limit(): LimitContext {
         let localContext = new LimitContext(this.context, this.state);
-        this.enterRule(localContext, 82, CypherParser.RULE_limit);
+        this.enterRule(localContext, 88, CypherParser.RULE_limit);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 739;
+            this.state = 765;
             this.match(CypherParser.LIMIT);
-            this.state = 740;
+            this.state = 766;
             this.expression();
             }
         }
@@ -2683,19 +2841,19 @@ export class CypherParser extends antlr.Parser {
     }
     public sortItem(): SortItemContext {
         let localContext = new SortItemContext(this.context, this.state);
-        this.enterRule(localContext, 84, CypherParser.RULE_sortItem);
+        this.enterRule(localContext, 90, CypherParser.RULE_sortItem);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 742;
+            this.state = 768;
             this.expression();
-            this.state = 744;
+            this.state = 770;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 743;
+                this.state = 769;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2724,13 +2882,13 @@ export class CypherParser extends antlr.Parser {
     }
     public where(): WhereContext {
         let localContext = new WhereContext(this.context, this.state);
-        this.enterRule(localContext, 86, CypherParser.RULE_where);
+        this.enterRule(localContext, 92, CypherParser.RULE_where);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 746;
+            this.state = 772;
             this.match(CypherParser.WHERE);
-            this.state = 747;
+            this.state = 773;
             this.expression();
             }
         }
@@ -2749,26 +2907,26 @@ export class CypherParser extends antlr.Parser {
     }
     public pattern(): PatternContext {
         let localContext = new PatternContext(this.context, this.state);
-        this.enterRule(localContext, 88, CypherParser.RULE_pattern);
+        this.enterRule(localContext, 94, CypherParser.RULE_pattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 749;
+            this.state = 775;
             this.patternPart();
-            this.state = 754;
+            this.state = 780;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 97) {
                 {
                 {
-                this.state = 750;
+                this.state = 776;
                 this.match(CypherParser.COMMA);
-                this.state = 751;
+                this.state = 777;
                 this.patternPart();
                 }
                 }
-                this.state = 756;
+                this.state = 782;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2789,32 +2947,32 @@ export class CypherParser extends antlr.Parser {
     }
     public patternPart(): PatternPartContext {
         let localContext = new PatternPartContext(this.context, this.state);
-        this.enterRule(localContext, 90, CypherParser.RULE_patternPart);
+        this.enterRule(localContext, 96, CypherParser.RULE_patternPart);
         try {
-            this.state = 774;
+            this.state = 800;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 72, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 74, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 760;
+                this.state = 786;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 69, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 71, this.context) ) {
                 case 1:
                     {
-                    this.state = 757;
+                    this.state = 783;
                     this.variable();
-                    this.state = 758;
+                    this.state = 784;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 764;
+                this.state = 790;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LPAREN:
                     {
-                    this.state = 762;
+                    this.state = 788;
                     this.patternElement();
                     }
                     break;
@@ -2830,6 +2988,10 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.FOR:
                 case CypherParser.FOREACH:
                 case CypherParser.FINISH:
+                case CypherParser.LET:
+                case CypherParser.NODETACH:
+                case CypherParser.INSERT:
+                case CypherParser.FILTER:
                 case CypherParser.IF:
                 case CypherParser.INDEX:
                 case CypherParser.KEY:
@@ -2852,7 +3014,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 763;
+                    this.state = 789;
                     this.shortestPathPattern();
                     }
                     break;
@@ -2864,21 +3026,21 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 769;
+                this.state = 795;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 71, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 73, this.context) ) {
                 case 1:
                     {
-                    this.state = 766;
+                    this.state = 792;
                     this.variable();
-                    this.state = 767;
+                    this.state = 793;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 771;
+                this.state = 797;
                 this.pathSelector();
-                this.state = 772;
+                this.state = 798;
                 this.patternElement();
                 }
                 break;
@@ -2899,29 +3061,29 @@ export class CypherParser extends antlr.Parser {
     }
     public pathSelector(): PathSelectorContext {
         let localContext = new PathSelectorContext(this.context, this.state);
-        this.enterRule(localContext, 92, CypherParser.RULE_pathSelector);
+        this.enterRule(localContext, 98, CypherParser.RULE_pathSelector);
         let _la: number;
         try {
-            this.state = 819;
+            this.state = 845;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 80, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 82, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 776;
+                this.state = 802;
                 this.match(CypherParser.ALL);
-                this.state = 780;
+                this.state = 806;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                     {
                     {
-                    this.state = 777;
+                    this.state = 803;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 782;
+                    this.state = 808;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2930,104 +3092,22 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 783;
+                this.state = 809;
                 this.match(CypherParser.ANY);
-                this.state = 785;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
-                    {
-                    this.state = 784;
-                    localContext._count = this.integerLiteral();
-                    }
-                }
-
-                this.state = 790;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
-                    {
-                    {
-                    this.state = 787;
-                    localContext._symbolicName = this.symbolicName();
-                    localContext._selectorWord.push(localContext._symbolicName!);
-                    }
-                    }
-                    this.state = 792;
-                    this.errorHandler.sync(this);
-                    _la = this.tokenStream.LA(1);
-                }
-                }
-                break;
-            case 3:
-                this.enterOuterAlt(localContext, 3);
-                {
-                this.state = 793;
-                localContext._symbolicName = this.symbolicName();
-                localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 795;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
-                    {
-                    this.state = 794;
-                    localContext._count = this.integerLiteral();
-                    }
-                }
-
-                this.state = 800;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
-                    {
-                    {
-                    this.state = 797;
-                    localContext._symbolicName = this.symbolicName();
-                    localContext._selectorWord.push(localContext._symbolicName!);
-                    }
-                    }
-                    this.state = 802;
-                    this.errorHandler.sync(this);
-                    _la = this.tokenStream.LA(1);
-                }
-                }
-                break;
-            case 4:
-                this.enterOuterAlt(localContext, 4);
-                {
-                this.state = 803;
-                this.match(CypherParser.ANY);
-                this.state = 804;
-                localContext._countParameter = this.parameter();
-                this.state = 808;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
-                    {
-                    {
-                    this.state = 805;
-                    localContext._symbolicName = this.symbolicName();
-                    localContext._selectorWord.push(localContext._symbolicName!);
-                    }
-                    }
-                    this.state = 810;
-                    this.errorHandler.sync(this);
-                    _la = this.tokenStream.LA(1);
-                }
-                }
-                break;
-            case 5:
-                this.enterOuterAlt(localContext, 5);
-                {
                 this.state = 811;
-                localContext._symbolicName = this.symbolicName();
-                localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 812;
-                localContext._countParameter = this.parameter();
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
+                    {
+                    this.state = 810;
+                    localContext._count = this.integerLiteral();
+                    }
+                }
+
                 this.state = 816;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                     {
                     {
                     this.state = 813;
@@ -3036,6 +3116,88 @@ export class CypherParser extends antlr.Parser {
                     }
                     }
                     this.state = 818;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                }
+                break;
+            case 3:
+                this.enterOuterAlt(localContext, 3);
+                {
+                this.state = 819;
+                localContext._symbolicName = this.symbolicName();
+                localContext._selectorWord.push(localContext._symbolicName!);
+                this.state = 821;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
+                    {
+                    this.state = 820;
+                    localContext._count = this.integerLiteral();
+                    }
+                }
+
+                this.state = 826;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+                    {
+                    {
+                    this.state = 823;
+                    localContext._symbolicName = this.symbolicName();
+                    localContext._selectorWord.push(localContext._symbolicName!);
+                    }
+                    }
+                    this.state = 828;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                }
+                break;
+            case 4:
+                this.enterOuterAlt(localContext, 4);
+                {
+                this.state = 829;
+                this.match(CypherParser.ANY);
+                this.state = 830;
+                localContext._countParameter = this.parameter();
+                this.state = 834;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+                    {
+                    {
+                    this.state = 831;
+                    localContext._symbolicName = this.symbolicName();
+                    localContext._selectorWord.push(localContext._symbolicName!);
+                    }
+                    }
+                    this.state = 836;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                }
+                break;
+            case 5:
+                this.enterOuterAlt(localContext, 5);
+                {
+                this.state = 837;
+                localContext._symbolicName = this.symbolicName();
+                localContext._selectorWord.push(localContext._symbolicName!);
+                this.state = 838;
+                localContext._countParameter = this.parameter();
+                this.state = 842;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+                    {
+                    {
+                    this.state = 839;
+                    localContext._symbolicName = this.symbolicName();
+                    localContext._selectorWord.push(localContext._symbolicName!);
+                    }
+                    }
+                    this.state = 844;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3058,17 +3220,17 @@ export class CypherParser extends antlr.Parser {
     }
     public shortestPathPattern(): ShortestPathPatternContext {
         let localContext = new ShortestPathPatternContext(this.context, this.state);
-        this.enterRule(localContext, 94, CypherParser.RULE_shortestPathPattern);
+        this.enterRule(localContext, 100, CypherParser.RULE_shortestPathPattern);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 821;
+            this.state = 847;
             this.symbolicName();
-            this.state = 822;
+            this.state = 848;
             this.match(CypherParser.LPAREN);
-            this.state = 823;
+            this.state = 849;
             this.patternElement();
-            this.state = 824;
+            this.state = 850;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3087,28 +3249,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElement(): PatternElementContext {
         let localContext = new PatternElementContext(this.context, this.state);
-        this.enterRule(localContext, 96, CypherParser.RULE_patternElement);
+        this.enterRule(localContext, 102, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 860;
+            this.state = 886;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 86, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 88, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 826;
+                this.state = 852;
                 this.nodePattern();
-                this.state = 830;
+                this.state = 856;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 131081) !== 0)) {
+                while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 827;
+                    this.state = 853;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 832;
+                    this.state = 858;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3117,40 +3279,40 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 833;
+                this.state = 859;
                 this.match(CypherParser.LPAREN);
-                this.state = 834;
+                this.state = 860;
                 this.patternElement();
-                this.state = 835;
+                this.state = 861;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 837;
+                this.state = 863;
                 this.quantifiedPath();
-                this.state = 839;
+                this.state = 865;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 82, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 84, this.context) ) {
                 case 1:
                     {
-                    this.state = 838;
+                    this.state = 864;
                     this.nodePattern();
                     }
                     break;
                 }
-                this.state = 844;
+                this.state = 870;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 131081) !== 0)) {
+                while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 841;
+                    this.state = 867;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 846;
+                    this.state = 872;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3159,35 +3321,35 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 847;
+                this.state = 873;
                 this.match(CypherParser.LPAREN);
-                this.state = 851;
+                this.state = 877;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                     {
-                    this.state = 848;
+                    this.state = 874;
                     localContext._subpath = this.variable();
-                    this.state = 849;
+                    this.state = 875;
                     this.match(CypherParser.EQ);
                     }
                 }
 
-                this.state = 853;
+                this.state = 879;
                 this.patternElement();
-                this.state = 856;
+                this.state = 882;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 70) {
+                if (_la === 74) {
                     {
-                    this.state = 854;
+                    this.state = 880;
                     this.match(CypherParser.WHERE);
-                    this.state = 855;
+                    this.state = 881;
                     this.expression();
                     }
                 }
 
-                this.state = 858;
+                this.state = 884;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3208,14 +3370,14 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipsPattern(): RelationshipsPatternContext {
         let localContext = new RelationshipsPatternContext(this.context, this.state);
-        this.enterRule(localContext, 98, CypherParser.RULE_relationshipsPattern);
+        this.enterRule(localContext, 104, CypherParser.RULE_relationshipsPattern);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 862;
+            this.state = 888;
             this.nodePattern();
-            this.state = 864;
+            this.state = 890;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -3223,7 +3385,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 863;
+                    this.state = 889;
                     this.patternElementChain();
                     }
                     }
@@ -3231,9 +3393,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 866;
+                this.state = 892;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 87, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 89, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -3252,109 +3414,109 @@ export class CypherParser extends antlr.Parser {
     }
     public nodePattern(): NodePatternContext {
         let localContext = new NodePatternContext(this.context, this.state);
-        this.enterRule(localContext, 100, CypherParser.RULE_nodePattern);
+        this.enterRule(localContext, 106, CypherParser.RULE_nodePattern);
         let _la: number;
         try {
-            this.state = 898;
+            this.state = 924;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 95, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 97, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 868;
+                this.state = 894;
                 this.match(CypherParser.LPAREN);
-                this.state = 870;
+                this.state = 896;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                     {
-                    this.state = 869;
+                    this.state = 895;
                     this.variable();
                     }
                 }
 
-                this.state = 874;
+                this.state = 900;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 89, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 91, this.context) ) {
                 case 1:
                     {
-                    this.state = 872;
+                    this.state = 898;
                     this.nodeLabels();
                     }
                     break;
                 case 2:
                     {
-                    this.state = 873;
+                    this.state = 899;
                     this.labelExpression();
                     }
                     break;
                 }
-                this.state = 877;
+                this.state = 903;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 98 || _la === 103) {
+                if (_la === 102 || _la === 107) {
                     {
-                    this.state = 876;
+                    this.state = 902;
                     this.properties();
                     }
                 }
 
-                this.state = 881;
+                this.state = 907;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 70) {
+                if (_la === 74) {
                     {
-                    this.state = 879;
+                    this.state = 905;
                     this.match(CypherParser.WHERE);
-                    this.state = 880;
+                    this.state = 906;
                     localContext._nodeWhere = this.expression();
                     }
                 }
 
-                this.state = 883;
+                this.state = 909;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 884;
+                this.state = 910;
                 this.match(CypherParser.LPAREN);
-                this.state = 886;
+                this.state = 912;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                     {
-                    this.state = 885;
+                    this.state = 911;
                     this.variable();
                     }
                 }
 
-                this.state = 888;
+                this.state = 914;
                 this.isLabelExpression();
-                this.state = 890;
+                this.state = 916;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 98 || _la === 103) {
+                if (_la === 102 || _la === 107) {
                     {
-                    this.state = 889;
+                    this.state = 915;
                     this.properties();
                     }
                 }
 
-                this.state = 894;
+                this.state = 920;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 70) {
+                if (_la === 74) {
                     {
-                    this.state = 892;
+                    this.state = 918;
                     this.match(CypherParser.WHERE);
-                    this.state = 893;
+                    this.state = 919;
                     localContext._nodeWhere = this.expression();
                     }
                 }
 
-                this.state = 896;
+                this.state = 922;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3375,13 +3537,13 @@ export class CypherParser extends antlr.Parser {
     }
     public isLabelExpression(): IsLabelExpressionContext {
         let localContext = new IsLabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 102, CypherParser.RULE_isLabelExpression);
+        this.enterRule(localContext, 108, CypherParser.RULE_isLabelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 900;
+            this.state = 926;
             this.match(CypherParser.IS);
-            this.state = 901;
+            this.state = 927;
             this.labelDisjunction();
             }
         }
@@ -3400,13 +3562,13 @@ export class CypherParser extends antlr.Parser {
     }
     public labelExpression(): LabelExpressionContext {
         let localContext = new LabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 104, CypherParser.RULE_labelExpression);
+        this.enterRule(localContext, 110, CypherParser.RULE_labelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 903;
+            this.state = 929;
             this.match(CypherParser.COLON);
-            this.state = 904;
+            this.state = 930;
             this.labelDisjunction();
             }
         }
@@ -3425,41 +3587,41 @@ export class CypherParser extends antlr.Parser {
     }
     public labelDisjunction(): LabelDisjunctionContext {
         let localContext = new LabelDisjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 106, CypherParser.RULE_labelDisjunction);
+        this.enterRule(localContext, 112, CypherParser.RULE_labelDisjunction);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 906;
+            this.state = 932;
             this.labelConjunction();
-            this.state = 914;
+            this.state = 940;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 97, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 99, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 907;
+                    this.state = 933;
                     this.match(CypherParser.PIPE);
-                    this.state = 909;
+                    this.state = 935;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 94) {
+                    if (_la === 98) {
                         {
-                        this.state = 908;
+                        this.state = 934;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 911;
+                    this.state = 937;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 916;
+                this.state = 942;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 97, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 99, this.context);
             }
             }
         }
@@ -3478,26 +3640,26 @@ export class CypherParser extends antlr.Parser {
     }
     public labelConjunction(): LabelConjunctionContext {
         let localContext = new LabelConjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 108, CypherParser.RULE_labelConjunction);
+        this.enterRule(localContext, 114, CypherParser.RULE_labelConjunction);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 917;
+            this.state = 943;
             this.labelNegation();
-            this.state = 922;
+            this.state = 948;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 89) {
+            while (_la === 93) {
                 {
                 {
-                this.state = 918;
+                this.state = 944;
                 this.match(CypherParser.AMP);
-                this.state = 919;
+                this.state = 945;
                 this.labelNegation();
                 }
                 }
-                this.state = 924;
+                this.state = 950;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3518,17 +3680,17 @@ export class CypherParser extends antlr.Parser {
     }
     public labelNegation(): LabelNegationContext {
         let localContext = new LabelNegationContext(this.context, this.state);
-        this.enterRule(localContext, 110, CypherParser.RULE_labelNegation);
+        this.enterRule(localContext, 116, CypherParser.RULE_labelNegation);
         try {
-            this.state = 928;
+            this.state = 954;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 925;
+                this.state = 951;
                 this.match(CypherParser.BANG);
-                this.state = 926;
+                this.state = 952;
                 this.labelNegation();
                 }
                 break;
@@ -3561,6 +3723,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.NODETACH:
+            case CypherParser.INSERT:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.IN:
             case CypherParser.INDEX:
@@ -3611,7 +3777,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 927;
+                this.state = 953;
                 this.labelAtom();
                 }
                 break;
@@ -3634,9 +3800,9 @@ export class CypherParser extends antlr.Parser {
     }
     public labelAtom(): LabelAtomContext {
         let localContext = new LabelAtomContext(this.context, this.state);
-        this.enterRule(localContext, 112, CypherParser.RULE_labelAtom);
+        this.enterRule(localContext, 118, CypherParser.RULE_labelAtom);
         try {
-            this.state = 936;
+            this.state = 962;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -3668,6 +3834,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.NODETACH:
+            case CypherParser.INSERT:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.IN:
             case CypherParser.INDEX:
@@ -3716,25 +3886,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 930;
+                this.state = 956;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 931;
+                this.state = 957;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 932;
+                this.state = 958;
                 this.match(CypherParser.LPAREN);
-                this.state = 933;
+                this.state = 959;
                 this.labelDisjunction();
-                this.state = 934;
+                this.state = 960;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3757,44 +3927,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElementChain(): PatternElementChainContext {
         let localContext = new PatternElementChainContext(this.context, this.state);
-        this.enterRule(localContext, 114, CypherParser.RULE_patternElementChain);
+        this.enterRule(localContext, 120, CypherParser.RULE_patternElementChain);
         let _la: number;
         try {
-            this.state = 948;
+            this.state = 974;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 104, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 938;
+                this.state = 964;
                 this.relationshipPattern();
-                this.state = 940;
+                this.state = 966;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 524293) !== 0)) {
+                if (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 524293) !== 0)) {
                     {
-                    this.state = 939;
+                    this.state = 965;
                     this.pathQuantifier();
                     }
                 }
 
-                this.state = 942;
+                this.state = 968;
                 this.nodePattern();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 944;
+                this.state = 970;
                 this.quantifiedPath();
-                this.state = 945;
+                this.state = 971;
                 this.nodePattern();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 947;
+                this.state = 973;
                 this.quantifiedPath();
                 }
                 break;
@@ -3815,102 +3985,102 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifiedPath(): QuantifiedPathContext {
         let localContext = new QuantifiedPathContext(this.context, this.state);
-        this.enterRule(localContext, 116, CypherParser.RULE_quantifiedPath);
+        this.enterRule(localContext, 122, CypherParser.RULE_quantifiedPath);
         let _la: number;
         try {
-            this.state = 984;
+            this.state = 1010;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 107, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 109, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 950;
+                this.state = 976;
                 this.match(CypherParser.LPAREN);
-                this.state = 951;
+                this.state = 977;
                 this.nodePattern();
-                this.state = 952;
+                this.state = 978;
                 this.relationshipPattern();
-                this.state = 953;
+                this.state = 979;
                 this.nodePattern();
-                this.state = 956;
+                this.state = 982;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 70) {
+                if (_la === 74) {
                     {
-                    this.state = 954;
+                    this.state = 980;
                     this.match(CypherParser.WHERE);
-                    this.state = 955;
+                    this.state = 981;
                     this.expression();
                     }
                 }
 
-                this.state = 958;
+                this.state = 984;
                 this.match(CypherParser.RPAREN);
-                this.state = 959;
+                this.state = 985;
                 this.pathQuantifier();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 961;
+                this.state = 987;
                 this.match(CypherParser.LPAREN);
-                this.state = 962;
+                this.state = 988;
                 this.nodePattern();
-                this.state = 964;
+                this.state = 990;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 do {
                     {
                     {
-                    this.state = 963;
+                    this.state = 989;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 966;
+                    this.state = 992;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                } while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 131081) !== 0));
-                this.state = 970;
+                } while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 131081) !== 0));
+                this.state = 996;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 70) {
+                if (_la === 74) {
                     {
-                    this.state = 968;
+                    this.state = 994;
                     this.match(CypherParser.WHERE);
-                    this.state = 969;
+                    this.state = 995;
                     this.expression();
                     }
                 }
 
-                this.state = 972;
+                this.state = 998;
                 this.match(CypherParser.RPAREN);
-                this.state = 973;
+                this.state = 999;
                 this.pathQuantifier();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 975;
+                this.state = 1001;
                 this.match(CypherParser.LPAREN);
-                this.state = 976;
+                this.state = 1002;
                 this.nodePattern();
-                this.state = 979;
+                this.state = 1005;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 70) {
+                if (_la === 74) {
                     {
-                    this.state = 977;
+                    this.state = 1003;
                     this.match(CypherParser.WHERE);
-                    this.state = 978;
+                    this.state = 1004;
                     this.expression();
                     }
                 }
 
-                this.state = 981;
+                this.state = 1007;
                 this.match(CypherParser.RPAREN);
-                this.state = 982;
+                this.state = 1008;
                 this.pathQuantifier();
                 }
                 break;
@@ -3931,40 +4101,40 @@ export class CypherParser extends antlr.Parser {
     }
     public pathQuantifier(): PathQuantifierContext {
         let localContext = new PathQuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 118, CypherParser.RULE_pathQuantifier);
+        this.enterRule(localContext, 124, CypherParser.RULE_pathQuantifier);
         let _la: number;
         try {
-            this.state = 999;
+            this.state = 1025;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 986;
+                this.state = 1012;
                 this.match(CypherParser.LBRACE);
-                this.state = 988;
+                this.state = 1014;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
+                if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
                     {
-                    this.state = 987;
+                    this.state = 1013;
                     localContext._lo = this.integerLiteral();
                     }
                 }
 
-                this.state = 994;
+                this.state = 1020;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 93) {
+                if (_la === 97) {
                     {
-                    this.state = 990;
+                    this.state = 1016;
                     this.match(CypherParser.COMMA);
-                    this.state = 992;
+                    this.state = 1018;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
+                    if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
                         {
-                        this.state = 991;
+                        this.state = 1017;
                         localContext._hi = this.integerLiteral();
                         }
                     }
@@ -3972,21 +4142,21 @@ export class CypherParser extends antlr.Parser {
                     }
                 }
 
-                this.state = 996;
+                this.state = 1022;
                 this.match(CypherParser.RBRACE);
                 }
                 break;
             case CypherParser.PLUS:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 997;
+                this.state = 1023;
                 this.match(CypherParser.PLUS);
                 }
                 break;
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 998;
+                this.state = 1024;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -4009,93 +4179,93 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipPattern(): RelationshipPatternContext {
         let localContext = new RelationshipPatternContext(this.context, this.state);
-        this.enterRule(localContext, 120, CypherParser.RULE_relationshipPattern);
+        this.enterRule(localContext, 126, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 1025;
+            this.state = 1051;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 118, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1001;
+                this.state = 1027;
                 this.match(CypherParser.LT);
-                this.state = 1002;
+                this.state = 1028;
                 this.match(CypherParser.MINUS);
-                this.state = 1004;
+                this.state = 1030;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 101) {
+                if (_la === 105) {
                     {
-                    this.state = 1003;
+                    this.state = 1029;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1006;
+                this.state = 1032;
                 this.match(CypherParser.MINUS);
-                this.state = 1007;
+                this.state = 1033;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1008;
+                this.state = 1034;
                 this.match(CypherParser.LT);
-                this.state = 1009;
+                this.state = 1035;
                 this.match(CypherParser.MINUS);
-                this.state = 1011;
+                this.state = 1037;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 101) {
+                if (_la === 105) {
                     {
-                    this.state = 1010;
+                    this.state = 1036;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1013;
+                this.state = 1039;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1014;
+                this.state = 1040;
                 this.match(CypherParser.MINUS);
-                this.state = 1016;
+                this.state = 1042;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 101) {
+                if (_la === 105) {
                     {
-                    this.state = 1015;
+                    this.state = 1041;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1018;
+                this.state = 1044;
                 this.match(CypherParser.MINUS);
-                this.state = 1019;
+                this.state = 1045;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1020;
+                this.state = 1046;
                 this.match(CypherParser.MINUS);
-                this.state = 1022;
+                this.state = 1048;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 101) {
+                if (_la === 105) {
                     {
-                    this.state = 1021;
+                    this.state = 1047;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1024;
+                this.state = 1050;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -4116,114 +4286,73 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipDetail(): RelationshipDetailContext {
         let localContext = new RelationshipDetailContext(this.context, this.state);
-        this.enterRule(localContext, 122, CypherParser.RULE_relationshipDetail);
+        this.enterRule(localContext, 128, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
-            this.state = 1058;
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1053;
+            this.match(CypherParser.LBRACK);
+            this.state = 1055;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 125, this.context) ) {
-            case 1:
-                this.enterOuterAlt(localContext, 1);
+            _la = this.tokenStream.LA(1);
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
-                this.state = 1027;
-                this.match(CypherParser.LBRACK);
-                this.state = 1029;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
-                    {
-                    this.state = 1028;
-                    this.variable();
-                    }
+                this.state = 1054;
+                this.variable();
                 }
+            }
 
-                this.state = 1032;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 33 || _la === 94) {
-                    {
-                    this.state = 1031;
-                    this.relationshipTypes();
-                    }
-                }
-
-                this.state = 1035;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 75 || _la === 86) {
-                    {
-                    this.state = 1034;
-                    this.rangeLiteral();
-                    }
-                }
-
-                this.state = 1038;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 98 || _la === 103) {
-                    {
-                    this.state = 1037;
-                    this.properties();
-                    }
-                }
-
-                this.state = 1040;
-                this.match(CypherParser.RBRACK);
+            this.state = 1059;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 120, this.context) ) {
+            case 1:
+                {
+                this.state = 1057;
+                this.relationshipTypes();
                 }
                 break;
             case 2:
-                this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1041;
-                this.match(CypherParser.LBRACK);
-                this.state = 1043;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
-                    {
-                    this.state = 1042;
-                    this.variable();
-                    }
-                }
-
-                this.state = 1046;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 33 || _la === 94) {
-                    {
-                    this.state = 1045;
-                    this.relationshipTypes();
-                    }
-                }
-
-                this.state = 1049;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 75 || _la === 86) {
-                    {
-                    this.state = 1048;
-                    this.rangeLiteral();
-                    }
-                }
-
-                this.state = 1052;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 98 || _la === 103) {
-                    {
-                    this.state = 1051;
-                    this.properties();
-                    }
-                }
-
-                this.state = 1054;
-                this.match(CypherParser.WHERE);
-                this.state = 1055;
-                localContext._relWhere = this.expression();
-                this.state = 1056;
-                this.match(CypherParser.RBRACK);
+                this.state = 1058;
+                this.labelExpression();
                 }
                 break;
+            }
+            this.state = 1062;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 79 || _la === 90) {
+                {
+                this.state = 1061;
+                this.rangeLiteral();
+                }
+            }
+
+            this.state = 1065;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 102 || _la === 107) {
+                {
+                this.state = 1064;
+                this.properties();
+                }
+            }
+
+            this.state = 1069;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 74) {
+                {
+                this.state = 1067;
+                this.match(CypherParser.WHERE);
+                this.state = 1068;
+                localContext._relWhere = this.expression();
+                }
+            }
+
+            this.state = 1071;
+            this.match(CypherParser.RBRACK);
             }
         }
         catch (re) {
@@ -4241,22 +4370,22 @@ export class CypherParser extends antlr.Parser {
     }
     public properties(): PropertiesContext {
         let localContext = new PropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 124, CypherParser.RULE_properties);
+        this.enterRule(localContext, 130, CypherParser.RULE_properties);
         try {
-            this.state = 1062;
+            this.state = 1075;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1060;
+                this.state = 1073;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1061;
+                this.state = 1074;
                 this.parameter();
                 }
                 break;
@@ -4279,42 +4408,42 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipTypes(): RelationshipTypesContext {
         let localContext = new RelationshipTypesContext(this.context, this.state);
-        this.enterRule(localContext, 126, CypherParser.RULE_relationshipTypes);
+        this.enterRule(localContext, 132, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 1087;
+            this.state = 1100;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 130, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 128, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1064;
+                this.state = 1077;
                 this.match(CypherParser.COLON);
-                this.state = 1065;
+                this.state = 1078;
                 this.relTypeName();
-                this.state = 1073;
+                this.state = 1086;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 97) {
+                while (_la === 101) {
                     {
                     {
-                    this.state = 1066;
+                    this.state = 1079;
                     this.match(CypherParser.PIPE);
-                    this.state = 1068;
+                    this.state = 1081;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 94) {
+                    if (_la === 98) {
                         {
-                        this.state = 1067;
+                        this.state = 1080;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 1070;
+                    this.state = 1083;
                     this.relTypeName();
                     }
                     }
-                    this.state = 1075;
+                    this.state = 1088;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -4323,32 +4452,32 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1076;
+                this.state = 1089;
                 this.match(CypherParser.COLON);
-                this.state = 1077;
+                this.state = 1090;
                 this.dynamicName();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1078;
+                this.state = 1091;
                 this.match(CypherParser.IS);
-                this.state = 1079;
+                this.state = 1092;
                 this.relTypeName();
-                this.state = 1084;
+                this.state = 1097;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 97) {
+                while (_la === 101) {
                     {
                     {
-                    this.state = 1080;
+                    this.state = 1093;
                     this.match(CypherParser.PIPE);
-                    this.state = 1081;
+                    this.state = 1094;
                     this.relTypeName();
                     }
                     }
-                    this.state = 1086;
+                    this.state = 1099;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -4371,25 +4500,25 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabels(): NodeLabelsContext {
         let localContext = new NodeLabelsContext(this.context, this.state);
-        this.enterRule(localContext, 128, CypherParser.RULE_nodeLabels);
+        this.enterRule(localContext, 134, CypherParser.RULE_nodeLabels);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1090;
+            this.state = 1103;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1089;
+                this.state = 1102;
                 this.nodeLabel();
                 }
                 }
-                this.state = 1092;
+                this.state = 1105;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 94);
+            } while (_la === 98);
             }
         }
         catch (re) {
@@ -4407,26 +4536,26 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabel(): NodeLabelContext {
         let localContext = new NodeLabelContext(this.context, this.state);
-        this.enterRule(localContext, 130, CypherParser.RULE_nodeLabel);
+        this.enterRule(localContext, 136, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 1098;
+            this.state = 1111;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 130, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1094;
+                this.state = 1107;
                 this.match(CypherParser.COLON);
-                this.state = 1095;
+                this.state = 1108;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1096;
+                this.state = 1109;
                 this.match(CypherParser.COLON);
-                this.state = 1097;
+                this.state = 1110;
                 this.dynamicName();
                 }
                 break;
@@ -4447,19 +4576,19 @@ export class CypherParser extends antlr.Parser {
     }
     public dynamicName(): DynamicNameContext {
         let localContext = new DynamicNameContext(this.context, this.state);
-        this.enterRule(localContext, 132, CypherParser.RULE_dynamicName);
+        this.enterRule(localContext, 138, CypherParser.RULE_dynamicName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1100;
+            this.state = 1113;
             this.match(CypherParser.DOLLAR);
-            this.state = 1102;
+            this.state = 1115;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 1101;
+                this.state = 1114;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -4471,11 +4600,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 1104;
+            this.state = 1117;
             this.match(CypherParser.LPAREN);
-            this.state = 1105;
+            this.state = 1118;
             this.expression();
-            this.state = 1106;
+            this.state = 1119;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4494,40 +4623,40 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeLiteral(): RangeLiteralContext {
         let localContext = new RangeLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 134, CypherParser.RULE_rangeLiteral);
+        this.enterRule(localContext, 140, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 1122;
+            this.state = 1135;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1108;
+                this.state = 1121;
                 this.match(CypherParser.STAR);
-                this.state = 1110;
+                this.state = 1123;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
+                if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7340033) !== 0)) {
                     {
-                    this.state = 1109;
+                    this.state = 1122;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 1116;
+                this.state = 1129;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 75) {
+                if (_la === 79) {
                     {
-                    this.state = 1112;
+                    this.state = 1125;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 1114;
+                    this.state = 1127;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
+                    if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7340033) !== 0)) {
                         {
-                        this.state = 1113;
+                        this.state = 1126;
                         this.rangeBound();
                         }
                     }
@@ -4540,14 +4669,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1118;
+                this.state = 1131;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1120;
+                this.state = 1133;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
+                if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7340033) !== 0)) {
                     {
-                    this.state = 1119;
+                    this.state = 1132;
                     this.rangeBound();
                     }
                 }
@@ -4573,22 +4702,22 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeBound(): RangeBoundContext {
         let localContext = new RangeBoundContext(this.context, this.state);
-        this.enterRule(localContext, 136, CypherParser.RULE_rangeBound);
+        this.enterRule(localContext, 142, CypherParser.RULE_rangeBound);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1125;
+            this.state = 1138;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 85) {
+            if (_la === 89) {
                 {
-                this.state = 1124;
+                this.state = 1137;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 1127;
+            this.state = 1140;
             this.integerLiteral();
             }
         }
@@ -4607,11 +4736,11 @@ export class CypherParser extends antlr.Parser {
     }
     public labelName(): LabelNameContext {
         let localContext = new LabelNameContext(this.context, this.state);
-        this.enterRule(localContext, 138, CypherParser.RULE_labelName);
+        this.enterRule(localContext, 144, CypherParser.RULE_labelName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1129;
+            this.state = 1142;
             this.schemaName();
             }
         }
@@ -4630,11 +4759,11 @@ export class CypherParser extends antlr.Parser {
     }
     public relTypeName(): RelTypeNameContext {
         let localContext = new RelTypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 140, CypherParser.RULE_relTypeName);
+        this.enterRule(localContext, 146, CypherParser.RULE_relTypeName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1131;
+            this.state = 1144;
             this.schemaName();
             }
         }
@@ -4653,27 +4782,27 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyExpression(): PropertyExpressionContext {
         let localContext = new PropertyExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 142, CypherParser.RULE_propertyExpression);
+        this.enterRule(localContext, 148, CypherParser.RULE_propertyExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1133;
+            this.state = 1146;
             this.atom();
-            this.state = 1135;
+            this.state = 1148;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1134;
+                this.state = 1147;
                 this.propertyLookup();
                 }
                 }
-                this.state = 1137;
+                this.state = 1150;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 92);
+            } while (_la === 96);
             }
         }
         catch (re) {
@@ -4691,11 +4820,11 @@ export class CypherParser extends antlr.Parser {
     }
     public expression(): ExpressionContext {
         let localContext = new ExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 144, CypherParser.RULE_expression);
+        this.enterRule(localContext, 150, CypherParser.RULE_expression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1139;
+            this.state = 1152;
             this.orExpression();
             }
         }
@@ -4714,26 +4843,26 @@ export class CypherParser extends antlr.Parser {
     }
     public orExpression(): OrExpressionContext {
         let localContext = new OrExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 146, CypherParser.RULE_orExpression);
+        this.enterRule(localContext, 152, CypherParser.RULE_orExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1141;
+            this.state = 1154;
             this.xorExpression();
-            this.state = 1146;
+            this.state = 1159;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 45) {
+            while (_la === 49) {
                 {
                 {
-                this.state = 1142;
+                this.state = 1155;
                 this.match(CypherParser.OR);
-                this.state = 1143;
+                this.state = 1156;
                 this.xorExpression();
                 }
                 }
-                this.state = 1148;
+                this.state = 1161;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4754,26 +4883,26 @@ export class CypherParser extends antlr.Parser {
     }
     public xorExpression(): XorExpressionContext {
         let localContext = new XorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 148, CypherParser.RULE_xorExpression);
+        this.enterRule(localContext, 154, CypherParser.RULE_xorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1149;
+            this.state = 1162;
             this.andExpression();
-            this.state = 1154;
+            this.state = 1167;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 72) {
+            while (_la === 76) {
                 {
                 {
-                this.state = 1150;
+                this.state = 1163;
                 this.match(CypherParser.XOR);
-                this.state = 1151;
+                this.state = 1164;
                 this.andExpression();
                 }
                 }
-                this.state = 1156;
+                this.state = 1169;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4794,26 +4923,26 @@ export class CypherParser extends antlr.Parser {
     }
     public andExpression(): AndExpressionContext {
         let localContext = new AndExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 150, CypherParser.RULE_andExpression);
+        this.enterRule(localContext, 156, CypherParser.RULE_andExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1157;
+            this.state = 1170;
             this.notExpression();
-            this.state = 1162;
+            this.state = 1175;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 1158;
+                this.state = 1171;
                 this.match(CypherParser.AND);
-                this.state = 1159;
+                this.state = 1172;
                 this.notExpression();
                 }
                 }
-                this.state = 1164;
+                this.state = 1177;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4834,26 +4963,26 @@ export class CypherParser extends antlr.Parser {
     }
     public notExpression(): NotExpressionContext {
         let localContext = new NotExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 152, CypherParser.RULE_notExpression);
+        this.enterRule(localContext, 158, CypherParser.RULE_notExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1168;
+            this.state = 1181;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 40) {
+            while (_la === 44) {
                 {
                 {
-                this.state = 1165;
+                this.state = 1178;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 1170;
+                this.state = 1183;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1171;
+            this.state = 1184;
             this.comparisonExpression();
             }
         }
@@ -4872,26 +5001,26 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonExpression(): ComparisonExpressionContext {
         let localContext = new ComparisonExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 154, CypherParser.RULE_comparisonExpression);
+        this.enterRule(localContext, 160, CypherParser.RULE_comparisonExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1173;
+            this.state = 1186;
             this.predicateExpression();
-            this.state = 1179;
+            this.state = 1192;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0)) {
+            while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 63) !== 0)) {
                 {
                 {
-                this.state = 1174;
+                this.state = 1187;
                 this.comparisonOperator();
-                this.state = 1175;
+                this.state = 1188;
                 this.predicateExpression();
                 }
                 }
-                this.state = 1181;
+                this.state = 1194;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4912,14 +5041,14 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonOperator(): ComparisonOperatorContext {
         let localContext = new ComparisonOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 156, CypherParser.RULE_comparisonOperator);
+        this.enterRule(localContext, 162, CypherParser.RULE_comparisonOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1182;
+            this.state = 1195;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0))) {
+            if(!(((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4943,24 +5072,24 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateExpression(): PredicateExpressionContext {
         let localContext = new PredicateExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 158, CypherParser.RULE_predicateExpression);
+        this.enterRule(localContext, 164, CypherParser.RULE_predicateExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1184;
+            this.state = 1197;
             this.addOrSubtractExpression();
-            this.state = 1188;
+            this.state = 1201;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 2625537) !== 0) || ((((_la - 54)) & ~0x1F) === 0 && ((1 << (_la - 54)) & 9437185) !== 0)) {
+            while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 41947137) !== 0) || ((((_la - 58)) & ~0x1F) === 0 && ((1 << (_la - 58)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 1185;
+                this.state = 1198;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 1190;
+                this.state = 1203;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4981,21 +5110,21 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateSuffix(): PredicateSuffixContext {
         let localContext = new PredicateSuffixContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_predicateSuffix);
+        this.enterRule(localContext, 166, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1225;
+            this.state = 1238;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 151, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 149, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1191;
+                this.state = 1204;
                 this.match(CypherParser.STARTS);
-                this.state = 1192;
+                this.state = 1205;
                 this.match(CypherParser.WITH);
-                this.state = 1193;
+                this.state = 1206;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5003,11 +5132,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1194;
+                this.state = 1207;
                 this.match(CypherParser.ENDS);
-                this.state = 1195;
+                this.state = 1208;
                 this.match(CypherParser.WITH);
-                this.state = 1196;
+                this.state = 1209;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5015,9 +5144,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1197;
+                this.state = 1210;
                 this.match(CypherParser.CONTAINS);
-                this.state = 1198;
+                this.state = 1211;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5025,9 +5154,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1199;
+                this.state = 1212;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 1200;
+                this.state = 1213;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5035,9 +5164,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1201;
+                this.state = 1214;
                 this.match(CypherParser.IN);
-                this.state = 1202;
+                this.state = 1215;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5045,9 +5174,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1203;
+                this.state = 1216;
                 this.match(CypherParser.IS);
-                this.state = 1204;
+                this.state = 1217;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5055,11 +5184,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1205;
+                this.state = 1218;
                 this.match(CypherParser.IS);
-                this.state = 1206;
+                this.state = 1219;
                 this.match(CypherParser.NOT);
-                this.state = 1207;
+                this.state = 1220;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5067,26 +5196,26 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1214;
+                this.state = 1227;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 1208;
+                    this.state = 1221;
                     this.match(CypherParser.IS);
-                    this.state = 1210;
+                    this.state = 1223;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 40) {
+                    if (_la === 44) {
                         {
-                        this.state = 1209;
+                        this.state = 1222;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 1212;
+                    this.state = 1225;
                     _la = this.tokenStream.LA(1);
-                    if(!(_la === 58 || _la === 74)) {
+                    if(!(_la === 62 || _la === 78)) {
                     this.errorHandler.recoverInline(this);
                     }
                     else {
@@ -5097,14 +5226,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 1213;
+                    this.state = 1226;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1216;
+                this.state = 1229;
                 this.valueTypeExpression();
                 }
                 break;
@@ -5112,29 +5241,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1217;
+                this.state = 1230;
                 this.match(CypherParser.IS);
-                this.state = 1219;
+                this.state = 1232;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 40) {
+                if (_la === 44) {
                     {
-                    this.state = 1218;
+                    this.state = 1231;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1222;
+                this.state = 1235;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 150, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 148, this.context) ) {
                 case 1:
                     {
-                    this.state = 1221;
+                    this.state = 1234;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1224;
+                this.state = 1237;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -5155,30 +5284,30 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeExpression(): ValueTypeExpressionContext {
         let localContext = new ValueTypeExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_valueTypeExpression);
+        this.enterRule(localContext, 168, CypherParser.RULE_valueTypeExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1227;
+            this.state = 1240;
             this.valueTypeAlternative();
-            this.state = 1232;
+            this.state = 1245;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 152, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 150, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1228;
+                    this.state = 1241;
                     this.match(CypherParser.PIPE);
-                    this.state = 1229;
+                    this.state = 1242;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1234;
+                this.state = 1247;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 152, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 150, this.context);
             }
             }
         }
@@ -5197,13 +5326,13 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeAlternative(): ValueTypeAlternativeContext {
         let localContext = new ValueTypeAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_valueTypeAlternative);
+        this.enterRule(localContext, 170, CypherParser.RULE_valueTypeAlternative);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1236;
+            this.state = 1249;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -5211,7 +5340,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1235;
+                    this.state = 1248;
                     this.valueTypeWord();
                     }
                     }
@@ -5219,46 +5348,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1238;
+                this.state = 1251;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 153, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 151, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1244;
+            this.state = 1257;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 154, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 152, this.context) ) {
             case 1:
                 {
-                this.state = 1240;
+                this.state = 1253;
                 this.match(CypherParser.WITH);
-                this.state = 1241;
+                this.state = 1254;
                 this.valueTypeWord();
-                this.state = 1242;
+                this.state = 1255;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 1250;
+            this.state = 1263;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 155, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 153, this.context) ) {
             case 1:
                 {
-                this.state = 1246;
+                this.state = 1259;
                 this.match(CypherParser.LT);
-                this.state = 1247;
+                this.state = 1260;
                 this.valueTypeExpression();
-                this.state = 1248;
+                this.state = 1261;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1254;
+            this.state = 1267;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 40) {
+            if (_la === 44) {
                 {
-                this.state = 1252;
+                this.state = 1265;
                 this.match(CypherParser.NOT);
-                this.state = 1253;
+                this.state = 1266;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -5280,9 +5409,9 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeWord(): ValueTypeWordContext {
         let localContext = new ValueTypeWordContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_valueTypeWord);
+        this.enterRule(localContext, 172, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1258;
+            this.state = 1271;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -5297,6 +5426,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.NODETACH:
+            case CypherParser.INSERT:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -5320,14 +5453,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1256;
+                this.state = 1269;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1257;
+                this.state = 1270;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5350,26 +5483,26 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractExpression(): AddOrSubtractExpressionContext {
         let localContext = new AddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_addOrSubtractExpression);
+        this.enterRule(localContext, 174, CypherParser.RULE_addOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1260;
+            this.state = 1273;
             this.multiplyDivideModuloExpression();
-            this.state = 1266;
+            this.state = 1279;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0)) {
+            while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1261;
+                this.state = 1274;
                 this.addOrSubtractOperator();
-                this.state = 1262;
+                this.state = 1275;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1268;
+                this.state = 1281;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5390,14 +5523,14 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractOperator(): AddOrSubtractOperatorContext {
         let localContext = new AddOrSubtractOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_addOrSubtractOperator);
+        this.enterRule(localContext, 176, CypherParser.RULE_addOrSubtractOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1269;
+            this.state = 1282;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0))) {
+            if(!(((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5421,26 +5554,26 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloExpression(): MultiplyDivideModuloExpressionContext {
         let localContext = new MultiplyDivideModuloExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_multiplyDivideModuloExpression);
+        this.enterRule(localContext, 178, CypherParser.RULE_multiplyDivideModuloExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1271;
+            this.state = 1284;
             this.powerOfExpression();
-            this.state = 1277;
+            this.state = 1290;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0)) {
+            while (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1272;
+                this.state = 1285;
                 this.multiplyDivideModuloOperator();
-                this.state = 1273;
+                this.state = 1286;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1279;
+                this.state = 1292;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5461,14 +5594,14 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloOperator(): MultiplyDivideModuloOperatorContext {
         let localContext = new MultiplyDivideModuloOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_multiplyDivideModuloOperator);
+        this.enterRule(localContext, 180, CypherParser.RULE_multiplyDivideModuloOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1280;
+            this.state = 1293;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0))) {
+            if(!(((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5492,26 +5625,26 @@ export class CypherParser extends antlr.Parser {
     }
     public powerOfExpression(): PowerOfExpressionContext {
         let localContext = new PowerOfExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_powerOfExpression);
+        this.enterRule(localContext, 182, CypherParser.RULE_powerOfExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1282;
+            this.state = 1295;
             this.unaryAddOrSubtractExpression();
-            this.state = 1287;
+            this.state = 1300;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 91) {
+            while (_la === 95) {
                 {
                 {
-                this.state = 1283;
+                this.state = 1296;
                 this.match(CypherParser.CARET);
-                this.state = 1284;
+                this.state = 1297;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1289;
+                this.state = 1302;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5532,20 +5665,20 @@ export class CypherParser extends antlr.Parser {
     }
     public unaryAddOrSubtractExpression(): UnaryAddOrSubtractExpressionContext {
         let localContext = new UnaryAddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_unaryAddOrSubtractExpression);
+        this.enterRule(localContext, 184, CypherParser.RULE_unaryAddOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1293;
+            this.state = 1306;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 84 || _la === 85) {
+            while (_la === 88 || _la === 89) {
                 {
                 {
-                this.state = 1290;
+                this.state = 1303;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 84 || _la === 85)) {
+                if(!(_la === 88 || _la === 89)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -5554,11 +5687,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1295;
+                this.state = 1308;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1296;
+            this.state = 1309;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -5577,30 +5710,30 @@ export class CypherParser extends antlr.Parser {
     }
     public nonArithmeticOperatorExpression(): NonArithmeticOperatorExpressionContext {
         let localContext = new NonArithmeticOperatorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_nonArithmeticOperatorExpression);
+        this.enterRule(localContext, 186, CypherParser.RULE_nonArithmeticOperatorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1298;
+            this.state = 1311;
             this.atom();
-            this.state = 1303;
+            this.state = 1316;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 92 || _la === 101) {
+            while (_la === 96 || _la === 105) {
                 {
-                this.state = 1301;
+                this.state = 1314;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1299;
+                    this.state = 1312;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1300;
+                    this.state = 1313;
                     this.propertyLookup();
                     }
                     break;
@@ -5608,22 +5741,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1305;
+                this.state = 1318;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1308;
+            this.state = 1321;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 164, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 162, this.context) ) {
             case 1:
                 {
-                this.state = 1306;
+                this.state = 1319;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1307;
+                this.state = 1320;
                 this.labelExpression();
                 }
                 break;
@@ -5645,21 +5778,21 @@ export class CypherParser extends antlr.Parser {
     }
     public listOperator(): ListOperatorContext {
         let localContext = new ListOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_listOperator);
+        this.enterRule(localContext, 188, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1323;
+            this.state = 1336;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 167, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 165, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1310;
+                this.state = 1323;
                 this.match(CypherParser.LBRACK);
-                this.state = 1311;
+                this.state = 1324;
                 this.expression();
-                this.state = 1312;
+                this.state = 1325;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5667,31 +5800,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1314;
+                this.state = 1327;
                 this.match(CypherParser.LBRACK);
-                this.state = 1316;
+                this.state = 1329;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                     {
-                    this.state = 1315;
+                    this.state = 1328;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1318;
+                this.state = 1331;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1320;
+                this.state = 1333;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                     {
-                    this.state = 1319;
+                    this.state = 1332;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1322;
+                this.state = 1335;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5712,13 +5845,13 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyLookup(): PropertyLookupContext {
         let localContext = new PropertyLookupContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_propertyLookup);
+        this.enterRule(localContext, 190, CypherParser.RULE_propertyLookup);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1325;
+            this.state = 1338;
             this.match(CypherParser.DOT);
-            this.state = 1326;
+            this.state = 1339;
             this.propertyKeyName();
             }
         }
@@ -5737,113 +5870,113 @@ export class CypherParser extends antlr.Parser {
     }
     public atom(): AtomContext {
         let localContext = new AtomContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_atom);
+        this.enterRule(localContext, 192, CypherParser.RULE_atom);
         try {
-            this.state = 1343;
+            this.state = 1356;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 168, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 166, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1328;
+                this.state = 1341;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1329;
+                this.state = 1342;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1330;
+                this.state = 1343;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1331;
+                this.state = 1344;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1332;
+                this.state = 1345;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1333;
+                this.state = 1346;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1334;
+                this.state = 1347;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1335;
+                this.state = 1348;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1336;
+                this.state = 1349;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1337;
+                this.state = 1350;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1338;
+                this.state = 1351;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1339;
+                this.state = 1352;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1340;
+                this.state = 1353;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1341;
+                this.state = 1354;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1342;
+                this.state = 1355;
                 this.variable();
                 }
                 break;
@@ -5864,17 +5997,17 @@ export class CypherParser extends antlr.Parser {
     }
     public countStar(): CountStarContext {
         let localContext = new CountStarContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_countStar);
+        this.enterRule(localContext, 194, CypherParser.RULE_countStar);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1345;
+            this.state = 1358;
             this.match(CypherParser.COUNT);
-            this.state = 1346;
+            this.state = 1359;
             this.match(CypherParser.LPAREN);
-            this.state = 1347;
+            this.state = 1360;
             this.match(CypherParser.STAR);
-            this.state = 1348;
+            this.state = 1361;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5893,50 +6026,50 @@ export class CypherParser extends antlr.Parser {
     }
     public caseExpression(): CaseExpressionContext {
         let localContext = new CaseExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_caseExpression);
+        this.enterRule(localContext, 196, CypherParser.RULE_caseExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1350;
+            this.state = 1363;
             this.match(CypherParser.CASE);
-            this.state = 1352;
+            this.state = 1365;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
-                this.state = 1351;
+                this.state = 1364;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 1355;
+            this.state = 1368;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1354;
+                this.state = 1367;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1357;
+                this.state = 1370;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 69);
-            this.state = 1361;
+            } while (_la === 73);
+            this.state = 1374;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1359;
+                this.state = 1372;
                 this.match(CypherParser.ELSE);
-                this.state = 1360;
+                this.state = 1373;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1363;
+            this.state = 1376;
             this.match(CypherParser.END);
             }
         }
@@ -5955,34 +6088,34 @@ export class CypherParser extends antlr.Parser {
     }
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_caseAlternative);
+        this.enterRule(localContext, 198, CypherParser.RULE_caseAlternative);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1365;
+            this.state = 1378;
             this.match(CypherParser.WHEN);
-            this.state = 1366;
+            this.state = 1379;
             this.caseWhenOperand();
-            this.state = 1371;
+            this.state = 1384;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 97) {
                 {
                 {
-                this.state = 1367;
+                this.state = 1380;
                 this.match(CypherParser.COMMA);
-                this.state = 1368;
+                this.state = 1381;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1373;
+                this.state = 1386;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1374;
+            this.state = 1387;
             this.match(CypherParser.THEN);
-            this.state = 1375;
+            this.state = 1388;
             this.expression();
             }
         }
@@ -6001,9 +6134,9 @@ export class CypherParser extends antlr.Parser {
     }
     public caseWhenOperand(): CaseWhenOperandContext {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_caseWhenOperand);
+        this.enterRule(localContext, 200, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1382;
+            this.state = 1395;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NEQ:
@@ -6015,9 +6148,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1377;
+                this.state = 1390;
                 this.comparisonOperator();
-                this.state = 1378;
+                this.state = 1391;
                 this.expression();
                 }
                 break;
@@ -6031,7 +6164,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1380;
+                this.state = 1393;
                 this.predicateSuffix();
                 }
                 break;
@@ -6050,6 +6183,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.NODETACH:
+            case CypherParser.INSERT:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -6088,7 +6225,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1381;
+                this.state = 1394;
                 this.expression();
                 }
                 break;
@@ -6111,28 +6248,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 202, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1384;
+            this.state = 1397;
             this.match(CypherParser.LBRACK);
-            this.state = 1385;
+            this.state = 1398;
             this.filterExpression();
-            this.state = 1388;
+            this.state = 1401;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 97) {
+            if (_la === 101) {
                 {
-                this.state = 1386;
+                this.state = 1399;
                 this.match(CypherParser.PIPE);
-                this.state = 1387;
+                this.state = 1400;
                 this.expression();
                 }
             }
 
-            this.state = 1390;
+            this.state = 1403;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6151,44 +6288,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 204, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1392;
+            this.state = 1405;
             this.match(CypherParser.LBRACK);
-            this.state = 1396;
+            this.state = 1409;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
-                this.state = 1393;
+                this.state = 1406;
                 this.variable();
-                this.state = 1394;
+                this.state = 1407;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1398;
+            this.state = 1411;
             this.relationshipsPattern();
-            this.state = 1401;
+            this.state = 1414;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 74) {
                 {
-                this.state = 1399;
+                this.state = 1412;
                 this.match(CypherParser.WHERE);
-                this.state = 1400;
+                this.state = 1413;
                 this.expression();
                 }
             }
 
-            this.state = 1403;
+            this.state = 1416;
             this.match(CypherParser.PIPE);
-            this.state = 1404;
+            this.state = 1417;
             this.expression();
-            this.state = 1405;
+            this.state = 1418;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6207,17 +6344,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 206, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1407;
+            this.state = 1420;
             this.quantifier();
-            this.state = 1408;
+            this.state = 1421;
             this.match(CypherParser.LPAREN);
-            this.state = 1409;
+            this.state = 1422;
             this.filterExpression();
-            this.state = 1410;
+            this.state = 1423;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6236,14 +6373,14 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 208, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1412;
+            this.state = 1425;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 1 || _la === 3 || _la === 39 || _la === 52)) {
+            if(!(_la === 1 || _la === 3 || _la === 43 || _la === 56)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6267,25 +6404,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 210, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1414;
+            this.state = 1427;
             this.variable();
-            this.state = 1415;
+            this.state = 1428;
             this.match(CypherParser.IN);
-            this.state = 1416;
+            this.state = 1429;
             this.expression();
-            this.state = 1419;
+            this.state = 1432;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 74) {
                 {
-                this.state = 1417;
+                this.state = 1430;
                 this.match(CypherParser.WHERE);
-                this.state = 1418;
+                this.state = 1431;
                 this.expression();
                 }
             }
@@ -6307,33 +6444,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 212, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1421;
+            this.state = 1434;
             this.match(CypherParser.REDUCE);
-            this.state = 1422;
+            this.state = 1435;
             this.match(CypherParser.LPAREN);
-            this.state = 1423;
+            this.state = 1436;
             localContext._accumulator = this.variable();
-            this.state = 1424;
+            this.state = 1437;
             this.match(CypherParser.EQ);
-            this.state = 1425;
+            this.state = 1438;
             localContext._initial = this.expression();
-            this.state = 1426;
+            this.state = 1439;
             this.match(CypherParser.COMMA);
-            this.state = 1427;
+            this.state = 1440;
             this.variable();
-            this.state = 1428;
+            this.state = 1441;
             this.match(CypherParser.IN);
-            this.state = 1429;
+            this.state = 1442;
             localContext._source = this.expression();
-            this.state = 1430;
+            this.state = 1443;
             this.match(CypherParser.PIPE);
-            this.state = 1431;
+            this.state = 1444;
             localContext._step = this.expression();
-            this.state = 1432;
+            this.state = 1445;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6352,12 +6489,12 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryExpression(): SubqueryExpressionContext {
         let localContext = new SubqueryExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_subqueryExpression);
+        this.enterRule(localContext, 214, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1434;
+            this.state = 1447;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6366,27 +6503,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1435;
+            this.state = 1448;
             this.match(CypherParser.LBRACE);
-            this.state = 1441;
+            this.state = 1454;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 179, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
             case 1:
                 {
-                this.state = 1436;
+                this.state = 1449;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1437;
+                this.state = 1450;
                 this.pattern();
-                this.state = 1439;
+                this.state = 1452;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 70) {
+                if (_la === 74) {
                     {
-                    this.state = 1438;
+                    this.state = 1451;
                     this.where();
                     }
                 }
@@ -6394,7 +6531,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1443;
+            this.state = 1456;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6413,15 +6550,15 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 216, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1445;
+            this.state = 1458;
             this.match(CypherParser.LPAREN);
-            this.state = 1446;
+            this.state = 1459;
             this.expression();
-            this.state = 1447;
+            this.state = 1460;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6440,24 +6577,24 @@ export class CypherParser extends antlr.Parser {
     }
     public trimFromExpression(): TrimFromExpressionContext {
         let localContext = new TrimFromExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_trimFromExpression);
+        this.enterRule(localContext, 218, CypherParser.RULE_trimFromExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1449;
+            this.state = 1462;
             this.functionName();
-            this.state = 1450;
+            this.state = 1463;
             this.match(CypherParser.LPAREN);
-            this.state = 1452;
+            this.state = 1465;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 180, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 178, this.context) ) {
             case 1:
                 {
-                this.state = 1451;
+                this.state = 1464;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
-                if(!(((((_la - 60)) & ~0x1F) === 0 && ((1 << (_la - 60)) & 7) !== 0))) {
+                if(!(((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 7) !== 0))) {
                     localContext._side = this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -6467,21 +6604,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1455;
+            this.state = 1468;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 181, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 179, this.context) ) {
             case 1:
                 {
-                this.state = 1454;
+                this.state = 1467;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1457;
+            this.state = 1470;
             this.match(CypherParser.FROM);
-            this.state = 1458;
+            this.state = 1471;
             localContext._source = this.expression();
-            this.state = 1459;
+            this.state = 1472;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6500,52 +6637,59 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 220, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1461;
-            this.functionName();
-            this.state = 1462;
-            this.match(CypherParser.LPAREN);
-            this.state = 1464;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 20) {
-                {
-                this.state = 1463;
-                this.match(CypherParser.DISTINCT);
-                }
-            }
-
             this.state = 1474;
+            this.functionName();
+            this.state = 1475;
+            this.match(CypherParser.LPAREN);
+            this.state = 1477;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 180, this.context) ) {
+            case 1:
+                {
+                this.state = 1476;
+                _la = this.tokenStream.LA(1);
+                if(!(_la === 1 || _la === 20)) {
+                this.errorHandler.recoverInline(this);
+                }
+                else {
+                    this.errorHandler.reportMatch(this);
+                    this.consume();
+                }
+                }
+                break;
+            }
+            this.state = 1487;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
-                this.state = 1466;
+                this.state = 1479;
                 this.expression();
-                this.state = 1471;
+                this.state = 1484;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 97) {
                     {
                     {
-                    this.state = 1467;
+                    this.state = 1480;
                     this.match(CypherParser.COMMA);
-                    this.state = 1468;
+                    this.state = 1481;
                     this.expression();
                     }
                     }
-                    this.state = 1473;
+                    this.state = 1486;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1476;
+            this.state = 1489;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6564,13 +6708,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 222, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1478;
+            this.state = 1491;
             this.namespace();
-            this.state = 1479;
+            this.state = 1492;
             this.symbolicName();
             }
         }
@@ -6589,28 +6733,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 224, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1486;
+            this.state = 1499;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 185, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 183, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1481;
+                    this.state = 1494;
                     this.symbolicName();
-                    this.state = 1482;
+                    this.state = 1495;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1488;
+                this.state = 1501;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 185, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 183, this.context);
             }
             }
         }
@@ -6629,42 +6773,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 226, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1489;
+            this.state = 1502;
             this.variable();
-            this.state = 1490;
+            this.state = 1503;
             this.match(CypherParser.LBRACE);
-            this.state = 1499;
+            this.state = 1512;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 268436479) !== 0) || _la === 110 || _la === 111) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || ((((_la - 96)) & ~0x1F) === 0 && ((1 << (_la - 96)) & 786433) !== 0)) {
                 {
-                this.state = 1491;
+                this.state = 1504;
                 this.mapProjectionItem();
-                this.state = 1496;
+                this.state = 1509;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 97) {
                     {
                     {
-                    this.state = 1492;
+                    this.state = 1505;
                     this.match(CypherParser.COMMA);
-                    this.state = 1493;
+                    this.state = 1506;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1498;
+                    this.state = 1511;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1501;
+            this.state = 1514;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6683,20 +6827,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 228, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1512;
+            this.state = 1525;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 188, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 186, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1503;
+                this.state = 1516;
                 this.propertyKeyName();
-                this.state = 1504;
+                this.state = 1517;
                 this.match(CypherParser.COLON);
-                this.state = 1505;
+                this.state = 1518;
                 this.expression();
                 }
                 break;
@@ -6704,9 +6848,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1507;
+                this.state = 1520;
                 this.match(CypherParser.DOT);
-                this.state = 1508;
+                this.state = 1521;
                 this.propertyKeyName();
                 }
                 break;
@@ -6714,9 +6858,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1509;
+                this.state = 1522;
                 this.match(CypherParser.DOT);
-                this.state = 1510;
+                this.state = 1523;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -6724,7 +6868,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1511;
+                this.state = 1524;
                 this.variable();
                 }
                 break;
@@ -6745,13 +6889,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 230, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1514;
+            this.state = 1527;
             this.match(CypherParser.DOLLAR);
-            this.state = 1517;
+            this.state = 1530;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6766,6 +6910,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.NODETACH:
+            case CypherParser.INSERT:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -6788,13 +6936,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1515;
+                this.state = 1528;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1516;
+                this.state = 1529;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -6818,23 +6966,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_literal);
+        this.enterRule(localContext, 232, CypherParser.RULE_literal);
         try {
-            this.state = 1525;
+            this.state = 1538;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1519;
+                this.state = 1532;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1520;
+                this.state = 1533;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6844,28 +6992,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1521;
+                this.state = 1534;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1522;
+                this.state = 1535;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1523;
+                this.state = 1536;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1524;
+                this.state = 1537;
                 this.mapLiteral();
                 }
                 break;
@@ -6888,14 +7036,14 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 234, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1527;
+            this.state = 1540;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 26 || _la === 57)) {
+            if(!(_la === 26 || _la === 61)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6919,9 +7067,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 230, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 236, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1531;
+            this.state = 1544;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -6929,14 +7077,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1529;
+                this.state = 1542;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1530;
+                this.state = 1543;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -6959,14 +7107,14 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 238, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1533;
+            this.state = 1546;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0))) {
+            if(!(((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6990,40 +7138,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 240, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1535;
+            this.state = 1548;
             this.match(CypherParser.LBRACK);
-            this.state = 1544;
+            this.state = 1557;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
-                this.state = 1536;
+                this.state = 1549;
                 this.expression();
-                this.state = 1541;
+                this.state = 1554;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 97) {
                     {
                     {
-                    this.state = 1537;
+                    this.state = 1550;
                     this.match(CypherParser.COMMA);
-                    this.state = 1538;
+                    this.state = 1551;
                     this.expression();
                     }
                     }
-                    this.state = 1543;
+                    this.state = 1556;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1546;
+            this.state = 1559;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -7042,48 +7190,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 236, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 242, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1548;
+            this.state = 1561;
             this.match(CypherParser.LBRACE);
-            this.state = 1562;
+            this.state = 1575;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1023) !== 0) || _la === 110 || _la === 111) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || _la === 114 || _la === 115) {
                 {
-                this.state = 1549;
+                this.state = 1562;
                 this.propertyKeyName();
-                this.state = 1550;
+                this.state = 1563;
                 this.match(CypherParser.COLON);
-                this.state = 1551;
+                this.state = 1564;
                 this.expression();
-                this.state = 1559;
+                this.state = 1572;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 97) {
                     {
                     {
-                    this.state = 1552;
+                    this.state = 1565;
                     this.match(CypherParser.COMMA);
-                    this.state = 1553;
+                    this.state = 1566;
                     this.propertyKeyName();
-                    this.state = 1554;
+                    this.state = 1567;
                     this.match(CypherParser.COLON);
-                    this.state = 1555;
+                    this.state = 1568;
                     this.expression();
                     }
                     }
-                    this.state = 1561;
+                    this.state = 1574;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1564;
+            this.state = 1577;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -7102,11 +7250,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 238, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 244, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1566;
+            this.state = 1579;
             this.schemaName();
             }
         }
@@ -7125,43 +7273,43 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 240, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 246, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1573;
+            this.state = 1586;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 196, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 194, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1568;
+                this.state = 1581;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1569;
+                this.state = 1582;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1570;
+                this.state = 1583;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1571;
+                this.state = 1584;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1572;
+                this.state = 1585;
                 this.dropIndex();
                 }
                 break;
@@ -7182,69 +7330,69 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 242, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 248, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1575;
+            this.state = 1588;
             this.match(CypherParser.CREATE);
-            this.state = 1576;
+            this.state = 1589;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1578;
+            this.state = 1591;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 197, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 195, this.context) ) {
             case 1:
                 {
-                this.state = 1577;
+                this.state = 1590;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1581;
+            this.state = 1594;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 30) {
+            if (_la === 34) {
                 {
-                this.state = 1580;
+                this.state = 1593;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1583;
+            this.state = 1596;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 27 || _la === 43)) {
+            if(!(_la === 27 || _la === 47)) {
             this.errorHandler.recoverInline(this);
             }
             else {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1584;
+            this.state = 1597;
             this.match(CypherParser.LPAREN);
-            this.state = 1585;
+            this.state = 1598;
             this.variable();
-            this.state = 1586;
+            this.state = 1599;
             this.nodeLabel();
-            this.state = 1587;
+            this.state = 1600;
             this.match(CypherParser.RPAREN);
-            this.state = 1588;
+            this.state = 1601;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 6 || _la === 49)) {
+            if(!(_la === 6 || _la === 53)) {
             this.errorHandler.recoverInline(this);
             }
             else {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1589;
+            this.state = 1602;
             this.constraintRequirement();
-            this.state = 1591;
+            this.state = 1604;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 74) {
                 {
-                this.state = 1590;
+                this.state = 1603;
                 this.where();
                 }
             }
@@ -7266,21 +7414,21 @@ export class CypherParser extends antlr.Parser {
     }
     public constraintRequirement(): ConstraintRequirementContext {
         let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 244, CypherParser.RULE_constraintRequirement);
+        this.enterRule(localContext, 250, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1621;
+            this.state = 1634;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 200, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 198, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1593;
+                this.state = 1606;
                 this.propertyReference();
-                this.state = 1594;
+                this.state = 1607;
                 this.match(CypherParser.IS);
-                this.state = 1595;
+                this.state = 1608;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -7288,11 +7436,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1597;
+                this.state = 1610;
                 this.propertyReferenceList();
-                this.state = 1598;
+                this.state = 1611;
                 this.match(CypherParser.IS);
-                this.state = 1599;
+                this.state = 1612;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -7300,13 +7448,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1601;
+                this.state = 1614;
                 this.propertyReference();
-                this.state = 1602;
+                this.state = 1615;
                 this.match(CypherParser.IS);
-                this.state = 1603;
+                this.state = 1616;
                 this.match(CypherParser.NOT);
-                this.state = 1604;
+                this.state = 1617;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -7314,13 +7462,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1606;
+                this.state = 1619;
                 this.propertyReference();
-                this.state = 1607;
+                this.state = 1620;
                 this.match(CypherParser.IS);
-                this.state = 1608;
+                this.state = 1621;
                 this.match(CypherParser.NODE);
-                this.state = 1609;
+                this.state = 1622;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -7328,13 +7476,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1611;
+                this.state = 1624;
                 this.propertyReferenceList();
-                this.state = 1612;
+                this.state = 1625;
                 this.match(CypherParser.IS);
-                this.state = 1613;
+                this.state = 1626;
                 this.match(CypherParser.NODE);
-                this.state = 1614;
+                this.state = 1627;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -7342,20 +7490,20 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1616;
+                this.state = 1629;
                 this.propertyReference();
-                this.state = 1617;
+                this.state = 1630;
                 this.match(CypherParser.IS);
-                this.state = 1618;
+                this.state = 1631;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 58 || _la === 74)) {
+                if(!(_la === 62 || _la === 78)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1619;
+                this.state = 1632;
                 this.typeName();
                 }
                 break;
@@ -7376,15 +7524,15 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReference(): PropertyReferenceContext {
         let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 246, CypherParser.RULE_propertyReference);
+        this.enterRule(localContext, 252, CypherParser.RULE_propertyReference);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1623;
+            this.state = 1636;
             this.variable();
-            this.state = 1624;
+            this.state = 1637;
             this.match(CypherParser.DOT);
-            this.state = 1625;
+            this.state = 1638;
             this.propertyKeyName();
             }
         }
@@ -7403,32 +7551,32 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReferenceList(): PropertyReferenceListContext {
         let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 248, CypherParser.RULE_propertyReferenceList);
+        this.enterRule(localContext, 254, CypherParser.RULE_propertyReferenceList);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1627;
+            this.state = 1640;
             this.match(CypherParser.LPAREN);
-            this.state = 1628;
+            this.state = 1641;
             this.propertyReference();
-            this.state = 1633;
+            this.state = 1646;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 97) {
                 {
                 {
-                this.state = 1629;
+                this.state = 1642;
                 this.match(CypherParser.COMMA);
-                this.state = 1630;
+                this.state = 1643;
                 this.propertyReference();
                 }
                 }
-                this.state = 1635;
+                this.state = 1648;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1636;
+            this.state = 1649;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7447,37 +7595,37 @@ export class CypherParser extends antlr.Parser {
     }
     public typeName(): TypeNameContext {
         let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 250, CypherParser.RULE_typeName);
+        this.enterRule(localContext, 256, CypherParser.RULE_typeName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1638;
+            this.state = 1651;
             this.symbolicName();
-            this.state = 1643;
+            this.state = 1656;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 82) {
+            if (_la === 86) {
                 {
-                this.state = 1639;
+                this.state = 1652;
                 this.match(CypherParser.LT);
-                this.state = 1640;
+                this.state = 1653;
                 this.typeName();
-                this.state = 1641;
+                this.state = 1654;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1648;
+            this.state = 1661;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 99) {
+            if (_la === 103) {
                 {
-                this.state = 1645;
+                this.state = 1658;
                 this.match(CypherParser.LPAREN);
-                this.state = 1646;
+                this.state = 1659;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1647;
+                this.state = 1660;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -7499,23 +7647,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropConstraint(): DropConstraintContext {
         let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 252, CypherParser.RULE_dropConstraint);
+        this.enterRule(localContext, 258, CypherParser.RULE_dropConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1650;
+            this.state = 1663;
             this.match(CypherParser.DROP);
-            this.state = 1651;
+            this.state = 1664;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1652;
+            this.state = 1665;
             this.symbolicName();
-            this.state = 1654;
+            this.state = 1667;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 30) {
+            if (_la === 34) {
                 {
-                this.state = 1653;
+                this.state = 1666;
                 this.ifExists();
                 }
             }
@@ -7537,53 +7685,53 @@ export class CypherParser extends antlr.Parser {
     }
     public createIndex(): CreateIndexContext {
         let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 254, CypherParser.RULE_createIndex);
+        this.enterRule(localContext, 260, CypherParser.RULE_createIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1656;
-            this.match(CypherParser.CREATE);
-            this.state = 1658;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 66) {
-                {
-                this.state = 1657;
-                this.match(CypherParser.UNIQUE);
-                }
-            }
-
-            this.state = 1660;
-            this.match(CypherParser.INDEX);
-            this.state = 1662;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 206, this.context) ) {
-            case 1:
-                {
-                this.state = 1661;
-                this.symbolicName();
-                }
-                break;
-            }
-            this.state = 1665;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 30) {
-                {
-                this.state = 1664;
-                this.ifNotExists();
-                }
-            }
-
-            this.state = 1667;
-            this.indexTarget();
             this.state = 1669;
+            this.match(CypherParser.CREATE);
+            this.state = 1671;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1668;
+                this.state = 1670;
+                this.match(CypherParser.UNIQUE);
+                }
+            }
+
+            this.state = 1673;
+            this.match(CypherParser.INDEX);
+            this.state = 1675;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 204, this.context) ) {
+            case 1:
+                {
+                this.state = 1674;
+                this.symbolicName();
+                }
+                break;
+            }
+            this.state = 1678;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 34) {
+                {
+                this.state = 1677;
+                this.ifNotExists();
+                }
+            }
+
+            this.state = 1680;
+            this.indexTarget();
+            this.state = 1682;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 74) {
+                {
+                this.state = 1681;
                 this.where();
                 }
             }
@@ -7605,49 +7753,49 @@ export class CypherParser extends antlr.Parser {
     }
     public indexTarget(): IndexTargetContext {
         let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 256, CypherParser.RULE_indexTarget);
+        this.enterRule(localContext, 262, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1704;
+            this.state = 1717;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1671;
+                this.state = 1684;
                 this.match(CypherParser.FOR);
-                this.state = 1672;
+                this.state = 1685;
                 this.match(CypherParser.LPAREN);
-                this.state = 1673;
+                this.state = 1686;
                 this.variable();
-                this.state = 1674;
+                this.state = 1687;
                 this.nodeLabel();
-                this.state = 1675;
+                this.state = 1688;
                 this.match(CypherParser.RPAREN);
-                this.state = 1676;
+                this.state = 1689;
                 this.match(CypherParser.ON);
-                this.state = 1677;
+                this.state = 1690;
                 this.match(CypherParser.LPAREN);
-                this.state = 1678;
+                this.state = 1691;
                 this.propertyReference();
-                this.state = 1683;
+                this.state = 1696;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 97) {
                     {
                     {
-                    this.state = 1679;
+                    this.state = 1692;
                     this.match(CypherParser.COMMA);
-                    this.state = 1680;
+                    this.state = 1693;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1685;
+                    this.state = 1698;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1686;
+                this.state = 1699;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7655,41 +7803,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1688;
+                this.state = 1701;
                 this.match(CypherParser.ON);
-                this.state = 1690;
+                this.state = 1703;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 94) {
+                if (_la === 98) {
                     {
-                    this.state = 1689;
+                    this.state = 1702;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1692;
+                this.state = 1705;
                 this.labelName();
-                this.state = 1693;
+                this.state = 1706;
                 this.match(CypherParser.LPAREN);
-                this.state = 1694;
+                this.state = 1707;
                 this.propertyKeyName();
-                this.state = 1699;
+                this.state = 1712;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 97) {
                     {
                     {
-                    this.state = 1695;
+                    this.state = 1708;
                     this.match(CypherParser.COMMA);
-                    this.state = 1696;
+                    this.state = 1709;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1701;
+                    this.state = 1714;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1702;
+                this.state = 1715;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7712,67 +7860,67 @@ export class CypherParser extends antlr.Parser {
     }
     public createSearchIndex(): CreateSearchIndexContext {
         let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 258, CypherParser.RULE_createSearchIndex);
+        this.enterRule(localContext, 264, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1706;
+            this.state = 1719;
             this.match(CypherParser.CREATE);
-            this.state = 1707;
+            this.state = 1720;
             localContext._searchKind = this.symbolicName();
-            this.state = 1708;
+            this.state = 1721;
             this.match(CypherParser.INDEX);
-            this.state = 1710;
+            this.state = 1723;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 213, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 211, this.context) ) {
             case 1:
                 {
-                this.state = 1709;
+                this.state = 1722;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1713;
+            this.state = 1726;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 30) {
+            if (_la === 34) {
                 {
-                this.state = 1712;
+                this.state = 1725;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1715;
+            this.state = 1728;
             this.match(CypherParser.FOR);
-            this.state = 1716;
+            this.state = 1729;
             this.match(CypherParser.LPAREN);
-            this.state = 1717;
+            this.state = 1730;
             this.variable();
-            this.state = 1718;
+            this.state = 1731;
             this.nodeLabel();
-            this.state = 1719;
+            this.state = 1732;
             this.match(CypherParser.RPAREN);
-            this.state = 1720;
+            this.state = 1733;
             this.match(CypherParser.ON);
-            this.state = 1722;
+            this.state = 1735;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
-                this.state = 1721;
+                this.state = 1734;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1724;
+            this.state = 1737;
             this.searchIndexProperties();
-            this.state = 1726;
+            this.state = 1739;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
-                this.state = 1725;
+                this.state = 1738;
                 this.indexOptions();
                 }
             }
@@ -7794,63 +7942,63 @@ export class CypherParser extends antlr.Parser {
     }
     public searchIndexProperties(): SearchIndexPropertiesContext {
         let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 260, CypherParser.RULE_searchIndexProperties);
+        this.enterRule(localContext, 266, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1750;
+            this.state = 1763;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1728;
+                this.state = 1741;
                 this.match(CypherParser.LPAREN);
-                this.state = 1729;
+                this.state = 1742;
                 this.propertyReference();
-                this.state = 1734;
+                this.state = 1747;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 97) {
                     {
                     {
-                    this.state = 1730;
+                    this.state = 1743;
                     this.match(CypherParser.COMMA);
-                    this.state = 1731;
+                    this.state = 1744;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1736;
+                    this.state = 1749;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1737;
+                this.state = 1750;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1739;
+                this.state = 1752;
                 this.match(CypherParser.LBRACK);
-                this.state = 1740;
+                this.state = 1753;
                 this.propertyReference();
-                this.state = 1745;
+                this.state = 1758;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 97) {
                     {
                     {
-                    this.state = 1741;
+                    this.state = 1754;
                     this.match(CypherParser.COMMA);
-                    this.state = 1742;
+                    this.state = 1755;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1747;
+                    this.state = 1760;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1748;
+                this.state = 1761;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -7873,13 +8021,13 @@ export class CypherParser extends antlr.Parser {
     }
     public indexOptions(): IndexOptionsContext {
         let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 262, CypherParser.RULE_indexOptions);
+        this.enterRule(localContext, 268, CypherParser.RULE_indexOptions);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1752;
+            this.state = 1765;
             this.symbolicName();
-            this.state = 1753;
+            this.state = 1766;
             this.mapLiteral();
             }
         }
@@ -7898,23 +8046,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 264, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 270, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1755;
+            this.state = 1768;
             this.match(CypherParser.DROP);
-            this.state = 1756;
+            this.state = 1769;
             this.match(CypherParser.INDEX);
-            this.state = 1757;
+            this.state = 1770;
             this.symbolicName();
-            this.state = 1759;
+            this.state = 1772;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 30) {
+            if (_la === 34) {
                 {
-                this.state = 1758;
+                this.state = 1771;
                 this.ifExists();
                 }
             }
@@ -7936,15 +8084,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 266, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 272, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1761;
+            this.state = 1774;
             this.match(CypherParser.IF);
-            this.state = 1762;
+            this.state = 1775;
             this.match(CypherParser.NOT);
-            this.state = 1763;
+            this.state = 1776;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7963,13 +8111,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 268, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 274, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1765;
+            this.state = 1778;
             this.match(CypherParser.IF);
-            this.state = 1766;
+            this.state = 1779;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7988,11 +8136,11 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 270, CypherParser.RULE_variable);
+        this.enterRule(localContext, 276, CypherParser.RULE_variable);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1768;
+            this.state = 1781;
             this.symbolicName();
             }
         }
@@ -8011,22 +8159,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 272, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 278, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1773;
+            this.state = 1786;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1770;
+                this.state = 1783;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1771;
+                this.state = 1784;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -8042,6 +8190,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.NODETACH:
+            case CypherParser.INSERT:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -8063,7 +8215,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1772;
+                this.state = 1785;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -8086,14 +8238,14 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 274, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 280, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1775;
+            this.state = 1788;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -8117,9 +8269,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 276, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 282, CypherParser.RULE_schemaName);
         try {
-            this.state = 1779;
+            this.state = 1792;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -8134,6 +8286,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.NODETACH:
+            case CypherParser.INSERT:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -8157,7 +8313,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1777;
+                this.state = 1790;
                 this.symbolicName();
                 }
                 break;
@@ -8205,7 +8361,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1778;
+                this.state = 1791;
                 this.reservedWord();
                 }
                 break;
@@ -8228,14 +8384,14 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 278, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 284, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1781;
+            this.state = 1794;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2245760822) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 24559005) !== 0) || ((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 501) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 98236021) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -8259,7 +8415,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,115,1784,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,119,1797,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -8281,707 +8437,713 @@ export class CypherParser extends antlr.Parser {
         7,120,2,121,7,121,2,122,7,122,2,123,7,123,2,124,7,124,2,125,7,125,
         2,126,7,126,2,127,7,127,2,128,7,128,2,129,7,129,2,130,7,130,2,131,
         7,131,2,132,7,132,2,133,7,133,2,134,7,134,2,135,7,135,2,136,7,136,
-        2,137,7,137,2,138,7,138,2,139,7,139,1,0,1,0,3,0,283,8,0,1,0,1,0,
-        1,1,1,1,1,1,3,1,290,8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,
-        301,8,3,1,4,5,4,304,8,4,10,4,12,4,307,9,4,1,4,1,4,5,4,311,8,4,10,
-        4,12,4,314,9,4,1,4,5,4,317,8,4,10,4,12,4,320,9,4,1,5,1,5,3,5,324,
-        8,5,1,6,1,6,3,6,328,8,6,1,6,1,6,1,6,1,6,3,6,334,8,6,1,7,4,7,337,
-        8,7,11,7,12,7,338,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,
-        9,352,8,9,10,9,12,9,355,9,9,3,9,357,8,9,1,9,1,9,1,10,5,10,362,8,
-        10,10,10,12,10,365,9,10,1,10,1,10,1,11,1,11,1,11,1,11,1,11,5,11,
-        374,8,11,10,11,12,11,377,9,11,3,11,379,8,11,1,11,1,11,1,12,1,12,
-        1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,3,12,
-        397,8,12,1,13,3,13,400,8,13,1,13,1,13,1,13,5,13,405,8,13,10,13,12,
-        13,408,9,13,1,13,3,13,411,8,13,1,14,1,14,1,14,1,14,1,14,1,15,1,15,
-        1,15,1,15,1,15,1,15,5,15,424,8,15,10,15,12,15,427,9,15,3,15,429,
-        8,15,1,15,3,15,432,8,15,1,15,1,15,1,15,3,15,437,8,15,3,15,439,8,
-        15,1,16,3,16,442,8,16,1,16,1,16,3,16,446,8,16,1,16,1,16,1,16,1,16,
-        3,16,452,8,16,1,17,1,17,1,17,1,17,1,17,5,17,459,8,17,10,17,12,17,
-        462,9,17,3,17,464,8,17,1,17,1,17,1,18,1,18,1,18,1,18,1,18,1,18,3,
-        18,474,8,18,1,18,1,18,1,18,1,18,3,18,480,8,18,1,18,1,18,1,18,1,18,
-        1,18,1,18,3,18,488,8,18,1,18,1,18,1,18,1,18,1,18,3,18,495,8,18,1,
-        18,1,18,1,18,1,18,1,18,1,18,3,18,503,8,18,1,18,1,18,1,18,1,18,1,
-        18,1,18,1,18,1,18,3,18,513,8,18,1,18,1,18,1,18,1,18,1,18,1,18,3,
-        18,521,8,18,1,18,3,18,524,8,18,1,18,1,18,1,18,1,18,3,18,530,8,18,
-        1,18,3,18,533,8,18,3,18,535,8,18,1,19,1,19,1,19,1,19,1,19,1,20,1,
-        20,1,20,5,20,545,8,20,10,20,12,20,548,9,20,1,20,1,20,1,21,1,21,1,
-        21,5,21,555,8,21,10,21,12,21,558,9,21,1,21,3,21,561,8,21,1,22,1,
-        22,1,22,3,22,566,8,22,1,22,1,22,1,23,1,23,1,23,1,24,1,24,1,24,5,
-        24,576,8,24,10,24,12,24,579,9,24,1,25,1,25,1,25,1,25,1,25,1,25,3,
-        25,587,8,25,1,26,1,26,1,26,1,26,5,26,593,8,26,10,26,12,26,596,9,
-        26,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,
-        27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,3,27,620,8,27,1,
-        28,1,28,1,28,1,28,5,28,626,8,28,10,28,12,28,629,9,28,1,29,1,29,1,
-        29,1,29,1,29,1,29,1,29,1,29,1,29,3,29,640,8,29,1,30,3,30,643,8,30,
-        1,30,1,30,1,30,1,30,5,30,649,8,30,10,30,12,30,652,9,30,1,31,1,31,
-        1,31,1,31,1,31,1,31,1,31,4,31,661,8,31,11,31,12,31,662,1,31,1,31,
-        1,32,1,32,3,32,669,8,32,1,32,3,32,672,8,32,1,32,1,32,3,32,676,8,
-        32,1,32,3,32,679,8,32,1,33,1,33,1,34,1,34,1,34,3,34,686,8,34,1,35,
-        1,35,1,35,1,36,3,36,692,8,36,1,36,1,36,3,36,696,8,36,1,36,3,36,699,
-        8,36,1,36,3,36,702,8,36,1,37,1,37,1,37,5,37,707,8,37,10,37,12,37,
-        710,9,37,1,37,1,37,1,37,5,37,715,8,37,10,37,12,37,718,9,37,3,37,
-        720,8,37,1,38,1,38,1,38,3,38,725,8,38,1,39,1,39,1,39,1,39,1,39,5,
-        39,732,8,39,10,39,12,39,735,9,39,1,40,1,40,1,40,1,41,1,41,1,41,1,
-        42,1,42,3,42,745,8,42,1,43,1,43,1,43,1,44,1,44,1,44,5,44,753,8,44,
-        10,44,12,44,756,9,44,1,45,1,45,1,45,3,45,761,8,45,1,45,1,45,3,45,
-        765,8,45,1,45,1,45,1,45,3,45,770,8,45,1,45,1,45,1,45,3,45,775,8,
-        45,1,46,1,46,5,46,779,8,46,10,46,12,46,782,9,46,1,46,1,46,3,46,786,
-        8,46,1,46,5,46,789,8,46,10,46,12,46,792,9,46,1,46,1,46,3,46,796,
-        8,46,1,46,5,46,799,8,46,10,46,12,46,802,9,46,1,46,1,46,1,46,5,46,
-        807,8,46,10,46,12,46,810,9,46,1,46,1,46,1,46,5,46,815,8,46,10,46,
-        12,46,818,9,46,3,46,820,8,46,1,47,1,47,1,47,1,47,1,47,1,48,1,48,
-        5,48,829,8,48,10,48,12,48,832,9,48,1,48,1,48,1,48,1,48,1,48,1,48,
-        3,48,840,8,48,1,48,5,48,843,8,48,10,48,12,48,846,9,48,1,48,1,48,
-        1,48,1,48,3,48,852,8,48,1,48,1,48,1,48,3,48,857,8,48,1,48,1,48,3,
-        48,861,8,48,1,49,1,49,4,49,865,8,49,11,49,12,49,866,1,50,1,50,3,
-        50,871,8,50,1,50,1,50,3,50,875,8,50,1,50,3,50,878,8,50,1,50,1,50,
-        3,50,882,8,50,1,50,1,50,1,50,3,50,887,8,50,1,50,1,50,3,50,891,8,
-        50,1,50,1,50,3,50,895,8,50,1,50,1,50,3,50,899,8,50,1,51,1,51,1,51,
-        1,52,1,52,1,52,1,53,1,53,1,53,3,53,910,8,53,1,53,5,53,913,8,53,10,
-        53,12,53,916,9,53,1,54,1,54,1,54,5,54,921,8,54,10,54,12,54,924,9,
-        54,1,55,1,55,1,55,3,55,929,8,55,1,56,1,56,1,56,1,56,1,56,1,56,3,
-        56,937,8,56,1,57,1,57,3,57,941,8,57,1,57,1,57,1,57,1,57,1,57,1,57,
-        3,57,949,8,57,1,58,1,58,1,58,1,58,1,58,1,58,3,58,957,8,58,1,58,1,
-        58,1,58,1,58,1,58,1,58,4,58,965,8,58,11,58,12,58,966,1,58,1,58,3,
-        58,971,8,58,1,58,1,58,1,58,1,58,1,58,1,58,1,58,3,58,980,8,58,1,58,
-        1,58,1,58,3,58,985,8,58,1,59,1,59,3,59,989,8,59,1,59,1,59,3,59,993,
-        8,59,3,59,995,8,59,1,59,1,59,1,59,3,59,1000,8,59,1,60,1,60,1,60,
-        3,60,1005,8,60,1,60,1,60,1,60,1,60,1,60,3,60,1012,8,60,1,60,1,60,
-        1,60,3,60,1017,8,60,1,60,1,60,1,60,1,60,3,60,1023,8,60,1,60,3,60,
-        1026,8,60,1,61,1,61,3,61,1030,8,61,1,61,3,61,1033,8,61,1,61,3,61,
-        1036,8,61,1,61,3,61,1039,8,61,1,61,1,61,1,61,3,61,1044,8,61,1,61,
-        3,61,1047,8,61,1,61,3,61,1050,8,61,1,61,3,61,1053,8,61,1,61,1,61,
-        1,61,1,61,3,61,1059,8,61,1,62,1,62,3,62,1063,8,62,1,63,1,63,1,63,
-        1,63,3,63,1069,8,63,1,63,5,63,1072,8,63,10,63,12,63,1075,9,63,1,
-        63,1,63,1,63,1,63,1,63,1,63,5,63,1083,8,63,10,63,12,63,1086,9,63,
-        3,63,1088,8,63,1,64,4,64,1091,8,64,11,64,12,64,1092,1,65,1,65,1,
-        65,1,65,3,65,1099,8,65,1,66,1,66,3,66,1103,8,66,1,66,1,66,1,66,1,
-        66,1,67,1,67,3,67,1111,8,67,1,67,1,67,3,67,1115,8,67,3,67,1117,8,
-        67,1,67,1,67,3,67,1121,8,67,3,67,1123,8,67,1,68,3,68,1126,8,68,1,
-        68,1,68,1,69,1,69,1,70,1,70,1,71,1,71,4,71,1136,8,71,11,71,12,71,
-        1137,1,72,1,72,1,73,1,73,1,73,5,73,1145,8,73,10,73,12,73,1148,9,
-        73,1,74,1,74,1,74,5,74,1153,8,74,10,74,12,74,1156,9,74,1,75,1,75,
-        1,75,5,75,1161,8,75,10,75,12,75,1164,9,75,1,76,5,76,1167,8,76,10,
-        76,12,76,1170,9,76,1,76,1,76,1,77,1,77,1,77,1,77,5,77,1178,8,77,
-        10,77,12,77,1181,9,77,1,78,1,78,1,79,1,79,5,79,1187,8,79,10,79,12,
-        79,1190,9,79,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,
-        80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,3,80,1211,8,80,1,80,1,
-        80,3,80,1215,8,80,1,80,1,80,1,80,3,80,1220,8,80,1,80,3,80,1223,8,
-        80,1,80,3,80,1226,8,80,1,81,1,81,1,81,5,81,1231,8,81,10,81,12,81,
-        1234,9,81,1,82,4,82,1237,8,82,11,82,12,82,1238,1,82,1,82,1,82,1,
-        82,3,82,1245,8,82,1,82,1,82,1,82,1,82,3,82,1251,8,82,1,82,1,82,3,
-        82,1255,8,82,1,83,1,83,3,83,1259,8,83,1,84,1,84,1,84,1,84,5,84,1265,
-        8,84,10,84,12,84,1268,9,84,1,85,1,85,1,86,1,86,1,86,1,86,5,86,1276,
-        8,86,10,86,12,86,1279,9,86,1,87,1,87,1,88,1,88,1,88,5,88,1286,8,
-        88,10,88,12,88,1289,9,88,1,89,5,89,1292,8,89,10,89,12,89,1295,9,
-        89,1,89,1,89,1,90,1,90,1,90,5,90,1302,8,90,10,90,12,90,1305,9,90,
-        1,90,1,90,3,90,1309,8,90,1,91,1,91,1,91,1,91,1,91,1,91,3,91,1317,
-        8,91,1,91,1,91,3,91,1321,8,91,1,91,3,91,1324,8,91,1,92,1,92,1,92,
-        1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,
-        1,93,1,93,3,93,1344,8,93,1,94,1,94,1,94,1,94,1,94,1,95,1,95,3,95,
-        1353,8,95,1,95,4,95,1356,8,95,11,95,12,95,1357,1,95,1,95,3,95,1362,
-        8,95,1,95,1,95,1,96,1,96,1,96,1,96,5,96,1370,8,96,10,96,12,96,1373,
-        9,96,1,96,1,96,1,96,1,97,1,97,1,97,1,97,1,97,3,97,1383,8,97,1,98,
-        1,98,1,98,1,98,3,98,1389,8,98,1,98,1,98,1,99,1,99,1,99,1,99,3,99,
-        1397,8,99,1,99,1,99,1,99,3,99,1402,8,99,1,99,1,99,1,99,1,99,1,100,
-        1,100,1,100,1,100,1,100,1,101,1,101,1,102,1,102,1,102,1,102,1,102,
-        3,102,1420,8,102,1,103,1,103,1,103,1,103,1,103,1,103,1,103,1,103,
-        1,103,1,103,1,103,1,103,1,103,1,104,1,104,1,104,1,104,1,104,3,104,
-        1440,8,104,3,104,1442,8,104,1,104,1,104,1,105,1,105,1,105,1,105,
-        1,106,1,106,1,106,3,106,1453,8,106,1,106,3,106,1456,8,106,1,106,
-        1,106,1,106,1,106,1,107,1,107,1,107,3,107,1465,8,107,1,107,1,107,
-        1,107,5,107,1470,8,107,10,107,12,107,1473,9,107,3,107,1475,8,107,
-        1,107,1,107,1,108,1,108,1,108,1,109,1,109,1,109,5,109,1485,8,109,
-        10,109,12,109,1488,9,109,1,110,1,110,1,110,1,110,1,110,5,110,1495,
-        8,110,10,110,12,110,1498,9,110,3,110,1500,8,110,1,110,1,110,1,111,
-        1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,3,111,1513,8,111,
-        1,112,1,112,1,112,3,112,1518,8,112,1,113,1,113,1,113,1,113,1,113,
-        1,113,3,113,1526,8,113,1,114,1,114,1,115,1,115,3,115,1532,8,115,
-        1,116,1,116,1,117,1,117,1,117,1,117,5,117,1540,8,117,10,117,12,117,
-        1543,9,117,3,117,1545,8,117,1,117,1,117,1,118,1,118,1,118,1,118,
-        1,118,1,118,1,118,1,118,1,118,5,118,1558,8,118,10,118,12,118,1561,
-        9,118,3,118,1563,8,118,1,118,1,118,1,119,1,119,1,120,1,120,1,120,
-        1,120,1,120,3,120,1574,8,120,1,121,1,121,1,121,3,121,1579,8,121,
-        1,121,3,121,1582,8,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,
-        1,121,3,121,1592,8,121,1,122,1,122,1,122,1,122,1,122,1,122,1,122,
-        1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,
-        1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,3,122,
-        1622,8,122,1,123,1,123,1,123,1,123,1,124,1,124,1,124,1,124,5,124,
-        1632,8,124,10,124,12,124,1635,9,124,1,124,1,124,1,125,1,125,1,125,
-        1,125,1,125,3,125,1644,8,125,1,125,1,125,1,125,3,125,1649,8,125,
-        1,126,1,126,1,126,1,126,3,126,1655,8,126,1,127,1,127,3,127,1659,
-        8,127,1,127,1,127,3,127,1663,8,127,1,127,3,127,1666,8,127,1,127,
-        1,127,3,127,1670,8,127,1,128,1,128,1,128,1,128,1,128,1,128,1,128,
-        1,128,1,128,1,128,5,128,1682,8,128,10,128,12,128,1685,9,128,1,128,
-        1,128,1,128,1,128,3,128,1691,8,128,1,128,1,128,1,128,1,128,1,128,
-        5,128,1698,8,128,10,128,12,128,1701,9,128,1,128,1,128,3,128,1705,
-        8,128,1,129,1,129,1,129,1,129,3,129,1711,8,129,1,129,3,129,1714,
-        8,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,3,129,1723,8,129,
-        1,129,1,129,3,129,1727,8,129,1,130,1,130,1,130,1,130,5,130,1733,
-        8,130,10,130,12,130,1736,9,130,1,130,1,130,1,130,1,130,1,130,1,130,
-        5,130,1744,8,130,10,130,12,130,1747,9,130,1,130,1,130,3,130,1751,
-        8,130,1,131,1,131,1,131,1,132,1,132,1,132,1,132,3,132,1760,8,132,
-        1,133,1,133,1,133,1,133,1,134,1,134,1,134,1,135,1,135,1,136,1,136,
-        1,136,3,136,1774,8,136,1,137,1,137,1,138,1,138,3,138,1780,8,138,
-        1,139,1,139,1,139,0,0,140,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,
-        30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,
-        74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,
-        114,116,118,120,122,124,126,128,130,132,134,136,138,140,142,144,
-        146,148,150,152,154,156,158,160,162,164,166,168,170,172,174,176,
-        178,180,182,184,186,188,190,192,194,196,198,200,202,204,206,208,
-        210,212,214,216,218,220,222,224,226,228,230,232,234,236,238,240,
-        242,244,246,248,250,252,254,256,258,260,262,264,266,268,270,272,
-        274,276,278,0,17,2,0,53,53,64,64,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,
-        0,78,83,2,0,58,58,74,74,2,0,84,85,96,96,1,0,86,88,1,0,84,85,4,0,
-        1,1,3,3,39,39,52,52,2,0,13,14,25,25,1,0,60,62,2,0,26,26,57,57,1,
-        0,105,107,2,0,27,27,43,43,2,0,6,6,49,49,19,0,3,3,6,7,11,11,13,14,
-        18,18,21,21,25,25,27,30,32,32,34,34,38,39,42,42,47,47,49,49,52,52,
-        56,56,58,64,66,66,68,68,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,
-        26,26,31,31,33,33,35,37,40,41,43,46,48,48,50,51,53,55,57,57,65,65,
-        67,67,69,73,1938,0,280,1,0,0,0,2,289,1,0,0,0,4,291,1,0,0,0,6,300,
-        1,0,0,0,8,305,1,0,0,0,10,323,1,0,0,0,12,333,1,0,0,0,14,336,1,0,0,
-        0,16,340,1,0,0,0,18,345,1,0,0,0,20,363,1,0,0,0,22,368,1,0,0,0,24,
-        396,1,0,0,0,26,399,1,0,0,0,28,412,1,0,0,0,30,417,1,0,0,0,32,441,
-        1,0,0,0,34,453,1,0,0,0,36,534,1,0,0,0,38,536,1,0,0,0,40,546,1,0,
-        0,0,42,551,1,0,0,0,44,565,1,0,0,0,46,569,1,0,0,0,48,572,1,0,0,0,
-        50,586,1,0,0,0,52,588,1,0,0,0,54,619,1,0,0,0,56,621,1,0,0,0,58,639,
-        1,0,0,0,60,642,1,0,0,0,62,653,1,0,0,0,64,678,1,0,0,0,66,680,1,0,
-        0,0,68,682,1,0,0,0,70,687,1,0,0,0,72,691,1,0,0,0,74,719,1,0,0,0,
-        76,721,1,0,0,0,78,726,1,0,0,0,80,736,1,0,0,0,82,739,1,0,0,0,84,742,
-        1,0,0,0,86,746,1,0,0,0,88,749,1,0,0,0,90,774,1,0,0,0,92,819,1,0,
-        0,0,94,821,1,0,0,0,96,860,1,0,0,0,98,862,1,0,0,0,100,898,1,0,0,0,
-        102,900,1,0,0,0,104,903,1,0,0,0,106,906,1,0,0,0,108,917,1,0,0,0,
-        110,928,1,0,0,0,112,936,1,0,0,0,114,948,1,0,0,0,116,984,1,0,0,0,
-        118,999,1,0,0,0,120,1025,1,0,0,0,122,1058,1,0,0,0,124,1062,1,0,0,
-        0,126,1087,1,0,0,0,128,1090,1,0,0,0,130,1098,1,0,0,0,132,1100,1,
-        0,0,0,134,1122,1,0,0,0,136,1125,1,0,0,0,138,1129,1,0,0,0,140,1131,
-        1,0,0,0,142,1133,1,0,0,0,144,1139,1,0,0,0,146,1141,1,0,0,0,148,1149,
-        1,0,0,0,150,1157,1,0,0,0,152,1168,1,0,0,0,154,1173,1,0,0,0,156,1182,
-        1,0,0,0,158,1184,1,0,0,0,160,1225,1,0,0,0,162,1227,1,0,0,0,164,1236,
-        1,0,0,0,166,1258,1,0,0,0,168,1260,1,0,0,0,170,1269,1,0,0,0,172,1271,
-        1,0,0,0,174,1280,1,0,0,0,176,1282,1,0,0,0,178,1293,1,0,0,0,180,1298,
-        1,0,0,0,182,1323,1,0,0,0,184,1325,1,0,0,0,186,1343,1,0,0,0,188,1345,
-        1,0,0,0,190,1350,1,0,0,0,192,1365,1,0,0,0,194,1382,1,0,0,0,196,1384,
-        1,0,0,0,198,1392,1,0,0,0,200,1407,1,0,0,0,202,1412,1,0,0,0,204,1414,
-        1,0,0,0,206,1421,1,0,0,0,208,1434,1,0,0,0,210,1445,1,0,0,0,212,1449,
-        1,0,0,0,214,1461,1,0,0,0,216,1478,1,0,0,0,218,1486,1,0,0,0,220,1489,
-        1,0,0,0,222,1512,1,0,0,0,224,1514,1,0,0,0,226,1525,1,0,0,0,228,1527,
-        1,0,0,0,230,1531,1,0,0,0,232,1533,1,0,0,0,234,1535,1,0,0,0,236,1548,
-        1,0,0,0,238,1566,1,0,0,0,240,1573,1,0,0,0,242,1575,1,0,0,0,244,1621,
-        1,0,0,0,246,1623,1,0,0,0,248,1627,1,0,0,0,250,1638,1,0,0,0,252,1650,
-        1,0,0,0,254,1656,1,0,0,0,256,1704,1,0,0,0,258,1706,1,0,0,0,260,1750,
-        1,0,0,0,262,1752,1,0,0,0,264,1755,1,0,0,0,266,1761,1,0,0,0,268,1765,
-        1,0,0,0,270,1768,1,0,0,0,272,1773,1,0,0,0,274,1775,1,0,0,0,276,1779,
-        1,0,0,0,278,1781,1,0,0,0,280,282,3,2,1,0,281,283,5,95,0,0,282,281,
-        1,0,0,0,282,283,1,0,0,0,283,284,1,0,0,0,284,285,5,0,0,1,285,1,1,
-        0,0,0,286,290,3,4,2,0,287,290,3,240,120,0,288,290,3,8,4,0,289,286,
-        1,0,0,0,289,287,1,0,0,0,289,288,1,0,0,0,290,3,1,0,0,0,291,292,5,
-        51,0,0,292,293,3,272,136,0,293,294,5,81,0,0,294,295,3,6,3,0,295,
-        5,1,0,0,0,296,301,5,109,0,0,297,301,3,230,115,0,298,301,3,228,114,
-        0,299,301,3,272,136,0,300,296,1,0,0,0,300,297,1,0,0,0,300,298,1,
-        0,0,0,300,299,1,0,0,0,301,7,1,0,0,0,302,304,3,10,5,0,303,302,1,0,
-        0,0,304,307,1,0,0,0,305,303,1,0,0,0,305,306,1,0,0,0,306,308,1,0,
-        0,0,307,305,1,0,0,0,308,312,3,14,7,0,309,311,3,12,6,0,310,309,1,
-        0,0,0,311,314,1,0,0,0,312,310,1,0,0,0,312,313,1,0,0,0,313,318,1,
-        0,0,0,314,312,1,0,0,0,315,317,3,10,5,0,316,315,1,0,0,0,317,320,1,
-        0,0,0,318,316,1,0,0,0,318,319,1,0,0,0,319,9,1,0,0,0,320,318,1,0,
-        0,0,321,324,3,16,8,0,322,324,3,18,9,0,323,321,1,0,0,0,323,322,1,
-        0,0,0,324,11,1,0,0,0,325,327,5,65,0,0,326,328,5,1,0,0,327,326,1,
-        0,0,0,327,328,1,0,0,0,328,329,1,0,0,0,329,334,3,14,7,0,330,331,5,
-        65,0,0,331,332,5,20,0,0,332,334,3,14,7,0,333,325,1,0,0,0,333,330,
-        1,0,0,0,334,13,1,0,0,0,335,337,3,24,12,0,336,335,1,0,0,0,337,338,
-        1,0,0,0,338,336,1,0,0,0,338,339,1,0,0,0,339,15,1,0,0,0,340,341,5,
-        4,0,0,341,342,5,42,0,0,342,343,5,56,0,0,343,344,3,144,72,0,344,17,
-        1,0,0,0,345,346,5,68,0,0,346,347,3,216,108,0,347,356,5,99,0,0,348,
-        353,3,144,72,0,349,350,5,93,0,0,350,352,3,144,72,0,351,349,1,0,0,
-        0,352,355,1,0,0,0,353,351,1,0,0,0,353,354,1,0,0,0,354,357,1,0,0,
-        0,355,353,1,0,0,0,356,348,1,0,0,0,356,357,1,0,0,0,357,358,1,0,0,
-        0,358,359,5,100,0,0,359,19,1,0,0,0,360,362,3,22,11,0,361,360,1,0,
-        0,0,362,365,1,0,0,0,363,361,1,0,0,0,363,364,1,0,0,0,364,366,1,0,
-        0,0,365,363,1,0,0,0,366,367,5,0,0,1,367,21,1,0,0,0,368,369,3,216,
-        108,0,369,378,5,99,0,0,370,375,3,144,72,0,371,372,5,93,0,0,372,374,
-        3,144,72,0,373,371,1,0,0,0,374,377,1,0,0,0,375,373,1,0,0,0,375,376,
-        1,0,0,0,376,379,1,0,0,0,377,375,1,0,0,0,378,370,1,0,0,0,378,379,
-        1,0,0,0,379,380,1,0,0,0,380,381,5,100,0,0,381,23,1,0,0,0,382,397,
-        3,26,13,0,383,397,3,28,14,0,384,397,3,32,16,0,385,397,3,30,15,0,
-        386,397,3,46,23,0,387,397,3,48,24,0,388,397,3,52,26,0,389,397,3,
-        56,28,0,390,397,3,60,30,0,391,397,3,68,34,0,392,397,3,70,35,0,393,
-        397,3,62,31,0,394,397,3,66,33,0,395,397,3,64,32,0,396,382,1,0,0,
-        0,396,383,1,0,0,0,396,384,1,0,0,0,396,385,1,0,0,0,396,386,1,0,0,
-        0,396,387,1,0,0,0,396,388,1,0,0,0,396,389,1,0,0,0,396,390,1,0,0,
-        0,396,391,1,0,0,0,396,392,1,0,0,0,396,393,1,0,0,0,396,394,1,0,0,
-        0,396,395,1,0,0,0,397,25,1,0,0,0,398,400,5,44,0,0,399,398,1,0,0,
-        0,399,400,1,0,0,0,400,401,1,0,0,0,401,402,5,36,0,0,402,406,3,88,
-        44,0,403,405,3,10,5,0,404,403,1,0,0,0,405,408,1,0,0,0,406,404,1,
-        0,0,0,406,407,1,0,0,0,407,410,1,0,0,0,408,406,1,0,0,0,409,411,3,
-        86,43,0,410,409,1,0,0,0,410,411,1,0,0,0,411,27,1,0,0,0,412,413,5,
-        67,0,0,413,414,3,144,72,0,414,415,5,4,0,0,415,416,3,270,135,0,416,
-        29,1,0,0,0,417,418,5,9,0,0,418,431,3,40,20,0,419,428,5,99,0,0,420,
-        425,3,144,72,0,421,422,5,93,0,0,422,424,3,144,72,0,423,421,1,0,0,
-        0,424,427,1,0,0,0,425,423,1,0,0,0,425,426,1,0,0,0,426,429,1,0,0,
-        0,427,425,1,0,0,0,428,420,1,0,0,0,428,429,1,0,0,0,429,430,1,0,0,
-        0,430,432,5,100,0,0,431,419,1,0,0,0,431,432,1,0,0,0,432,438,1,0,
-        0,0,433,436,5,73,0,0,434,437,5,86,0,0,435,437,3,42,21,0,436,434,
-        1,0,0,0,436,435,1,0,0,0,437,439,1,0,0,0,438,433,1,0,0,0,438,439,
-        1,0,0,0,439,31,1,0,0,0,440,442,5,44,0,0,441,440,1,0,0,0,441,442,
-        1,0,0,0,442,443,1,0,0,0,443,445,5,9,0,0,444,446,3,34,17,0,445,444,
-        1,0,0,0,445,446,1,0,0,0,446,447,1,0,0,0,447,448,5,103,0,0,448,449,
-        3,8,4,0,449,451,5,104,0,0,450,452,3,36,18,0,451,450,1,0,0,0,451,
-        452,1,0,0,0,452,33,1,0,0,0,453,463,5,99,0,0,454,464,5,86,0,0,455,
-        460,3,270,135,0,456,457,5,93,0,0,457,459,3,270,135,0,458,456,1,0,
-        0,0,459,462,1,0,0,0,460,458,1,0,0,0,460,461,1,0,0,0,461,464,1,0,
-        0,0,462,460,1,0,0,0,463,454,1,0,0,0,463,455,1,0,0,0,463,464,1,0,
-        0,0,464,465,1,0,0,0,465,466,5,100,0,0,466,35,1,0,0,0,467,468,5,31,
-        0,0,468,473,3,272,136,0,469,470,5,42,0,0,470,471,3,144,72,0,471,
-        472,3,272,136,0,472,474,1,0,0,0,473,469,1,0,0,0,473,474,1,0,0,0,
-        474,479,1,0,0,0,475,476,5,43,0,0,476,477,3,272,136,0,477,478,3,272,
-        136,0,478,480,1,0,0,0,479,475,1,0,0,0,479,480,1,0,0,0,480,535,1,
-        0,0,0,481,482,5,31,0,0,482,487,3,272,136,0,483,484,5,42,0,0,484,
-        485,3,144,72,0,485,486,3,272,136,0,486,488,1,0,0,0,487,483,1,0,0,
-        0,487,488,1,0,0,0,488,489,1,0,0,0,489,494,3,38,19,0,490,491,5,43,
-        0,0,491,492,3,272,136,0,492,493,3,272,136,0,493,495,1,0,0,0,494,
-        490,1,0,0,0,494,495,1,0,0,0,495,535,1,0,0,0,496,497,5,31,0,0,497,
-        502,3,272,136,0,498,499,5,42,0,0,499,500,3,144,72,0,500,501,3,272,
-        136,0,501,503,1,0,0,0,502,498,1,0,0,0,502,503,1,0,0,0,503,504,1,
-        0,0,0,504,505,5,43,0,0,505,506,3,272,136,0,506,507,3,272,136,0,507,
-        508,1,0,0,0,508,509,3,38,19,0,509,535,1,0,0,0,510,512,5,31,0,0,511,
-        513,3,144,72,0,512,511,1,0,0,0,512,513,1,0,0,0,513,514,1,0,0,0,514,
-        515,3,272,136,0,515,520,3,272,136,0,516,517,5,42,0,0,517,518,3,144,
-        72,0,518,519,3,272,136,0,519,521,1,0,0,0,520,516,1,0,0,0,520,521,
-        1,0,0,0,521,523,1,0,0,0,522,524,3,38,19,0,523,522,1,0,0,0,523,524,
-        1,0,0,0,524,529,1,0,0,0,525,526,5,43,0,0,526,527,3,272,136,0,527,
-        528,3,272,136,0,528,530,1,0,0,0,529,525,1,0,0,0,529,530,1,0,0,0,
-        530,532,1,0,0,0,531,533,3,38,19,0,532,531,1,0,0,0,532,533,1,0,0,
-        0,533,535,1,0,0,0,534,467,1,0,0,0,534,481,1,0,0,0,534,496,1,0,0,
-        0,534,510,1,0,0,0,535,37,1,0,0,0,536,537,3,272,136,0,537,538,3,272,
-        136,0,538,539,5,4,0,0,539,540,3,270,135,0,540,39,1,0,0,0,541,542,
-        3,276,138,0,542,543,5,92,0,0,543,545,1,0,0,0,544,541,1,0,0,0,545,
-        548,1,0,0,0,546,544,1,0,0,0,546,547,1,0,0,0,547,549,1,0,0,0,548,
-        546,1,0,0,0,549,550,3,276,138,0,550,41,1,0,0,0,551,556,3,44,22,0,
-        552,553,5,93,0,0,553,555,3,44,22,0,554,552,1,0,0,0,555,558,1,0,0,
-        0,556,554,1,0,0,0,556,557,1,0,0,0,557,560,1,0,0,0,558,556,1,0,0,
-        0,559,561,3,86,43,0,560,559,1,0,0,0,560,561,1,0,0,0,561,43,1,0,0,
-        0,562,563,3,272,136,0,563,564,5,4,0,0,564,566,1,0,0,0,565,562,1,
-        0,0,0,565,566,1,0,0,0,566,567,1,0,0,0,567,568,3,270,135,0,568,45,
-        1,0,0,0,569,570,5,15,0,0,570,571,3,88,44,0,571,47,1,0,0,0,572,573,
-        5,37,0,0,573,577,3,90,45,0,574,576,3,50,25,0,575,574,1,0,0,0,576,
-        579,1,0,0,0,577,575,1,0,0,0,577,578,1,0,0,0,578,49,1,0,0,0,579,577,
-        1,0,0,0,580,581,5,43,0,0,581,582,5,36,0,0,582,587,3,52,26,0,583,
-        584,5,43,0,0,584,585,5,15,0,0,585,587,3,52,26,0,586,580,1,0,0,0,
-        586,583,1,0,0,0,587,51,1,0,0,0,588,589,5,51,0,0,589,594,3,54,27,
-        0,590,591,5,93,0,0,591,593,3,54,27,0,592,590,1,0,0,0,593,596,1,0,
-        0,0,594,592,1,0,0,0,594,595,1,0,0,0,595,53,1,0,0,0,596,594,1,0,0,
-        0,597,598,3,142,71,0,598,599,5,81,0,0,599,600,3,144,72,0,600,620,
-        1,0,0,0,601,602,3,270,135,0,602,603,5,81,0,0,603,604,3,144,72,0,
-        604,620,1,0,0,0,605,606,3,270,135,0,606,607,5,76,0,0,607,608,3,144,
-        72,0,608,620,1,0,0,0,609,610,3,270,135,0,610,611,3,128,64,0,611,
-        620,1,0,0,0,612,613,3,186,93,0,613,614,5,101,0,0,614,615,3,144,72,
-        0,615,616,5,102,0,0,616,617,5,81,0,0,617,618,3,144,72,0,618,620,
-        1,0,0,0,619,597,1,0,0,0,619,601,1,0,0,0,619,605,1,0,0,0,619,609,
-        1,0,0,0,619,612,1,0,0,0,620,55,1,0,0,0,621,622,5,48,0,0,622,627,
-        3,58,29,0,623,624,5,93,0,0,624,626,3,58,29,0,625,623,1,0,0,0,626,
-        629,1,0,0,0,627,625,1,0,0,0,627,628,1,0,0,0,628,57,1,0,0,0,629,627,
-        1,0,0,0,630,631,3,270,135,0,631,632,3,128,64,0,632,640,1,0,0,0,633,
-        640,3,142,71,0,634,635,3,186,93,0,635,636,5,101,0,0,636,637,3,144,
-        72,0,637,638,5,102,0,0,638,640,1,0,0,0,639,630,1,0,0,0,639,633,1,
-        0,0,0,639,634,1,0,0,0,640,59,1,0,0,0,641,643,5,19,0,0,642,641,1,
-        0,0,0,642,643,1,0,0,0,643,644,1,0,0,0,644,645,5,16,0,0,645,650,3,
-        144,72,0,646,647,5,93,0,0,647,649,3,144,72,0,648,646,1,0,0,0,649,
-        652,1,0,0,0,650,648,1,0,0,0,650,651,1,0,0,0,651,61,1,0,0,0,652,650,
-        1,0,0,0,653,654,5,28,0,0,654,655,5,99,0,0,655,656,3,270,135,0,656,
-        657,5,31,0,0,657,658,3,144,72,0,658,660,5,97,0,0,659,661,3,24,12,
-        0,660,659,1,0,0,0,661,662,1,0,0,0,662,660,1,0,0,0,662,663,1,0,0,
-        0,663,664,1,0,0,0,664,665,5,100,0,0,665,63,1,0,0,0,666,668,3,78,
-        39,0,667,669,3,80,40,0,668,667,1,0,0,0,668,669,1,0,0,0,669,671,1,
-        0,0,0,670,672,3,82,41,0,671,670,1,0,0,0,671,672,1,0,0,0,672,679,
-        1,0,0,0,673,675,3,80,40,0,674,676,3,82,41,0,675,674,1,0,0,0,675,
-        676,1,0,0,0,676,679,1,0,0,0,677,679,3,82,41,0,678,666,1,0,0,0,678,
-        673,1,0,0,0,678,677,1,0,0,0,679,65,1,0,0,0,680,681,5,29,0,0,681,
-        67,1,0,0,0,682,683,5,71,0,0,683,685,3,72,36,0,684,686,3,86,43,0,
-        685,684,1,0,0,0,685,686,1,0,0,0,686,69,1,0,0,0,687,688,5,50,0,0,
-        688,689,3,72,36,0,689,71,1,0,0,0,690,692,5,20,0,0,691,690,1,0,0,
-        0,691,692,1,0,0,0,692,693,1,0,0,0,693,695,3,74,37,0,694,696,3,78,
-        39,0,695,694,1,0,0,0,695,696,1,0,0,0,696,698,1,0,0,0,697,699,3,80,
-        40,0,698,697,1,0,0,0,698,699,1,0,0,0,699,701,1,0,0,0,700,702,3,82,
-        41,0,701,700,1,0,0,0,701,702,1,0,0,0,702,73,1,0,0,0,703,708,5,86,
-        0,0,704,705,5,93,0,0,705,707,3,76,38,0,706,704,1,0,0,0,707,710,1,
-        0,0,0,708,706,1,0,0,0,708,709,1,0,0,0,709,720,1,0,0,0,710,708,1,
-        0,0,0,711,716,3,76,38,0,712,713,5,93,0,0,713,715,3,76,38,0,714,712,
-        1,0,0,0,715,718,1,0,0,0,716,714,1,0,0,0,716,717,1,0,0,0,717,720,
-        1,0,0,0,718,716,1,0,0,0,719,703,1,0,0,0,719,711,1,0,0,0,720,75,1,
-        0,0,0,721,724,3,144,72,0,722,723,5,4,0,0,723,725,3,270,135,0,724,
-        722,1,0,0,0,724,725,1,0,0,0,725,77,1,0,0,0,726,727,5,46,0,0,727,
-        728,5,8,0,0,728,733,3,84,42,0,729,730,5,93,0,0,730,732,3,84,42,0,
-        731,729,1,0,0,0,732,735,1,0,0,0,733,731,1,0,0,0,733,734,1,0,0,0,
-        734,79,1,0,0,0,735,733,1,0,0,0,736,737,7,0,0,0,737,738,3,144,72,
-        0,738,81,1,0,0,0,739,740,5,35,0,0,740,741,3,144,72,0,741,83,1,0,
-        0,0,742,744,3,144,72,0,743,745,7,1,0,0,744,743,1,0,0,0,744,745,1,
-        0,0,0,745,85,1,0,0,0,746,747,5,70,0,0,747,748,3,144,72,0,748,87,
-        1,0,0,0,749,754,3,90,45,0,750,751,5,93,0,0,751,753,3,90,45,0,752,
-        750,1,0,0,0,753,756,1,0,0,0,754,752,1,0,0,0,754,755,1,0,0,0,755,
-        89,1,0,0,0,756,754,1,0,0,0,757,758,3,270,135,0,758,759,5,81,0,0,
-        759,761,1,0,0,0,760,757,1,0,0,0,760,761,1,0,0,0,761,764,1,0,0,0,
-        762,765,3,96,48,0,763,765,3,94,47,0,764,762,1,0,0,0,764,763,1,0,
-        0,0,765,775,1,0,0,0,766,767,3,270,135,0,767,768,5,81,0,0,768,770,
-        1,0,0,0,769,766,1,0,0,0,769,770,1,0,0,0,770,771,1,0,0,0,771,772,
-        3,92,46,0,772,773,3,96,48,0,773,775,1,0,0,0,774,760,1,0,0,0,774,
-        769,1,0,0,0,775,91,1,0,0,0,776,780,5,1,0,0,777,779,3,272,136,0,778,
-        777,1,0,0,0,779,782,1,0,0,0,780,778,1,0,0,0,780,781,1,0,0,0,781,
-        820,1,0,0,0,782,780,1,0,0,0,783,785,5,3,0,0,784,786,3,232,116,0,
-        785,784,1,0,0,0,785,786,1,0,0,0,786,790,1,0,0,0,787,789,3,272,136,
-        0,788,787,1,0,0,0,789,792,1,0,0,0,790,788,1,0,0,0,790,791,1,0,0,
-        0,791,820,1,0,0,0,792,790,1,0,0,0,793,795,3,272,136,0,794,796,3,
-        232,116,0,795,794,1,0,0,0,795,796,1,0,0,0,796,800,1,0,0,0,797,799,
-        3,272,136,0,798,797,1,0,0,0,799,802,1,0,0,0,800,798,1,0,0,0,800,
-        801,1,0,0,0,801,820,1,0,0,0,802,800,1,0,0,0,803,804,5,3,0,0,804,
-        808,3,224,112,0,805,807,3,272,136,0,806,805,1,0,0,0,807,810,1,0,
-        0,0,808,806,1,0,0,0,808,809,1,0,0,0,809,820,1,0,0,0,810,808,1,0,
-        0,0,811,812,3,272,136,0,812,816,3,224,112,0,813,815,3,272,136,0,
-        814,813,1,0,0,0,815,818,1,0,0,0,816,814,1,0,0,0,816,817,1,0,0,0,
-        817,820,1,0,0,0,818,816,1,0,0,0,819,776,1,0,0,0,819,783,1,0,0,0,
-        819,793,1,0,0,0,819,803,1,0,0,0,819,811,1,0,0,0,820,93,1,0,0,0,821,
-        822,3,272,136,0,822,823,5,99,0,0,823,824,3,96,48,0,824,825,5,100,
-        0,0,825,95,1,0,0,0,826,830,3,100,50,0,827,829,3,114,57,0,828,827,
-        1,0,0,0,829,832,1,0,0,0,830,828,1,0,0,0,830,831,1,0,0,0,831,861,
-        1,0,0,0,832,830,1,0,0,0,833,834,5,99,0,0,834,835,3,96,48,0,835,836,
-        5,100,0,0,836,861,1,0,0,0,837,839,3,116,58,0,838,840,3,100,50,0,
-        839,838,1,0,0,0,839,840,1,0,0,0,840,844,1,0,0,0,841,843,3,114,57,
-        0,842,841,1,0,0,0,843,846,1,0,0,0,844,842,1,0,0,0,844,845,1,0,0,
-        0,845,861,1,0,0,0,846,844,1,0,0,0,847,851,5,99,0,0,848,849,3,270,
-        135,0,849,850,5,81,0,0,850,852,1,0,0,0,851,848,1,0,0,0,851,852,1,
-        0,0,0,852,853,1,0,0,0,853,856,3,96,48,0,854,855,5,70,0,0,855,857,
-        3,144,72,0,856,854,1,0,0,0,856,857,1,0,0,0,857,858,1,0,0,0,858,859,
-        5,100,0,0,859,861,1,0,0,0,860,826,1,0,0,0,860,833,1,0,0,0,860,837,
-        1,0,0,0,860,847,1,0,0,0,861,97,1,0,0,0,862,864,3,100,50,0,863,865,
-        3,114,57,0,864,863,1,0,0,0,865,866,1,0,0,0,866,864,1,0,0,0,866,867,
-        1,0,0,0,867,99,1,0,0,0,868,870,5,99,0,0,869,871,3,270,135,0,870,
-        869,1,0,0,0,870,871,1,0,0,0,871,874,1,0,0,0,872,875,3,128,64,0,873,
-        875,3,104,52,0,874,872,1,0,0,0,874,873,1,0,0,0,874,875,1,0,0,0,875,
-        877,1,0,0,0,876,878,3,124,62,0,877,876,1,0,0,0,877,878,1,0,0,0,878,
-        881,1,0,0,0,879,880,5,70,0,0,880,882,3,144,72,0,881,879,1,0,0,0,
-        881,882,1,0,0,0,882,883,1,0,0,0,883,899,5,100,0,0,884,886,5,99,0,
-        0,885,887,3,270,135,0,886,885,1,0,0,0,886,887,1,0,0,0,887,888,1,
-        0,0,0,888,890,3,102,51,0,889,891,3,124,62,0,890,889,1,0,0,0,890,
-        891,1,0,0,0,891,894,1,0,0,0,892,893,5,70,0,0,893,895,3,144,72,0,
-        894,892,1,0,0,0,894,895,1,0,0,0,895,896,1,0,0,0,896,897,5,100,0,
-        0,897,899,1,0,0,0,898,868,1,0,0,0,898,884,1,0,0,0,899,101,1,0,0,
-        0,900,901,5,33,0,0,901,902,3,106,53,0,902,103,1,0,0,0,903,904,5,
-        94,0,0,904,905,3,106,53,0,905,105,1,0,0,0,906,914,3,108,54,0,907,
-        909,5,97,0,0,908,910,5,94,0,0,909,908,1,0,0,0,909,910,1,0,0,0,910,
-        911,1,0,0,0,911,913,3,108,54,0,912,907,1,0,0,0,913,916,1,0,0,0,914,
-        912,1,0,0,0,914,915,1,0,0,0,915,107,1,0,0,0,916,914,1,0,0,0,917,
-        922,3,110,55,0,918,919,5,89,0,0,919,921,3,110,55,0,920,918,1,0,0,
-        0,921,924,1,0,0,0,922,920,1,0,0,0,922,923,1,0,0,0,923,109,1,0,0,
-        0,924,922,1,0,0,0,925,926,5,90,0,0,926,929,3,110,55,0,927,929,3,
-        112,56,0,928,925,1,0,0,0,928,927,1,0,0,0,929,111,1,0,0,0,930,937,
-        3,138,69,0,931,937,5,88,0,0,932,933,5,99,0,0,933,934,3,106,53,0,
-        934,935,5,100,0,0,935,937,1,0,0,0,936,930,1,0,0,0,936,931,1,0,0,
-        0,936,932,1,0,0,0,937,113,1,0,0,0,938,940,3,120,60,0,939,941,3,118,
-        59,0,940,939,1,0,0,0,940,941,1,0,0,0,941,942,1,0,0,0,942,943,3,100,
-        50,0,943,949,1,0,0,0,944,945,3,116,58,0,945,946,3,100,50,0,946,949,
-        1,0,0,0,947,949,3,116,58,0,948,938,1,0,0,0,948,944,1,0,0,0,948,947,
-        1,0,0,0,949,115,1,0,0,0,950,951,5,99,0,0,951,952,3,100,50,0,952,
-        953,3,120,60,0,953,956,3,100,50,0,954,955,5,70,0,0,955,957,3,144,
-        72,0,956,954,1,0,0,0,956,957,1,0,0,0,957,958,1,0,0,0,958,959,5,100,
-        0,0,959,960,3,118,59,0,960,985,1,0,0,0,961,962,5,99,0,0,962,964,
-        3,100,50,0,963,965,3,114,57,0,964,963,1,0,0,0,965,966,1,0,0,0,966,
-        964,1,0,0,0,966,967,1,0,0,0,967,970,1,0,0,0,968,969,5,70,0,0,969,
-        971,3,144,72,0,970,968,1,0,0,0,970,971,1,0,0,0,971,972,1,0,0,0,972,
-        973,5,100,0,0,973,974,3,118,59,0,974,985,1,0,0,0,975,976,5,99,0,
-        0,976,979,3,100,50,0,977,978,5,70,0,0,978,980,3,144,72,0,979,977,
-        1,0,0,0,979,980,1,0,0,0,980,981,1,0,0,0,981,982,5,100,0,0,982,983,
-        3,118,59,0,983,985,1,0,0,0,984,950,1,0,0,0,984,961,1,0,0,0,984,975,
-        1,0,0,0,985,117,1,0,0,0,986,988,5,103,0,0,987,989,3,232,116,0,988,
-        987,1,0,0,0,988,989,1,0,0,0,989,994,1,0,0,0,990,992,5,93,0,0,991,
-        993,3,232,116,0,992,991,1,0,0,0,992,993,1,0,0,0,993,995,1,0,0,0,
-        994,990,1,0,0,0,994,995,1,0,0,0,995,996,1,0,0,0,996,1000,5,104,0,
-        0,997,1000,5,84,0,0,998,1000,5,86,0,0,999,986,1,0,0,0,999,997,1,
-        0,0,0,999,998,1,0,0,0,1000,119,1,0,0,0,1001,1002,5,82,0,0,1002,1004,
-        5,85,0,0,1003,1005,3,122,61,0,1004,1003,1,0,0,0,1004,1005,1,0,0,
-        0,1005,1006,1,0,0,0,1006,1007,5,85,0,0,1007,1026,5,83,0,0,1008,1009,
-        5,82,0,0,1009,1011,5,85,0,0,1010,1012,3,122,61,0,1011,1010,1,0,0,
-        0,1011,1012,1,0,0,0,1012,1013,1,0,0,0,1013,1026,5,85,0,0,1014,1016,
-        5,85,0,0,1015,1017,3,122,61,0,1016,1015,1,0,0,0,1016,1017,1,0,0,
-        0,1017,1018,1,0,0,0,1018,1019,5,85,0,0,1019,1026,5,83,0,0,1020,1022,
-        5,85,0,0,1021,1023,3,122,61,0,1022,1021,1,0,0,0,1022,1023,1,0,0,
-        0,1023,1024,1,0,0,0,1024,1026,5,85,0,0,1025,1001,1,0,0,0,1025,1008,
-        1,0,0,0,1025,1014,1,0,0,0,1025,1020,1,0,0,0,1026,121,1,0,0,0,1027,
-        1029,5,101,0,0,1028,1030,3,270,135,0,1029,1028,1,0,0,0,1029,1030,
-        1,0,0,0,1030,1032,1,0,0,0,1031,1033,3,126,63,0,1032,1031,1,0,0,0,
-        1032,1033,1,0,0,0,1033,1035,1,0,0,0,1034,1036,3,134,67,0,1035,1034,
-        1,0,0,0,1035,1036,1,0,0,0,1036,1038,1,0,0,0,1037,1039,3,124,62,0,
-        1038,1037,1,0,0,0,1038,1039,1,0,0,0,1039,1040,1,0,0,0,1040,1059,
-        5,102,0,0,1041,1043,5,101,0,0,1042,1044,3,270,135,0,1043,1042,1,
-        0,0,0,1043,1044,1,0,0,0,1044,1046,1,0,0,0,1045,1047,3,126,63,0,1046,
-        1045,1,0,0,0,1046,1047,1,0,0,0,1047,1049,1,0,0,0,1048,1050,3,134,
-        67,0,1049,1048,1,0,0,0,1049,1050,1,0,0,0,1050,1052,1,0,0,0,1051,
-        1053,3,124,62,0,1052,1051,1,0,0,0,1052,1053,1,0,0,0,1053,1054,1,
-        0,0,0,1054,1055,5,70,0,0,1055,1056,3,144,72,0,1056,1057,5,102,0,
-        0,1057,1059,1,0,0,0,1058,1027,1,0,0,0,1058,1041,1,0,0,0,1059,123,
-        1,0,0,0,1060,1063,3,236,118,0,1061,1063,3,224,112,0,1062,1060,1,
-        0,0,0,1062,1061,1,0,0,0,1063,125,1,0,0,0,1064,1065,5,94,0,0,1065,
-        1073,3,140,70,0,1066,1068,5,97,0,0,1067,1069,5,94,0,0,1068,1067,
-        1,0,0,0,1068,1069,1,0,0,0,1069,1070,1,0,0,0,1070,1072,3,140,70,0,
-        1071,1066,1,0,0,0,1072,1075,1,0,0,0,1073,1071,1,0,0,0,1073,1074,
-        1,0,0,0,1074,1088,1,0,0,0,1075,1073,1,0,0,0,1076,1077,5,94,0,0,1077,
-        1088,3,132,66,0,1078,1079,5,33,0,0,1079,1084,3,140,70,0,1080,1081,
-        5,97,0,0,1081,1083,3,140,70,0,1082,1080,1,0,0,0,1083,1086,1,0,0,
-        0,1084,1082,1,0,0,0,1084,1085,1,0,0,0,1085,1088,1,0,0,0,1086,1084,
-        1,0,0,0,1087,1064,1,0,0,0,1087,1076,1,0,0,0,1087,1078,1,0,0,0,1088,
-        127,1,0,0,0,1089,1091,3,130,65,0,1090,1089,1,0,0,0,1091,1092,1,0,
-        0,0,1092,1090,1,0,0,0,1092,1093,1,0,0,0,1093,129,1,0,0,0,1094,1095,
-        5,94,0,0,1095,1099,3,138,69,0,1096,1097,5,94,0,0,1097,1099,3,132,
-        66,0,1098,1094,1,0,0,0,1098,1096,1,0,0,0,1099,131,1,0,0,0,1100,1102,
-        5,98,0,0,1101,1103,7,2,0,0,1102,1101,1,0,0,0,1102,1103,1,0,0,0,1103,
-        1104,1,0,0,0,1104,1105,5,99,0,0,1105,1106,3,144,72,0,1106,1107,5,
-        100,0,0,1107,133,1,0,0,0,1108,1110,5,86,0,0,1109,1111,3,136,68,0,
-        1110,1109,1,0,0,0,1110,1111,1,0,0,0,1111,1116,1,0,0,0,1112,1114,
-        5,75,0,0,1113,1115,3,136,68,0,1114,1113,1,0,0,0,1114,1115,1,0,0,
-        0,1115,1117,1,0,0,0,1116,1112,1,0,0,0,1116,1117,1,0,0,0,1117,1123,
-        1,0,0,0,1118,1120,5,75,0,0,1119,1121,3,136,68,0,1120,1119,1,0,0,
-        0,1120,1121,1,0,0,0,1121,1123,1,0,0,0,1122,1108,1,0,0,0,1122,1118,
-        1,0,0,0,1123,135,1,0,0,0,1124,1126,5,85,0,0,1125,1124,1,0,0,0,1125,
-        1126,1,0,0,0,1126,1127,1,0,0,0,1127,1128,3,232,116,0,1128,137,1,
-        0,0,0,1129,1130,3,276,138,0,1130,139,1,0,0,0,1131,1132,3,276,138,
-        0,1132,141,1,0,0,0,1133,1135,3,186,93,0,1134,1136,3,184,92,0,1135,
-        1134,1,0,0,0,1136,1137,1,0,0,0,1137,1135,1,0,0,0,1137,1138,1,0,0,
-        0,1138,143,1,0,0,0,1139,1140,3,146,73,0,1140,145,1,0,0,0,1141,1146,
-        3,148,74,0,1142,1143,5,45,0,0,1143,1145,3,148,74,0,1144,1142,1,0,
-        0,0,1145,1148,1,0,0,0,1146,1144,1,0,0,0,1146,1147,1,0,0,0,1147,147,
-        1,0,0,0,1148,1146,1,0,0,0,1149,1154,3,150,75,0,1150,1151,5,72,0,
-        0,1151,1153,3,150,75,0,1152,1150,1,0,0,0,1153,1156,1,0,0,0,1154,
-        1152,1,0,0,0,1154,1155,1,0,0,0,1155,149,1,0,0,0,1156,1154,1,0,0,
-        0,1157,1162,3,152,76,0,1158,1159,5,2,0,0,1159,1161,3,152,76,0,1160,
-        1158,1,0,0,0,1161,1164,1,0,0,0,1162,1160,1,0,0,0,1162,1163,1,0,0,
-        0,1163,151,1,0,0,0,1164,1162,1,0,0,0,1165,1167,5,40,0,0,1166,1165,
-        1,0,0,0,1167,1170,1,0,0,0,1168,1166,1,0,0,0,1168,1169,1,0,0,0,1169,
-        1171,1,0,0,0,1170,1168,1,0,0,0,1171,1172,3,154,77,0,1172,153,1,0,
-        0,0,1173,1179,3,158,79,0,1174,1175,3,156,78,0,1175,1176,3,158,79,
-        0,1176,1178,1,0,0,0,1177,1174,1,0,0,0,1178,1181,1,0,0,0,1179,1177,
-        1,0,0,0,1179,1180,1,0,0,0,1180,155,1,0,0,0,1181,1179,1,0,0,0,1182,
-        1183,7,3,0,0,1183,157,1,0,0,0,1184,1188,3,168,84,0,1185,1187,3,160,
-        80,0,1186,1185,1,0,0,0,1187,1190,1,0,0,0,1188,1186,1,0,0,0,1188,
-        1189,1,0,0,0,1189,159,1,0,0,0,1190,1188,1,0,0,0,1191,1192,5,54,0,
-        0,1192,1193,5,71,0,0,1193,1226,3,168,84,0,1194,1195,5,24,0,0,1195,
-        1196,5,71,0,0,1196,1226,3,168,84,0,1197,1198,5,12,0,0,1198,1226,
-        3,168,84,0,1199,1200,5,77,0,0,1200,1226,3,168,84,0,1201,1202,5,31,
-        0,0,1202,1226,3,168,84,0,1203,1204,5,33,0,0,1204,1226,5,41,0,0,1205,
-        1206,5,33,0,0,1206,1207,5,40,0,0,1207,1226,5,41,0,0,1208,1210,5,
-        33,0,0,1209,1211,5,40,0,0,1210,1209,1,0,0,0,1210,1211,1,0,0,0,1211,
-        1212,1,0,0,0,1212,1215,7,4,0,0,1213,1215,5,74,0,0,1214,1208,1,0,
-        0,0,1214,1213,1,0,0,0,1215,1216,1,0,0,0,1216,1226,3,162,81,0,1217,
-        1219,5,33,0,0,1218,1220,5,40,0,0,1219,1218,1,0,0,0,1219,1220,1,0,
-        0,0,1220,1222,1,0,0,0,1221,1223,3,272,136,0,1222,1221,1,0,0,0,1222,
-        1223,1,0,0,0,1223,1224,1,0,0,0,1224,1226,5,59,0,0,1225,1191,1,0,
-        0,0,1225,1194,1,0,0,0,1225,1197,1,0,0,0,1225,1199,1,0,0,0,1225,1201,
-        1,0,0,0,1225,1203,1,0,0,0,1225,1205,1,0,0,0,1225,1214,1,0,0,0,1225,
-        1217,1,0,0,0,1226,161,1,0,0,0,1227,1232,3,164,82,0,1228,1229,5,97,
-        0,0,1229,1231,3,164,82,0,1230,1228,1,0,0,0,1231,1234,1,0,0,0,1232,
-        1230,1,0,0,0,1232,1233,1,0,0,0,1233,163,1,0,0,0,1234,1232,1,0,0,
-        0,1235,1237,3,166,83,0,1236,1235,1,0,0,0,1237,1238,1,0,0,0,1238,
-        1236,1,0,0,0,1238,1239,1,0,0,0,1239,1244,1,0,0,0,1240,1241,5,71,
-        0,0,1241,1242,3,166,83,0,1242,1243,3,166,83,0,1243,1245,1,0,0,0,
-        1244,1240,1,0,0,0,1244,1245,1,0,0,0,1245,1250,1,0,0,0,1246,1247,
-        5,82,0,0,1247,1248,3,162,81,0,1248,1249,5,83,0,0,1249,1251,1,0,0,
-        0,1250,1246,1,0,0,0,1250,1251,1,0,0,0,1251,1254,1,0,0,0,1252,1253,
-        5,40,0,0,1253,1255,5,41,0,0,1254,1252,1,0,0,0,1254,1255,1,0,0,0,
-        1255,165,1,0,0,0,1256,1259,3,272,136,0,1257,1259,5,41,0,0,1258,1256,
-        1,0,0,0,1258,1257,1,0,0,0,1259,167,1,0,0,0,1260,1266,3,172,86,0,
-        1261,1262,3,170,85,0,1262,1263,3,172,86,0,1263,1265,1,0,0,0,1264,
-        1261,1,0,0,0,1265,1268,1,0,0,0,1266,1264,1,0,0,0,1266,1267,1,0,0,
-        0,1267,169,1,0,0,0,1268,1266,1,0,0,0,1269,1270,7,5,0,0,1270,171,
-        1,0,0,0,1271,1277,3,176,88,0,1272,1273,3,174,87,0,1273,1274,3,176,
-        88,0,1274,1276,1,0,0,0,1275,1272,1,0,0,0,1276,1279,1,0,0,0,1277,
-        1275,1,0,0,0,1277,1278,1,0,0,0,1278,173,1,0,0,0,1279,1277,1,0,0,
-        0,1280,1281,7,6,0,0,1281,175,1,0,0,0,1282,1287,3,178,89,0,1283,1284,
-        5,91,0,0,1284,1286,3,178,89,0,1285,1283,1,0,0,0,1286,1289,1,0,0,
-        0,1287,1285,1,0,0,0,1287,1288,1,0,0,0,1288,177,1,0,0,0,1289,1287,
-        1,0,0,0,1290,1292,7,7,0,0,1291,1290,1,0,0,0,1292,1295,1,0,0,0,1293,
-        1291,1,0,0,0,1293,1294,1,0,0,0,1294,1296,1,0,0,0,1295,1293,1,0,0,
-        0,1296,1297,3,180,90,0,1297,179,1,0,0,0,1298,1303,3,186,93,0,1299,
-        1302,3,182,91,0,1300,1302,3,184,92,0,1301,1299,1,0,0,0,1301,1300,
-        1,0,0,0,1302,1305,1,0,0,0,1303,1301,1,0,0,0,1303,1304,1,0,0,0,1304,
-        1308,1,0,0,0,1305,1303,1,0,0,0,1306,1309,3,128,64,0,1307,1309,3,
-        104,52,0,1308,1306,1,0,0,0,1308,1307,1,0,0,0,1308,1309,1,0,0,0,1309,
-        181,1,0,0,0,1310,1311,5,101,0,0,1311,1312,3,144,72,0,1312,1313,5,
-        102,0,0,1313,1324,1,0,0,0,1314,1316,5,101,0,0,1315,1317,3,144,72,
-        0,1316,1315,1,0,0,0,1316,1317,1,0,0,0,1317,1318,1,0,0,0,1318,1320,
-        5,75,0,0,1319,1321,3,144,72,0,1320,1319,1,0,0,0,1320,1321,1,0,0,
-        0,1321,1322,1,0,0,0,1322,1324,5,102,0,0,1323,1310,1,0,0,0,1323,1314,
-        1,0,0,0,1324,183,1,0,0,0,1325,1326,5,92,0,0,1326,1327,3,238,119,
-        0,1327,185,1,0,0,0,1328,1344,3,188,94,0,1329,1344,3,212,106,0,1330,
-        1344,3,196,98,0,1331,1344,3,198,99,0,1332,1344,3,200,100,0,1333,
-        1344,3,206,103,0,1334,1344,3,208,104,0,1335,1344,3,226,113,0,1336,
-        1344,3,224,112,0,1337,1344,3,190,95,0,1338,1344,3,98,49,0,1339,1344,
-        3,210,105,0,1340,1344,3,214,107,0,1341,1344,3,220,110,0,1342,1344,
-        3,270,135,0,1343,1328,1,0,0,0,1343,1329,1,0,0,0,1343,1330,1,0,0,
-        0,1343,1331,1,0,0,0,1343,1332,1,0,0,0,1343,1333,1,0,0,0,1343,1334,
-        1,0,0,0,1343,1335,1,0,0,0,1343,1336,1,0,0,0,1343,1337,1,0,0,0,1343,
-        1338,1,0,0,0,1343,1339,1,0,0,0,1343,1340,1,0,0,0,1343,1341,1,0,0,
-        0,1343,1342,1,0,0,0,1344,187,1,0,0,0,1345,1346,5,13,0,0,1346,1347,
-        5,99,0,0,1347,1348,5,86,0,0,1348,1349,5,100,0,0,1349,189,1,0,0,0,
-        1350,1352,5,10,0,0,1351,1353,3,144,72,0,1352,1351,1,0,0,0,1352,1353,
-        1,0,0,0,1353,1355,1,0,0,0,1354,1356,3,192,96,0,1355,1354,1,0,0,0,
-        1356,1357,1,0,0,0,1357,1355,1,0,0,0,1357,1358,1,0,0,0,1358,1361,
-        1,0,0,0,1359,1360,5,22,0,0,1360,1362,3,144,72,0,1361,1359,1,0,0,
-        0,1361,1362,1,0,0,0,1362,1363,1,0,0,0,1363,1364,5,23,0,0,1364,191,
-        1,0,0,0,1365,1366,5,69,0,0,1366,1371,3,194,97,0,1367,1368,5,93,0,
-        0,1368,1370,3,194,97,0,1369,1367,1,0,0,0,1370,1373,1,0,0,0,1371,
-        1369,1,0,0,0,1371,1372,1,0,0,0,1372,1374,1,0,0,0,1373,1371,1,0,0,
-        0,1374,1375,5,55,0,0,1375,1376,3,144,72,0,1376,193,1,0,0,0,1377,
-        1378,3,156,78,0,1378,1379,3,144,72,0,1379,1383,1,0,0,0,1380,1383,
-        3,160,80,0,1381,1383,3,144,72,0,1382,1377,1,0,0,0,1382,1380,1,0,
-        0,0,1382,1381,1,0,0,0,1383,195,1,0,0,0,1384,1385,5,101,0,0,1385,
-        1388,3,204,102,0,1386,1387,5,97,0,0,1387,1389,3,144,72,0,1388,1386,
-        1,0,0,0,1388,1389,1,0,0,0,1389,1390,1,0,0,0,1390,1391,5,102,0,0,
-        1391,197,1,0,0,0,1392,1396,5,101,0,0,1393,1394,3,270,135,0,1394,
-        1395,5,81,0,0,1395,1397,1,0,0,0,1396,1393,1,0,0,0,1396,1397,1,0,
-        0,0,1397,1398,1,0,0,0,1398,1401,3,98,49,0,1399,1400,5,70,0,0,1400,
-        1402,3,144,72,0,1401,1399,1,0,0,0,1401,1402,1,0,0,0,1402,1403,1,
-        0,0,0,1403,1404,5,97,0,0,1404,1405,3,144,72,0,1405,1406,5,102,0,
-        0,1406,199,1,0,0,0,1407,1408,3,202,101,0,1408,1409,5,99,0,0,1409,
-        1410,3,204,102,0,1410,1411,5,100,0,0,1411,201,1,0,0,0,1412,1413,
-        7,8,0,0,1413,203,1,0,0,0,1414,1415,3,270,135,0,1415,1416,5,31,0,
-        0,1416,1419,3,144,72,0,1417,1418,5,70,0,0,1418,1420,3,144,72,0,1419,
-        1417,1,0,0,0,1419,1420,1,0,0,0,1420,205,1,0,0,0,1421,1422,5,47,0,
-        0,1422,1423,5,99,0,0,1423,1424,3,270,135,0,1424,1425,5,81,0,0,1425,
-        1426,3,144,72,0,1426,1427,5,93,0,0,1427,1428,3,270,135,0,1428,1429,
-        5,31,0,0,1429,1430,3,144,72,0,1430,1431,5,97,0,0,1431,1432,3,144,
-        72,0,1432,1433,5,100,0,0,1433,207,1,0,0,0,1434,1435,7,9,0,0,1435,
-        1441,5,103,0,0,1436,1442,3,8,4,0,1437,1439,3,88,44,0,1438,1440,3,
-        86,43,0,1439,1438,1,0,0,0,1439,1440,1,0,0,0,1440,1442,1,0,0,0,1441,
-        1436,1,0,0,0,1441,1437,1,0,0,0,1442,1443,1,0,0,0,1443,1444,5,104,
-        0,0,1444,209,1,0,0,0,1445,1446,5,99,0,0,1446,1447,3,144,72,0,1447,
-        1448,5,100,0,0,1448,211,1,0,0,0,1449,1450,3,216,108,0,1450,1452,
-        5,99,0,0,1451,1453,7,10,0,0,1452,1451,1,0,0,0,1452,1453,1,0,0,0,
-        1453,1455,1,0,0,0,1454,1456,3,144,72,0,1455,1454,1,0,0,0,1455,1456,
-        1,0,0,0,1456,1457,1,0,0,0,1457,1458,5,63,0,0,1458,1459,3,144,72,
-        0,1459,1460,5,100,0,0,1460,213,1,0,0,0,1461,1462,3,216,108,0,1462,
-        1464,5,99,0,0,1463,1465,5,20,0,0,1464,1463,1,0,0,0,1464,1465,1,0,
-        0,0,1465,1474,1,0,0,0,1466,1471,3,144,72,0,1467,1468,5,93,0,0,1468,
-        1470,3,144,72,0,1469,1467,1,0,0,0,1470,1473,1,0,0,0,1471,1469,1,
-        0,0,0,1471,1472,1,0,0,0,1472,1475,1,0,0,0,1473,1471,1,0,0,0,1474,
-        1466,1,0,0,0,1474,1475,1,0,0,0,1475,1476,1,0,0,0,1476,1477,5,100,
-        0,0,1477,215,1,0,0,0,1478,1479,3,218,109,0,1479,1480,3,272,136,0,
-        1480,217,1,0,0,0,1481,1482,3,272,136,0,1482,1483,5,92,0,0,1483,1485,
-        1,0,0,0,1484,1481,1,0,0,0,1485,1488,1,0,0,0,1486,1484,1,0,0,0,1486,
-        1487,1,0,0,0,1487,219,1,0,0,0,1488,1486,1,0,0,0,1489,1490,3,270,
-        135,0,1490,1499,5,103,0,0,1491,1496,3,222,111,0,1492,1493,5,93,0,
-        0,1493,1495,3,222,111,0,1494,1492,1,0,0,0,1495,1498,1,0,0,0,1496,
-        1494,1,0,0,0,1496,1497,1,0,0,0,1497,1500,1,0,0,0,1498,1496,1,0,0,
-        0,1499,1491,1,0,0,0,1499,1500,1,0,0,0,1500,1501,1,0,0,0,1501,1502,
-        5,104,0,0,1502,221,1,0,0,0,1503,1504,3,238,119,0,1504,1505,5,94,
-        0,0,1505,1506,3,144,72,0,1506,1513,1,0,0,0,1507,1508,5,92,0,0,1508,
-        1513,3,238,119,0,1509,1510,5,92,0,0,1510,1513,5,86,0,0,1511,1513,
-        3,270,135,0,1512,1503,1,0,0,0,1512,1507,1,0,0,0,1512,1509,1,0,0,
-        0,1512,1511,1,0,0,0,1513,223,1,0,0,0,1514,1517,5,98,0,0,1515,1518,
-        3,272,136,0,1516,1518,5,107,0,0,1517,1515,1,0,0,0,1517,1516,1,0,
-        0,0,1518,225,1,0,0,0,1519,1526,3,228,114,0,1520,1526,5,41,0,0,1521,
-        1526,3,230,115,0,1522,1526,5,109,0,0,1523,1526,3,234,117,0,1524,
-        1526,3,236,118,0,1525,1519,1,0,0,0,1525,1520,1,0,0,0,1525,1521,1,
-        0,0,0,1525,1522,1,0,0,0,1525,1523,1,0,0,0,1525,1524,1,0,0,0,1526,
-        227,1,0,0,0,1527,1528,7,11,0,0,1528,229,1,0,0,0,1529,1532,3,232,
-        116,0,1530,1532,5,108,0,0,1531,1529,1,0,0,0,1531,1530,1,0,0,0,1532,
-        231,1,0,0,0,1533,1534,7,12,0,0,1534,233,1,0,0,0,1535,1544,5,101,
-        0,0,1536,1541,3,144,72,0,1537,1538,5,93,0,0,1538,1540,3,144,72,0,
-        1539,1537,1,0,0,0,1540,1543,1,0,0,0,1541,1539,1,0,0,0,1541,1542,
-        1,0,0,0,1542,1545,1,0,0,0,1543,1541,1,0,0,0,1544,1536,1,0,0,0,1544,
-        1545,1,0,0,0,1545,1546,1,0,0,0,1546,1547,5,102,0,0,1547,235,1,0,
-        0,0,1548,1562,5,103,0,0,1549,1550,3,238,119,0,1550,1551,5,94,0,0,
-        1551,1559,3,144,72,0,1552,1553,5,93,0,0,1553,1554,3,238,119,0,1554,
-        1555,5,94,0,0,1555,1556,3,144,72,0,1556,1558,1,0,0,0,1557,1552,1,
-        0,0,0,1558,1561,1,0,0,0,1559,1557,1,0,0,0,1559,1560,1,0,0,0,1560,
-        1563,1,0,0,0,1561,1559,1,0,0,0,1562,1549,1,0,0,0,1562,1563,1,0,0,
-        0,1563,1564,1,0,0,0,1564,1565,5,104,0,0,1565,237,1,0,0,0,1566,1567,
-        3,276,138,0,1567,239,1,0,0,0,1568,1574,3,242,121,0,1569,1574,3,252,
-        126,0,1570,1574,3,254,127,0,1571,1574,3,258,129,0,1572,1574,3,264,
-        132,0,1573,1568,1,0,0,0,1573,1569,1,0,0,0,1573,1570,1,0,0,0,1573,
-        1571,1,0,0,0,1573,1572,1,0,0,0,1574,241,1,0,0,0,1575,1576,5,15,0,
-        0,1576,1578,5,11,0,0,1577,1579,3,272,136,0,1578,1577,1,0,0,0,1578,
-        1579,1,0,0,0,1579,1581,1,0,0,0,1580,1582,3,266,133,0,1581,1580,1,
-        0,0,0,1581,1582,1,0,0,0,1582,1583,1,0,0,0,1583,1584,7,13,0,0,1584,
-        1585,5,99,0,0,1585,1586,3,270,135,0,1586,1587,3,130,65,0,1587,1588,
-        5,100,0,0,1588,1589,7,14,0,0,1589,1591,3,244,122,0,1590,1592,3,86,
-        43,0,1591,1590,1,0,0,0,1591,1592,1,0,0,0,1592,243,1,0,0,0,1593,1594,
-        3,246,123,0,1594,1595,5,33,0,0,1595,1596,5,66,0,0,1596,1622,1,0,
-        0,0,1597,1598,3,248,124,0,1598,1599,5,33,0,0,1599,1600,5,66,0,0,
-        1600,1622,1,0,0,0,1601,1602,3,246,123,0,1602,1603,5,33,0,0,1603,
-        1604,5,40,0,0,1604,1605,5,41,0,0,1605,1622,1,0,0,0,1606,1607,3,246,
-        123,0,1607,1608,5,33,0,0,1608,1609,5,38,0,0,1609,1610,5,34,0,0,1610,
-        1622,1,0,0,0,1611,1612,3,248,124,0,1612,1613,5,33,0,0,1613,1614,
-        5,38,0,0,1614,1615,5,34,0,0,1615,1622,1,0,0,0,1616,1617,3,246,123,
-        0,1617,1618,5,33,0,0,1618,1619,7,4,0,0,1619,1620,3,250,125,0,1620,
-        1622,1,0,0,0,1621,1593,1,0,0,0,1621,1597,1,0,0,0,1621,1601,1,0,0,
-        0,1621,1606,1,0,0,0,1621,1611,1,0,0,0,1621,1616,1,0,0,0,1622,245,
-        1,0,0,0,1623,1624,3,270,135,0,1624,1625,5,92,0,0,1625,1626,3,238,
-        119,0,1626,247,1,0,0,0,1627,1628,5,99,0,0,1628,1633,3,246,123,0,
-        1629,1630,5,93,0,0,1630,1632,3,246,123,0,1631,1629,1,0,0,0,1632,
-        1635,1,0,0,0,1633,1631,1,0,0,0,1633,1634,1,0,0,0,1634,1636,1,0,0,
-        0,1635,1633,1,0,0,0,1636,1637,5,100,0,0,1637,249,1,0,0,0,1638,1643,
-        3,272,136,0,1639,1640,5,82,0,0,1640,1641,3,250,125,0,1641,1642,5,
-        83,0,0,1642,1644,1,0,0,0,1643,1639,1,0,0,0,1643,1644,1,0,0,0,1644,
-        1648,1,0,0,0,1645,1646,5,99,0,0,1646,1647,5,107,0,0,1647,1649,5,
-        100,0,0,1648,1645,1,0,0,0,1648,1649,1,0,0,0,1649,251,1,0,0,0,1650,
-        1651,5,21,0,0,1651,1652,5,11,0,0,1652,1654,3,272,136,0,1653,1655,
-        3,268,134,0,1654,1653,1,0,0,0,1654,1655,1,0,0,0,1655,253,1,0,0,0,
-        1656,1658,5,15,0,0,1657,1659,5,66,0,0,1658,1657,1,0,0,0,1658,1659,
-        1,0,0,0,1659,1660,1,0,0,0,1660,1662,5,32,0,0,1661,1663,3,272,136,
-        0,1662,1661,1,0,0,0,1662,1663,1,0,0,0,1663,1665,1,0,0,0,1664,1666,
-        3,266,133,0,1665,1664,1,0,0,0,1665,1666,1,0,0,0,1666,1667,1,0,0,
-        0,1667,1669,3,256,128,0,1668,1670,3,86,43,0,1669,1668,1,0,0,0,1669,
-        1670,1,0,0,0,1670,255,1,0,0,0,1671,1672,5,27,0,0,1672,1673,5,99,
-        0,0,1673,1674,3,270,135,0,1674,1675,3,130,65,0,1675,1676,5,100,0,
-        0,1676,1677,5,43,0,0,1677,1678,5,99,0,0,1678,1683,3,246,123,0,1679,
-        1680,5,93,0,0,1680,1682,3,246,123,0,1681,1679,1,0,0,0,1682,1685,
-        1,0,0,0,1683,1681,1,0,0,0,1683,1684,1,0,0,0,1684,1686,1,0,0,0,1685,
-        1683,1,0,0,0,1686,1687,5,100,0,0,1687,1705,1,0,0,0,1688,1690,5,43,
-        0,0,1689,1691,5,94,0,0,1690,1689,1,0,0,0,1690,1691,1,0,0,0,1691,
-        1692,1,0,0,0,1692,1693,3,138,69,0,1693,1694,5,99,0,0,1694,1699,3,
-        238,119,0,1695,1696,5,93,0,0,1696,1698,3,238,119,0,1697,1695,1,0,
-        0,0,1698,1701,1,0,0,0,1699,1697,1,0,0,0,1699,1700,1,0,0,0,1700,1702,
-        1,0,0,0,1701,1699,1,0,0,0,1702,1703,5,100,0,0,1703,1705,1,0,0,0,
-        1704,1671,1,0,0,0,1704,1688,1,0,0,0,1705,257,1,0,0,0,1706,1707,5,
-        15,0,0,1707,1708,3,272,136,0,1708,1710,5,32,0,0,1709,1711,3,272,
-        136,0,1710,1709,1,0,0,0,1710,1711,1,0,0,0,1711,1713,1,0,0,0,1712,
-        1714,3,266,133,0,1713,1712,1,0,0,0,1713,1714,1,0,0,0,1714,1715,1,
-        0,0,0,1715,1716,5,27,0,0,1716,1717,5,99,0,0,1717,1718,3,270,135,
-        0,1718,1719,3,130,65,0,1719,1720,5,100,0,0,1720,1722,5,43,0,0,1721,
-        1723,3,272,136,0,1722,1721,1,0,0,0,1722,1723,1,0,0,0,1723,1724,1,
-        0,0,0,1724,1726,3,260,130,0,1725,1727,3,262,131,0,1726,1725,1,0,
-        0,0,1726,1727,1,0,0,0,1727,259,1,0,0,0,1728,1729,5,99,0,0,1729,1734,
-        3,246,123,0,1730,1731,5,93,0,0,1731,1733,3,246,123,0,1732,1730,1,
-        0,0,0,1733,1736,1,0,0,0,1734,1732,1,0,0,0,1734,1735,1,0,0,0,1735,
-        1737,1,0,0,0,1736,1734,1,0,0,0,1737,1738,5,100,0,0,1738,1751,1,0,
-        0,0,1739,1740,5,101,0,0,1740,1745,3,246,123,0,1741,1742,5,93,0,0,
-        1742,1744,3,246,123,0,1743,1741,1,0,0,0,1744,1747,1,0,0,0,1745,1743,
-        1,0,0,0,1745,1746,1,0,0,0,1746,1748,1,0,0,0,1747,1745,1,0,0,0,1748,
-        1749,5,102,0,0,1749,1751,1,0,0,0,1750,1728,1,0,0,0,1750,1739,1,0,
-        0,0,1751,261,1,0,0,0,1752,1753,3,272,136,0,1753,1754,3,236,118,0,
-        1754,263,1,0,0,0,1755,1756,5,21,0,0,1756,1757,5,32,0,0,1757,1759,
-        3,272,136,0,1758,1760,3,268,134,0,1759,1758,1,0,0,0,1759,1760,1,
-        0,0,0,1760,265,1,0,0,0,1761,1762,5,30,0,0,1762,1763,5,40,0,0,1763,
-        1764,5,25,0,0,1764,267,1,0,0,0,1765,1766,5,30,0,0,1766,1767,5,25,
-        0,0,1767,269,1,0,0,0,1768,1769,3,272,136,0,1769,271,1,0,0,0,1770,
-        1774,5,111,0,0,1771,1774,5,110,0,0,1772,1774,3,274,137,0,1773,1770,
-        1,0,0,0,1773,1771,1,0,0,0,1773,1772,1,0,0,0,1774,273,1,0,0,0,1775,
-        1776,7,15,0,0,1776,275,1,0,0,0,1777,1780,3,272,136,0,1778,1780,3,
-        278,139,0,1779,1777,1,0,0,0,1779,1778,1,0,0,0,1780,277,1,0,0,0,1781,
-        1782,7,16,0,0,1782,279,1,0,0,0,223,282,289,300,305,312,318,323,327,
-        333,338,353,356,363,375,378,396,399,406,410,425,428,431,436,438,
-        441,445,451,460,463,473,479,487,494,502,512,520,523,529,532,534,
-        546,556,560,565,577,586,594,619,627,639,642,650,662,668,671,675,
-        678,685,691,695,698,701,708,716,719,724,733,744,754,760,764,769,
-        774,780,785,790,795,800,808,816,819,830,839,844,851,856,860,866,
-        870,874,877,881,886,890,894,898,909,914,922,928,936,940,948,956,
-        966,970,979,984,988,992,994,999,1004,1011,1016,1022,1025,1029,1032,
-        1035,1038,1043,1046,1049,1052,1058,1062,1068,1073,1084,1087,1092,
-        1098,1102,1110,1114,1116,1120,1122,1125,1137,1146,1154,1162,1168,
-        1179,1188,1210,1214,1219,1222,1225,1232,1238,1244,1250,1254,1258,
-        1266,1277,1287,1293,1301,1303,1308,1316,1320,1323,1343,1352,1357,
-        1361,1371,1382,1388,1396,1401,1419,1439,1441,1452,1455,1464,1471,
-        1474,1486,1496,1499,1512,1517,1525,1531,1541,1544,1559,1562,1573,
-        1578,1581,1591,1621,1633,1643,1648,1654,1658,1662,1665,1669,1683,
-        1690,1699,1704,1710,1713,1722,1726,1734,1745,1750,1759,1773,1779
+        2,137,7,137,2,138,7,138,2,139,7,139,2,140,7,140,2,141,7,141,2,142,
+        7,142,1,0,1,0,3,0,289,8,0,1,0,1,0,1,1,1,1,1,1,3,1,296,8,1,1,2,1,
+        2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,307,8,3,1,4,5,4,310,8,4,10,4,12,
+        4,313,9,4,1,4,1,4,5,4,317,8,4,10,4,12,4,320,9,4,1,4,5,4,323,8,4,
+        10,4,12,4,326,9,4,1,5,1,5,3,5,330,8,5,1,6,1,6,3,6,334,8,6,1,6,1,
+        6,1,7,4,7,339,8,7,11,7,12,7,340,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,
+        1,9,1,9,1,9,5,9,354,8,9,10,9,12,9,357,9,9,3,9,359,8,9,1,9,1,9,1,
+        10,5,10,364,8,10,10,10,12,10,367,9,10,1,10,1,10,1,11,1,11,1,11,1,
+        11,1,11,5,11,376,8,11,10,11,12,11,379,9,11,3,11,381,8,11,1,11,1,
+        11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,
+        12,1,12,1,12,1,12,3,12,401,8,12,1,13,3,13,404,8,13,1,13,1,13,1,13,
+        5,13,409,8,13,10,13,12,13,412,9,13,1,13,3,13,415,8,13,1,14,1,14,
+        1,14,1,14,1,14,1,15,3,15,423,8,15,1,15,1,15,1,15,1,15,1,15,1,15,
+        5,15,431,8,15,10,15,12,15,434,9,15,3,15,436,8,15,1,15,3,15,439,8,
+        15,1,15,1,15,1,15,3,15,444,8,15,3,15,446,8,15,1,16,3,16,449,8,16,
+        1,16,1,16,3,16,453,8,16,1,16,1,16,1,16,1,16,3,16,459,8,16,1,17,1,
+        17,1,17,1,17,1,17,5,17,466,8,17,10,17,12,17,469,9,17,3,17,471,8,
+        17,1,17,1,17,1,18,1,18,1,18,1,18,1,18,1,18,3,18,481,8,18,1,18,1,
+        18,1,18,1,18,3,18,487,8,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,495,
+        8,18,1,18,1,18,1,18,1,18,1,18,3,18,502,8,18,1,18,1,18,1,18,1,18,
+        1,18,1,18,3,18,510,8,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,
+        3,18,520,8,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,528,8,18,1,18,3,
+        18,531,8,18,1,18,1,18,1,18,1,18,3,18,537,8,18,1,18,3,18,540,8,18,
+        3,18,542,8,18,1,19,1,19,1,19,1,19,1,19,1,20,1,20,1,20,5,20,552,8,
+        20,10,20,12,20,555,9,20,1,20,1,20,1,21,1,21,1,21,5,21,562,8,21,10,
+        21,12,21,565,9,21,1,21,3,21,568,8,21,1,22,1,22,1,22,3,22,573,8,22,
+        1,22,1,22,1,23,1,23,1,23,1,24,1,24,1,24,5,24,583,8,24,10,24,12,24,
+        586,9,24,1,25,1,25,1,25,1,25,1,25,1,25,3,25,594,8,25,1,26,1,26,1,
+        26,1,26,5,26,600,8,26,10,26,12,26,603,9,26,1,27,1,27,1,27,1,27,1,
+        27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,
+        27,1,27,1,27,1,27,1,27,3,27,627,8,27,1,28,1,28,1,28,1,28,5,28,633,
+        8,28,10,28,12,28,636,9,28,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,
+        1,29,3,29,647,8,29,1,30,3,30,650,8,30,1,30,1,30,1,30,1,30,5,30,656,
+        8,30,10,30,12,30,659,9,30,1,31,1,31,1,31,1,31,1,31,1,31,1,31,4,31,
+        668,8,31,11,31,12,31,669,1,31,1,31,1,32,1,32,3,32,676,8,32,1,32,
+        3,32,679,8,32,1,32,1,32,3,32,683,8,32,1,32,3,32,686,8,32,1,33,1,
+        33,1,34,1,34,1,34,1,34,5,34,694,8,34,10,34,12,34,697,9,34,1,35,1,
+        35,1,35,1,35,1,36,1,36,3,36,705,8,36,1,36,1,36,1,37,1,37,1,37,3,
+        37,712,8,37,1,38,1,38,1,38,1,39,3,39,718,8,39,1,39,1,39,3,39,722,
+        8,39,1,39,3,39,725,8,39,1,39,3,39,728,8,39,1,40,1,40,1,40,5,40,733,
+        8,40,10,40,12,40,736,9,40,1,40,1,40,1,40,5,40,741,8,40,10,40,12,
+        40,744,9,40,3,40,746,8,40,1,41,1,41,1,41,3,41,751,8,41,1,42,1,42,
+        1,42,1,42,1,42,5,42,758,8,42,10,42,12,42,761,9,42,1,43,1,43,1,43,
+        1,44,1,44,1,44,1,45,1,45,3,45,771,8,45,1,46,1,46,1,46,1,47,1,47,
+        1,47,5,47,779,8,47,10,47,12,47,782,9,47,1,48,1,48,1,48,3,48,787,
+        8,48,1,48,1,48,3,48,791,8,48,1,48,1,48,1,48,3,48,796,8,48,1,48,1,
+        48,1,48,3,48,801,8,48,1,49,1,49,5,49,805,8,49,10,49,12,49,808,9,
+        49,1,49,1,49,3,49,812,8,49,1,49,5,49,815,8,49,10,49,12,49,818,9,
+        49,1,49,1,49,3,49,822,8,49,1,49,5,49,825,8,49,10,49,12,49,828,9,
+        49,1,49,1,49,1,49,5,49,833,8,49,10,49,12,49,836,9,49,1,49,1,49,1,
+        49,5,49,841,8,49,10,49,12,49,844,9,49,3,49,846,8,49,1,50,1,50,1,
+        50,1,50,1,50,1,51,1,51,5,51,855,8,51,10,51,12,51,858,9,51,1,51,1,
+        51,1,51,1,51,1,51,1,51,3,51,866,8,51,1,51,5,51,869,8,51,10,51,12,
+        51,872,9,51,1,51,1,51,1,51,1,51,3,51,878,8,51,1,51,1,51,1,51,3,51,
+        883,8,51,1,51,1,51,3,51,887,8,51,1,52,1,52,4,52,891,8,52,11,52,12,
+        52,892,1,53,1,53,3,53,897,8,53,1,53,1,53,3,53,901,8,53,1,53,3,53,
+        904,8,53,1,53,1,53,3,53,908,8,53,1,53,1,53,1,53,3,53,913,8,53,1,
+        53,1,53,3,53,917,8,53,1,53,1,53,3,53,921,8,53,1,53,1,53,3,53,925,
+        8,53,1,54,1,54,1,54,1,55,1,55,1,55,1,56,1,56,1,56,3,56,936,8,56,
+        1,56,5,56,939,8,56,10,56,12,56,942,9,56,1,57,1,57,1,57,5,57,947,
+        8,57,10,57,12,57,950,9,57,1,58,1,58,1,58,3,58,955,8,58,1,59,1,59,
+        1,59,1,59,1,59,1,59,3,59,963,8,59,1,60,1,60,3,60,967,8,60,1,60,1,
+        60,1,60,1,60,1,60,1,60,3,60,975,8,60,1,61,1,61,1,61,1,61,1,61,1,
+        61,3,61,983,8,61,1,61,1,61,1,61,1,61,1,61,1,61,4,61,991,8,61,11,
+        61,12,61,992,1,61,1,61,3,61,997,8,61,1,61,1,61,1,61,1,61,1,61,1,
+        61,1,61,3,61,1006,8,61,1,61,1,61,1,61,3,61,1011,8,61,1,62,1,62,3,
+        62,1015,8,62,1,62,1,62,3,62,1019,8,62,3,62,1021,8,62,1,62,1,62,1,
+        62,3,62,1026,8,62,1,63,1,63,1,63,3,63,1031,8,63,1,63,1,63,1,63,1,
+        63,1,63,3,63,1038,8,63,1,63,1,63,1,63,3,63,1043,8,63,1,63,1,63,1,
+        63,1,63,3,63,1049,8,63,1,63,3,63,1052,8,63,1,64,1,64,3,64,1056,8,
+        64,1,64,1,64,3,64,1060,8,64,1,64,3,64,1063,8,64,1,64,3,64,1066,8,
+        64,1,64,1,64,3,64,1070,8,64,1,64,1,64,1,65,1,65,3,65,1076,8,65,1,
+        66,1,66,1,66,1,66,3,66,1082,8,66,1,66,5,66,1085,8,66,10,66,12,66,
+        1088,9,66,1,66,1,66,1,66,1,66,1,66,1,66,5,66,1096,8,66,10,66,12,
+        66,1099,9,66,3,66,1101,8,66,1,67,4,67,1104,8,67,11,67,12,67,1105,
+        1,68,1,68,1,68,1,68,3,68,1112,8,68,1,69,1,69,3,69,1116,8,69,1,69,
+        1,69,1,69,1,69,1,70,1,70,3,70,1124,8,70,1,70,1,70,3,70,1128,8,70,
+        3,70,1130,8,70,1,70,1,70,3,70,1134,8,70,3,70,1136,8,70,1,71,3,71,
+        1139,8,71,1,71,1,71,1,72,1,72,1,73,1,73,1,74,1,74,4,74,1149,8,74,
+        11,74,12,74,1150,1,75,1,75,1,76,1,76,1,76,5,76,1158,8,76,10,76,12,
+        76,1161,9,76,1,77,1,77,1,77,5,77,1166,8,77,10,77,12,77,1169,9,77,
+        1,78,1,78,1,78,5,78,1174,8,78,10,78,12,78,1177,9,78,1,79,5,79,1180,
+        8,79,10,79,12,79,1183,9,79,1,79,1,79,1,80,1,80,1,80,1,80,5,80,1191,
+        8,80,10,80,12,80,1194,9,80,1,81,1,81,1,82,1,82,5,82,1200,8,82,10,
+        82,12,82,1203,9,82,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,
+        1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,3,83,1224,8,83,
+        1,83,1,83,3,83,1228,8,83,1,83,1,83,1,83,3,83,1233,8,83,1,83,3,83,
+        1236,8,83,1,83,3,83,1239,8,83,1,84,1,84,1,84,5,84,1244,8,84,10,84,
+        12,84,1247,9,84,1,85,4,85,1250,8,85,11,85,12,85,1251,1,85,1,85,1,
+        85,1,85,3,85,1258,8,85,1,85,1,85,1,85,1,85,3,85,1264,8,85,1,85,1,
+        85,3,85,1268,8,85,1,86,1,86,3,86,1272,8,86,1,87,1,87,1,87,1,87,5,
+        87,1278,8,87,10,87,12,87,1281,9,87,1,88,1,88,1,89,1,89,1,89,1,89,
+        5,89,1289,8,89,10,89,12,89,1292,9,89,1,90,1,90,1,91,1,91,1,91,5,
+        91,1299,8,91,10,91,12,91,1302,9,91,1,92,5,92,1305,8,92,10,92,12,
+        92,1308,9,92,1,92,1,92,1,93,1,93,1,93,5,93,1315,8,93,10,93,12,93,
+        1318,9,93,1,93,1,93,3,93,1322,8,93,1,94,1,94,1,94,1,94,1,94,1,94,
+        3,94,1330,8,94,1,94,1,94,3,94,1334,8,94,1,94,3,94,1337,8,94,1,95,
+        1,95,1,95,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,
+        1,96,1,96,1,96,1,96,3,96,1357,8,96,1,97,1,97,1,97,1,97,1,97,1,98,
+        1,98,3,98,1366,8,98,1,98,4,98,1369,8,98,11,98,12,98,1370,1,98,1,
+        98,3,98,1375,8,98,1,98,1,98,1,99,1,99,1,99,1,99,5,99,1383,8,99,10,
+        99,12,99,1386,9,99,1,99,1,99,1,99,1,100,1,100,1,100,1,100,1,100,
+        3,100,1396,8,100,1,101,1,101,1,101,1,101,3,101,1402,8,101,1,101,
+        1,101,1,102,1,102,1,102,1,102,3,102,1410,8,102,1,102,1,102,1,102,
+        3,102,1415,8,102,1,102,1,102,1,102,1,102,1,103,1,103,1,103,1,103,
+        1,103,1,104,1,104,1,105,1,105,1,105,1,105,1,105,3,105,1433,8,105,
+        1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,
+        1,106,1,106,1,107,1,107,1,107,1,107,1,107,3,107,1453,8,107,3,107,
+        1455,8,107,1,107,1,107,1,108,1,108,1,108,1,108,1,109,1,109,1,109,
+        3,109,1466,8,109,1,109,3,109,1469,8,109,1,109,1,109,1,109,1,109,
+        1,110,1,110,1,110,3,110,1478,8,110,1,110,1,110,1,110,5,110,1483,
+        8,110,10,110,12,110,1486,9,110,3,110,1488,8,110,1,110,1,110,1,111,
+        1,111,1,111,1,112,1,112,1,112,5,112,1498,8,112,10,112,12,112,1501,
+        9,112,1,113,1,113,1,113,1,113,1,113,5,113,1508,8,113,10,113,12,113,
+        1511,9,113,3,113,1513,8,113,1,113,1,113,1,114,1,114,1,114,1,114,
+        1,114,1,114,1,114,1,114,1,114,3,114,1526,8,114,1,115,1,115,1,115,
+        3,115,1531,8,115,1,116,1,116,1,116,1,116,1,116,1,116,3,116,1539,
+        8,116,1,117,1,117,1,118,1,118,3,118,1545,8,118,1,119,1,119,1,120,
+        1,120,1,120,1,120,5,120,1553,8,120,10,120,12,120,1556,9,120,3,120,
+        1558,8,120,1,120,1,120,1,121,1,121,1,121,1,121,1,121,1,121,1,121,
+        1,121,1,121,5,121,1571,8,121,10,121,12,121,1574,9,121,3,121,1576,
+        8,121,1,121,1,121,1,122,1,122,1,123,1,123,1,123,1,123,1,123,3,123,
+        1587,8,123,1,124,1,124,1,124,3,124,1592,8,124,1,124,3,124,1595,8,
+        124,1,124,1,124,1,124,1,124,1,124,1,124,1,124,1,124,3,124,1605,8,
+        124,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,
+        1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,
+        1,125,1,125,1,125,1,125,1,125,1,125,1,125,3,125,1635,8,125,1,126,
+        1,126,1,126,1,126,1,127,1,127,1,127,1,127,5,127,1645,8,127,10,127,
+        12,127,1648,9,127,1,127,1,127,1,128,1,128,1,128,1,128,1,128,3,128,
+        1657,8,128,1,128,1,128,1,128,3,128,1662,8,128,1,129,1,129,1,129,
+        1,129,3,129,1668,8,129,1,130,1,130,3,130,1672,8,130,1,130,1,130,
+        3,130,1676,8,130,1,130,3,130,1679,8,130,1,130,1,130,3,130,1683,8,
+        130,1,131,1,131,1,131,1,131,1,131,1,131,1,131,1,131,1,131,1,131,
+        5,131,1695,8,131,10,131,12,131,1698,9,131,1,131,1,131,1,131,1,131,
+        3,131,1704,8,131,1,131,1,131,1,131,1,131,1,131,5,131,1711,8,131,
+        10,131,12,131,1714,9,131,1,131,1,131,3,131,1718,8,131,1,132,1,132,
+        1,132,1,132,3,132,1724,8,132,1,132,3,132,1727,8,132,1,132,1,132,
+        1,132,1,132,1,132,1,132,1,132,3,132,1736,8,132,1,132,1,132,3,132,
+        1740,8,132,1,133,1,133,1,133,1,133,5,133,1746,8,133,10,133,12,133,
+        1749,9,133,1,133,1,133,1,133,1,133,1,133,1,133,5,133,1757,8,133,
+        10,133,12,133,1760,9,133,1,133,1,133,3,133,1764,8,133,1,134,1,134,
+        1,134,1,135,1,135,1,135,1,135,3,135,1773,8,135,1,136,1,136,1,136,
+        1,136,1,137,1,137,1,137,1,138,1,138,1,139,1,139,1,139,3,139,1787,
+        8,139,1,140,1,140,1,141,1,141,3,141,1793,8,141,1,142,1,142,1,142,
+        0,0,143,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,
+        42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,82,84,
+        86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,120,
+        122,124,126,128,130,132,134,136,138,140,142,144,146,148,150,152,
+        154,156,158,160,162,164,166,168,170,172,174,176,178,180,182,184,
+        186,188,190,192,194,196,198,200,202,204,206,208,210,212,214,216,
+        218,220,222,224,226,228,230,232,234,236,238,240,242,244,246,248,
+        250,252,254,256,258,260,262,264,266,268,270,272,274,276,278,280,
+        282,284,0,20,2,0,1,1,20,20,2,0,15,15,32,32,2,0,19,19,31,31,2,0,57,
+        57,68,68,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,82,87,2,0,62,62,78,78,
+        2,0,88,89,100,100,1,0,90,92,1,0,88,89,4,0,1,1,3,3,43,43,56,56,2,
+        0,13,14,25,25,1,0,64,66,2,0,26,26,61,61,1,0,109,111,2,0,27,27,47,
+        47,2,0,6,6,53,53,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,34,
+        36,36,38,38,42,43,46,46,51,51,53,53,56,56,60,60,62,68,70,70,72,72,
+        20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,35,35,37,37,39,41,
+        44,45,47,50,52,52,54,55,57,59,61,61,69,69,71,71,73,77,1949,0,286,
+        1,0,0,0,2,295,1,0,0,0,4,297,1,0,0,0,6,306,1,0,0,0,8,311,1,0,0,0,
+        10,329,1,0,0,0,12,331,1,0,0,0,14,338,1,0,0,0,16,342,1,0,0,0,18,347,
+        1,0,0,0,20,365,1,0,0,0,22,370,1,0,0,0,24,400,1,0,0,0,26,403,1,0,
+        0,0,28,416,1,0,0,0,30,422,1,0,0,0,32,448,1,0,0,0,34,460,1,0,0,0,
+        36,541,1,0,0,0,38,543,1,0,0,0,40,553,1,0,0,0,42,558,1,0,0,0,44,572,
+        1,0,0,0,46,576,1,0,0,0,48,579,1,0,0,0,50,593,1,0,0,0,52,595,1,0,
+        0,0,54,626,1,0,0,0,56,628,1,0,0,0,58,646,1,0,0,0,60,649,1,0,0,0,
+        62,660,1,0,0,0,64,685,1,0,0,0,66,687,1,0,0,0,68,689,1,0,0,0,70,698,
+        1,0,0,0,72,702,1,0,0,0,74,708,1,0,0,0,76,713,1,0,0,0,78,717,1,0,
+        0,0,80,745,1,0,0,0,82,747,1,0,0,0,84,752,1,0,0,0,86,762,1,0,0,0,
+        88,765,1,0,0,0,90,768,1,0,0,0,92,772,1,0,0,0,94,775,1,0,0,0,96,800,
+        1,0,0,0,98,845,1,0,0,0,100,847,1,0,0,0,102,886,1,0,0,0,104,888,1,
+        0,0,0,106,924,1,0,0,0,108,926,1,0,0,0,110,929,1,0,0,0,112,932,1,
+        0,0,0,114,943,1,0,0,0,116,954,1,0,0,0,118,962,1,0,0,0,120,974,1,
+        0,0,0,122,1010,1,0,0,0,124,1025,1,0,0,0,126,1051,1,0,0,0,128,1053,
+        1,0,0,0,130,1075,1,0,0,0,132,1100,1,0,0,0,134,1103,1,0,0,0,136,1111,
+        1,0,0,0,138,1113,1,0,0,0,140,1135,1,0,0,0,142,1138,1,0,0,0,144,1142,
+        1,0,0,0,146,1144,1,0,0,0,148,1146,1,0,0,0,150,1152,1,0,0,0,152,1154,
+        1,0,0,0,154,1162,1,0,0,0,156,1170,1,0,0,0,158,1181,1,0,0,0,160,1186,
+        1,0,0,0,162,1195,1,0,0,0,164,1197,1,0,0,0,166,1238,1,0,0,0,168,1240,
+        1,0,0,0,170,1249,1,0,0,0,172,1271,1,0,0,0,174,1273,1,0,0,0,176,1282,
+        1,0,0,0,178,1284,1,0,0,0,180,1293,1,0,0,0,182,1295,1,0,0,0,184,1306,
+        1,0,0,0,186,1311,1,0,0,0,188,1336,1,0,0,0,190,1338,1,0,0,0,192,1356,
+        1,0,0,0,194,1358,1,0,0,0,196,1363,1,0,0,0,198,1378,1,0,0,0,200,1395,
+        1,0,0,0,202,1397,1,0,0,0,204,1405,1,0,0,0,206,1420,1,0,0,0,208,1425,
+        1,0,0,0,210,1427,1,0,0,0,212,1434,1,0,0,0,214,1447,1,0,0,0,216,1458,
+        1,0,0,0,218,1462,1,0,0,0,220,1474,1,0,0,0,222,1491,1,0,0,0,224,1499,
+        1,0,0,0,226,1502,1,0,0,0,228,1525,1,0,0,0,230,1527,1,0,0,0,232,1538,
+        1,0,0,0,234,1540,1,0,0,0,236,1544,1,0,0,0,238,1546,1,0,0,0,240,1548,
+        1,0,0,0,242,1561,1,0,0,0,244,1579,1,0,0,0,246,1586,1,0,0,0,248,1588,
+        1,0,0,0,250,1634,1,0,0,0,252,1636,1,0,0,0,254,1640,1,0,0,0,256,1651,
+        1,0,0,0,258,1663,1,0,0,0,260,1669,1,0,0,0,262,1717,1,0,0,0,264,1719,
+        1,0,0,0,266,1763,1,0,0,0,268,1765,1,0,0,0,270,1768,1,0,0,0,272,1774,
+        1,0,0,0,274,1778,1,0,0,0,276,1781,1,0,0,0,278,1786,1,0,0,0,280,1788,
+        1,0,0,0,282,1792,1,0,0,0,284,1794,1,0,0,0,286,288,3,2,1,0,287,289,
+        5,99,0,0,288,287,1,0,0,0,288,289,1,0,0,0,289,290,1,0,0,0,290,291,
+        5,0,0,1,291,1,1,0,0,0,292,296,3,4,2,0,293,296,3,246,123,0,294,296,
+        3,8,4,0,295,292,1,0,0,0,295,293,1,0,0,0,295,294,1,0,0,0,296,3,1,
+        0,0,0,297,298,5,55,0,0,298,299,3,278,139,0,299,300,5,85,0,0,300,
+        301,3,6,3,0,301,5,1,0,0,0,302,307,5,113,0,0,303,307,3,236,118,0,
+        304,307,3,234,117,0,305,307,3,278,139,0,306,302,1,0,0,0,306,303,
+        1,0,0,0,306,304,1,0,0,0,306,305,1,0,0,0,307,7,1,0,0,0,308,310,3,
+        10,5,0,309,308,1,0,0,0,310,313,1,0,0,0,311,309,1,0,0,0,311,312,1,
+        0,0,0,312,314,1,0,0,0,313,311,1,0,0,0,314,318,3,14,7,0,315,317,3,
+        12,6,0,316,315,1,0,0,0,317,320,1,0,0,0,318,316,1,0,0,0,318,319,1,
+        0,0,0,319,324,1,0,0,0,320,318,1,0,0,0,321,323,3,10,5,0,322,321,1,
+        0,0,0,323,326,1,0,0,0,324,322,1,0,0,0,324,325,1,0,0,0,325,9,1,0,
+        0,0,326,324,1,0,0,0,327,330,3,16,8,0,328,330,3,18,9,0,329,327,1,
+        0,0,0,329,328,1,0,0,0,330,11,1,0,0,0,331,333,5,69,0,0,332,334,7,
+        0,0,0,333,332,1,0,0,0,333,334,1,0,0,0,334,335,1,0,0,0,335,336,3,
+        14,7,0,336,13,1,0,0,0,337,339,3,24,12,0,338,337,1,0,0,0,339,340,
+        1,0,0,0,340,338,1,0,0,0,340,341,1,0,0,0,341,15,1,0,0,0,342,343,5,
+        4,0,0,343,344,5,46,0,0,344,345,5,60,0,0,345,346,3,150,75,0,346,17,
+        1,0,0,0,347,348,5,72,0,0,348,349,3,222,111,0,349,358,5,103,0,0,350,
+        355,3,150,75,0,351,352,5,97,0,0,352,354,3,150,75,0,353,351,1,0,0,
+        0,354,357,1,0,0,0,355,353,1,0,0,0,355,356,1,0,0,0,356,359,1,0,0,
+        0,357,355,1,0,0,0,358,350,1,0,0,0,358,359,1,0,0,0,359,360,1,0,0,
+        0,360,361,5,104,0,0,361,19,1,0,0,0,362,364,3,22,11,0,363,362,1,0,
+        0,0,364,367,1,0,0,0,365,363,1,0,0,0,365,366,1,0,0,0,366,368,1,0,
+        0,0,367,365,1,0,0,0,368,369,5,0,0,1,369,21,1,0,0,0,370,371,3,222,
+        111,0,371,380,5,103,0,0,372,377,3,150,75,0,373,374,5,97,0,0,374,
+        376,3,150,75,0,375,373,1,0,0,0,376,379,1,0,0,0,377,375,1,0,0,0,377,
+        378,1,0,0,0,378,381,1,0,0,0,379,377,1,0,0,0,380,372,1,0,0,0,380,
+        381,1,0,0,0,381,382,1,0,0,0,382,383,5,104,0,0,383,23,1,0,0,0,384,
+        401,3,26,13,0,385,401,3,28,14,0,386,401,3,32,16,0,387,401,3,30,15,
+        0,388,401,3,46,23,0,389,401,3,48,24,0,390,401,3,52,26,0,391,401,
+        3,56,28,0,392,401,3,60,30,0,393,401,3,74,37,0,394,401,3,76,38,0,
+        395,401,3,62,31,0,396,401,3,66,33,0,397,401,3,64,32,0,398,401,3,
+        68,34,0,399,401,3,72,36,0,400,384,1,0,0,0,400,385,1,0,0,0,400,386,
+        1,0,0,0,400,387,1,0,0,0,400,388,1,0,0,0,400,389,1,0,0,0,400,390,
+        1,0,0,0,400,391,1,0,0,0,400,392,1,0,0,0,400,393,1,0,0,0,400,394,
+        1,0,0,0,400,395,1,0,0,0,400,396,1,0,0,0,400,397,1,0,0,0,400,398,
+        1,0,0,0,400,399,1,0,0,0,401,25,1,0,0,0,402,404,5,48,0,0,403,402,
+        1,0,0,0,403,404,1,0,0,0,404,405,1,0,0,0,405,406,5,40,0,0,406,410,
+        3,94,47,0,407,409,3,10,5,0,408,407,1,0,0,0,409,412,1,0,0,0,410,408,
+        1,0,0,0,410,411,1,0,0,0,411,414,1,0,0,0,412,410,1,0,0,0,413,415,
+        3,92,46,0,414,413,1,0,0,0,414,415,1,0,0,0,415,27,1,0,0,0,416,417,
+        5,71,0,0,417,418,3,150,75,0,418,419,5,4,0,0,419,420,3,276,138,0,
+        420,29,1,0,0,0,421,423,5,48,0,0,422,421,1,0,0,0,422,423,1,0,0,0,
+        423,424,1,0,0,0,424,425,5,9,0,0,425,438,3,40,20,0,426,435,5,103,
+        0,0,427,432,3,150,75,0,428,429,5,97,0,0,429,431,3,150,75,0,430,428,
+        1,0,0,0,431,434,1,0,0,0,432,430,1,0,0,0,432,433,1,0,0,0,433,436,
+        1,0,0,0,434,432,1,0,0,0,435,427,1,0,0,0,435,436,1,0,0,0,436,437,
+        1,0,0,0,437,439,5,104,0,0,438,426,1,0,0,0,438,439,1,0,0,0,439,445,
+        1,0,0,0,440,443,5,77,0,0,441,444,5,90,0,0,442,444,3,42,21,0,443,
+        441,1,0,0,0,443,442,1,0,0,0,444,446,1,0,0,0,445,440,1,0,0,0,445,
+        446,1,0,0,0,446,31,1,0,0,0,447,449,5,48,0,0,448,447,1,0,0,0,448,
+        449,1,0,0,0,449,450,1,0,0,0,450,452,5,9,0,0,451,453,3,34,17,0,452,
+        451,1,0,0,0,452,453,1,0,0,0,453,454,1,0,0,0,454,455,5,107,0,0,455,
+        456,3,8,4,0,456,458,5,108,0,0,457,459,3,36,18,0,458,457,1,0,0,0,
+        458,459,1,0,0,0,459,33,1,0,0,0,460,470,5,103,0,0,461,471,5,90,0,
+        0,462,467,3,276,138,0,463,464,5,97,0,0,464,466,3,276,138,0,465,463,
+        1,0,0,0,466,469,1,0,0,0,467,465,1,0,0,0,467,468,1,0,0,0,468,471,
+        1,0,0,0,469,467,1,0,0,0,470,461,1,0,0,0,470,462,1,0,0,0,470,471,
+        1,0,0,0,471,472,1,0,0,0,472,473,5,104,0,0,473,35,1,0,0,0,474,475,
+        5,35,0,0,475,480,3,278,139,0,476,477,5,46,0,0,477,478,3,150,75,0,
+        478,479,3,278,139,0,479,481,1,0,0,0,480,476,1,0,0,0,480,481,1,0,
+        0,0,481,486,1,0,0,0,482,483,5,47,0,0,483,484,3,278,139,0,484,485,
+        3,278,139,0,485,487,1,0,0,0,486,482,1,0,0,0,486,487,1,0,0,0,487,
+        542,1,0,0,0,488,489,5,35,0,0,489,494,3,278,139,0,490,491,5,46,0,
+        0,491,492,3,150,75,0,492,493,3,278,139,0,493,495,1,0,0,0,494,490,
+        1,0,0,0,494,495,1,0,0,0,495,496,1,0,0,0,496,501,3,38,19,0,497,498,
+        5,47,0,0,498,499,3,278,139,0,499,500,3,278,139,0,500,502,1,0,0,0,
+        501,497,1,0,0,0,501,502,1,0,0,0,502,542,1,0,0,0,503,504,5,35,0,0,
+        504,509,3,278,139,0,505,506,5,46,0,0,506,507,3,150,75,0,507,508,
+        3,278,139,0,508,510,1,0,0,0,509,505,1,0,0,0,509,510,1,0,0,0,510,
+        511,1,0,0,0,511,512,5,47,0,0,512,513,3,278,139,0,513,514,3,278,139,
+        0,514,515,1,0,0,0,515,516,3,38,19,0,516,542,1,0,0,0,517,519,5,35,
+        0,0,518,520,3,150,75,0,519,518,1,0,0,0,519,520,1,0,0,0,520,521,1,
+        0,0,0,521,522,3,278,139,0,522,527,3,278,139,0,523,524,5,46,0,0,524,
+        525,3,150,75,0,525,526,3,278,139,0,526,528,1,0,0,0,527,523,1,0,0,
+        0,527,528,1,0,0,0,528,530,1,0,0,0,529,531,3,38,19,0,530,529,1,0,
+        0,0,530,531,1,0,0,0,531,536,1,0,0,0,532,533,5,47,0,0,533,534,3,278,
+        139,0,534,535,3,278,139,0,535,537,1,0,0,0,536,532,1,0,0,0,536,537,
+        1,0,0,0,537,539,1,0,0,0,538,540,3,38,19,0,539,538,1,0,0,0,539,540,
+        1,0,0,0,540,542,1,0,0,0,541,474,1,0,0,0,541,488,1,0,0,0,541,503,
+        1,0,0,0,541,517,1,0,0,0,542,37,1,0,0,0,543,544,3,278,139,0,544,545,
+        3,278,139,0,545,546,5,4,0,0,546,547,3,276,138,0,547,39,1,0,0,0,548,
+        549,3,282,141,0,549,550,5,96,0,0,550,552,1,0,0,0,551,548,1,0,0,0,
+        552,555,1,0,0,0,553,551,1,0,0,0,553,554,1,0,0,0,554,556,1,0,0,0,
+        555,553,1,0,0,0,556,557,3,282,141,0,557,41,1,0,0,0,558,563,3,44,
+        22,0,559,560,5,97,0,0,560,562,3,44,22,0,561,559,1,0,0,0,562,565,
+        1,0,0,0,563,561,1,0,0,0,563,564,1,0,0,0,564,567,1,0,0,0,565,563,
+        1,0,0,0,566,568,3,92,46,0,567,566,1,0,0,0,567,568,1,0,0,0,568,43,
+        1,0,0,0,569,570,3,278,139,0,570,571,5,4,0,0,571,573,1,0,0,0,572,
+        569,1,0,0,0,572,573,1,0,0,0,573,574,1,0,0,0,574,575,3,276,138,0,
+        575,45,1,0,0,0,576,577,7,1,0,0,577,578,3,94,47,0,578,47,1,0,0,0,
+        579,580,5,41,0,0,580,584,3,96,48,0,581,583,3,50,25,0,582,581,1,0,
+        0,0,583,586,1,0,0,0,584,582,1,0,0,0,584,585,1,0,0,0,585,49,1,0,0,
+        0,586,584,1,0,0,0,587,588,5,47,0,0,588,589,5,40,0,0,589,594,3,52,
+        26,0,590,591,5,47,0,0,591,592,5,15,0,0,592,594,3,52,26,0,593,587,
+        1,0,0,0,593,590,1,0,0,0,594,51,1,0,0,0,595,596,5,55,0,0,596,601,
+        3,54,27,0,597,598,5,97,0,0,598,600,3,54,27,0,599,597,1,0,0,0,600,
+        603,1,0,0,0,601,599,1,0,0,0,601,602,1,0,0,0,602,53,1,0,0,0,603,601,
+        1,0,0,0,604,605,3,148,74,0,605,606,5,85,0,0,606,607,3,150,75,0,607,
+        627,1,0,0,0,608,609,3,276,138,0,609,610,5,85,0,0,610,611,3,150,75,
+        0,611,627,1,0,0,0,612,613,3,276,138,0,613,614,5,80,0,0,614,615,3,
+        150,75,0,615,627,1,0,0,0,616,617,3,276,138,0,617,618,3,134,67,0,
+        618,627,1,0,0,0,619,620,3,192,96,0,620,621,5,105,0,0,621,622,3,150,
+        75,0,622,623,5,106,0,0,623,624,5,85,0,0,624,625,3,150,75,0,625,627,
+        1,0,0,0,626,604,1,0,0,0,626,608,1,0,0,0,626,612,1,0,0,0,626,616,
+        1,0,0,0,626,619,1,0,0,0,627,55,1,0,0,0,628,629,5,52,0,0,629,634,
+        3,58,29,0,630,631,5,97,0,0,631,633,3,58,29,0,632,630,1,0,0,0,633,
+        636,1,0,0,0,634,632,1,0,0,0,634,635,1,0,0,0,635,57,1,0,0,0,636,634,
+        1,0,0,0,637,638,3,276,138,0,638,639,3,134,67,0,639,647,1,0,0,0,640,
+        647,3,148,74,0,641,642,3,192,96,0,642,643,5,105,0,0,643,644,3,150,
+        75,0,644,645,5,106,0,0,645,647,1,0,0,0,646,637,1,0,0,0,646,640,1,
+        0,0,0,646,641,1,0,0,0,647,59,1,0,0,0,648,650,7,2,0,0,649,648,1,0,
+        0,0,649,650,1,0,0,0,650,651,1,0,0,0,651,652,5,16,0,0,652,657,3,150,
+        75,0,653,654,5,97,0,0,654,656,3,150,75,0,655,653,1,0,0,0,656,659,
+        1,0,0,0,657,655,1,0,0,0,657,658,1,0,0,0,658,61,1,0,0,0,659,657,1,
+        0,0,0,660,661,5,28,0,0,661,662,5,103,0,0,662,663,3,276,138,0,663,
+        664,5,35,0,0,664,665,3,150,75,0,665,667,5,101,0,0,666,668,3,24,12,
+        0,667,666,1,0,0,0,668,669,1,0,0,0,669,667,1,0,0,0,669,670,1,0,0,
+        0,670,671,1,0,0,0,671,672,5,104,0,0,672,63,1,0,0,0,673,675,3,84,
+        42,0,674,676,3,86,43,0,675,674,1,0,0,0,675,676,1,0,0,0,676,678,1,
+        0,0,0,677,679,3,88,44,0,678,677,1,0,0,0,678,679,1,0,0,0,679,686,
+        1,0,0,0,680,682,3,86,43,0,681,683,3,88,44,0,682,681,1,0,0,0,682,
+        683,1,0,0,0,683,686,1,0,0,0,684,686,3,88,44,0,685,673,1,0,0,0,685,
+        680,1,0,0,0,685,684,1,0,0,0,686,65,1,0,0,0,687,688,5,29,0,0,688,
+        67,1,0,0,0,689,690,5,30,0,0,690,695,3,70,35,0,691,692,5,97,0,0,692,
+        694,3,70,35,0,693,691,1,0,0,0,694,697,1,0,0,0,695,693,1,0,0,0,695,
+        696,1,0,0,0,696,69,1,0,0,0,697,695,1,0,0,0,698,699,3,276,138,0,699,
+        700,5,85,0,0,700,701,3,150,75,0,701,71,1,0,0,0,702,704,5,33,0,0,
+        703,705,5,74,0,0,704,703,1,0,0,0,704,705,1,0,0,0,705,706,1,0,0,0,
+        706,707,3,150,75,0,707,73,1,0,0,0,708,709,5,75,0,0,709,711,3,78,
+        39,0,710,712,3,92,46,0,711,710,1,0,0,0,711,712,1,0,0,0,712,75,1,
+        0,0,0,713,714,5,54,0,0,714,715,3,78,39,0,715,77,1,0,0,0,716,718,
+        5,20,0,0,717,716,1,0,0,0,717,718,1,0,0,0,718,719,1,0,0,0,719,721,
+        3,80,40,0,720,722,3,84,42,0,721,720,1,0,0,0,721,722,1,0,0,0,722,
+        724,1,0,0,0,723,725,3,86,43,0,724,723,1,0,0,0,724,725,1,0,0,0,725,
+        727,1,0,0,0,726,728,3,88,44,0,727,726,1,0,0,0,727,728,1,0,0,0,728,
+        79,1,0,0,0,729,734,5,90,0,0,730,731,5,97,0,0,731,733,3,82,41,0,732,
+        730,1,0,0,0,733,736,1,0,0,0,734,732,1,0,0,0,734,735,1,0,0,0,735,
+        746,1,0,0,0,736,734,1,0,0,0,737,742,3,82,41,0,738,739,5,97,0,0,739,
+        741,3,82,41,0,740,738,1,0,0,0,741,744,1,0,0,0,742,740,1,0,0,0,742,
+        743,1,0,0,0,743,746,1,0,0,0,744,742,1,0,0,0,745,729,1,0,0,0,745,
+        737,1,0,0,0,746,81,1,0,0,0,747,750,3,150,75,0,748,749,5,4,0,0,749,
+        751,3,276,138,0,750,748,1,0,0,0,750,751,1,0,0,0,751,83,1,0,0,0,752,
+        753,5,50,0,0,753,754,5,8,0,0,754,759,3,90,45,0,755,756,5,97,0,0,
+        756,758,3,90,45,0,757,755,1,0,0,0,758,761,1,0,0,0,759,757,1,0,0,
+        0,759,760,1,0,0,0,760,85,1,0,0,0,761,759,1,0,0,0,762,763,7,3,0,0,
+        763,764,3,150,75,0,764,87,1,0,0,0,765,766,5,39,0,0,766,767,3,150,
+        75,0,767,89,1,0,0,0,768,770,3,150,75,0,769,771,7,4,0,0,770,769,1,
+        0,0,0,770,771,1,0,0,0,771,91,1,0,0,0,772,773,5,74,0,0,773,774,3,
+        150,75,0,774,93,1,0,0,0,775,780,3,96,48,0,776,777,5,97,0,0,777,779,
+        3,96,48,0,778,776,1,0,0,0,779,782,1,0,0,0,780,778,1,0,0,0,780,781,
+        1,0,0,0,781,95,1,0,0,0,782,780,1,0,0,0,783,784,3,276,138,0,784,785,
+        5,85,0,0,785,787,1,0,0,0,786,783,1,0,0,0,786,787,1,0,0,0,787,790,
+        1,0,0,0,788,791,3,102,51,0,789,791,3,100,50,0,790,788,1,0,0,0,790,
+        789,1,0,0,0,791,801,1,0,0,0,792,793,3,276,138,0,793,794,5,85,0,0,
+        794,796,1,0,0,0,795,792,1,0,0,0,795,796,1,0,0,0,796,797,1,0,0,0,
+        797,798,3,98,49,0,798,799,3,102,51,0,799,801,1,0,0,0,800,786,1,0,
+        0,0,800,795,1,0,0,0,801,97,1,0,0,0,802,806,5,1,0,0,803,805,3,278,
+        139,0,804,803,1,0,0,0,805,808,1,0,0,0,806,804,1,0,0,0,806,807,1,
+        0,0,0,807,846,1,0,0,0,808,806,1,0,0,0,809,811,5,3,0,0,810,812,3,
+        238,119,0,811,810,1,0,0,0,811,812,1,0,0,0,812,816,1,0,0,0,813,815,
+        3,278,139,0,814,813,1,0,0,0,815,818,1,0,0,0,816,814,1,0,0,0,816,
+        817,1,0,0,0,817,846,1,0,0,0,818,816,1,0,0,0,819,821,3,278,139,0,
+        820,822,3,238,119,0,821,820,1,0,0,0,821,822,1,0,0,0,822,826,1,0,
+        0,0,823,825,3,278,139,0,824,823,1,0,0,0,825,828,1,0,0,0,826,824,
+        1,0,0,0,826,827,1,0,0,0,827,846,1,0,0,0,828,826,1,0,0,0,829,830,
+        5,3,0,0,830,834,3,230,115,0,831,833,3,278,139,0,832,831,1,0,0,0,
+        833,836,1,0,0,0,834,832,1,0,0,0,834,835,1,0,0,0,835,846,1,0,0,0,
+        836,834,1,0,0,0,837,838,3,278,139,0,838,842,3,230,115,0,839,841,
+        3,278,139,0,840,839,1,0,0,0,841,844,1,0,0,0,842,840,1,0,0,0,842,
+        843,1,0,0,0,843,846,1,0,0,0,844,842,1,0,0,0,845,802,1,0,0,0,845,
+        809,1,0,0,0,845,819,1,0,0,0,845,829,1,0,0,0,845,837,1,0,0,0,846,
+        99,1,0,0,0,847,848,3,278,139,0,848,849,5,103,0,0,849,850,3,102,51,
+        0,850,851,5,104,0,0,851,101,1,0,0,0,852,856,3,106,53,0,853,855,3,
+        120,60,0,854,853,1,0,0,0,855,858,1,0,0,0,856,854,1,0,0,0,856,857,
+        1,0,0,0,857,887,1,0,0,0,858,856,1,0,0,0,859,860,5,103,0,0,860,861,
+        3,102,51,0,861,862,5,104,0,0,862,887,1,0,0,0,863,865,3,122,61,0,
+        864,866,3,106,53,0,865,864,1,0,0,0,865,866,1,0,0,0,866,870,1,0,0,
+        0,867,869,3,120,60,0,868,867,1,0,0,0,869,872,1,0,0,0,870,868,1,0,
+        0,0,870,871,1,0,0,0,871,887,1,0,0,0,872,870,1,0,0,0,873,877,5,103,
+        0,0,874,875,3,276,138,0,875,876,5,85,0,0,876,878,1,0,0,0,877,874,
+        1,0,0,0,877,878,1,0,0,0,878,879,1,0,0,0,879,882,3,102,51,0,880,881,
+        5,74,0,0,881,883,3,150,75,0,882,880,1,0,0,0,882,883,1,0,0,0,883,
+        884,1,0,0,0,884,885,5,104,0,0,885,887,1,0,0,0,886,852,1,0,0,0,886,
+        859,1,0,0,0,886,863,1,0,0,0,886,873,1,0,0,0,887,103,1,0,0,0,888,
+        890,3,106,53,0,889,891,3,120,60,0,890,889,1,0,0,0,891,892,1,0,0,
+        0,892,890,1,0,0,0,892,893,1,0,0,0,893,105,1,0,0,0,894,896,5,103,
+        0,0,895,897,3,276,138,0,896,895,1,0,0,0,896,897,1,0,0,0,897,900,
+        1,0,0,0,898,901,3,134,67,0,899,901,3,110,55,0,900,898,1,0,0,0,900,
+        899,1,0,0,0,900,901,1,0,0,0,901,903,1,0,0,0,902,904,3,130,65,0,903,
+        902,1,0,0,0,903,904,1,0,0,0,904,907,1,0,0,0,905,906,5,74,0,0,906,
+        908,3,150,75,0,907,905,1,0,0,0,907,908,1,0,0,0,908,909,1,0,0,0,909,
+        925,5,104,0,0,910,912,5,103,0,0,911,913,3,276,138,0,912,911,1,0,
+        0,0,912,913,1,0,0,0,913,914,1,0,0,0,914,916,3,108,54,0,915,917,3,
+        130,65,0,916,915,1,0,0,0,916,917,1,0,0,0,917,920,1,0,0,0,918,919,
+        5,74,0,0,919,921,3,150,75,0,920,918,1,0,0,0,920,921,1,0,0,0,921,
+        922,1,0,0,0,922,923,5,104,0,0,923,925,1,0,0,0,924,894,1,0,0,0,924,
+        910,1,0,0,0,925,107,1,0,0,0,926,927,5,37,0,0,927,928,3,112,56,0,
+        928,109,1,0,0,0,929,930,5,98,0,0,930,931,3,112,56,0,931,111,1,0,
+        0,0,932,940,3,114,57,0,933,935,5,101,0,0,934,936,5,98,0,0,935,934,
+        1,0,0,0,935,936,1,0,0,0,936,937,1,0,0,0,937,939,3,114,57,0,938,933,
+        1,0,0,0,939,942,1,0,0,0,940,938,1,0,0,0,940,941,1,0,0,0,941,113,
+        1,0,0,0,942,940,1,0,0,0,943,948,3,116,58,0,944,945,5,93,0,0,945,
+        947,3,116,58,0,946,944,1,0,0,0,947,950,1,0,0,0,948,946,1,0,0,0,948,
+        949,1,0,0,0,949,115,1,0,0,0,950,948,1,0,0,0,951,952,5,94,0,0,952,
+        955,3,116,58,0,953,955,3,118,59,0,954,951,1,0,0,0,954,953,1,0,0,
+        0,955,117,1,0,0,0,956,963,3,144,72,0,957,963,5,92,0,0,958,959,5,
+        103,0,0,959,960,3,112,56,0,960,961,5,104,0,0,961,963,1,0,0,0,962,
+        956,1,0,0,0,962,957,1,0,0,0,962,958,1,0,0,0,963,119,1,0,0,0,964,
+        966,3,126,63,0,965,967,3,124,62,0,966,965,1,0,0,0,966,967,1,0,0,
+        0,967,968,1,0,0,0,968,969,3,106,53,0,969,975,1,0,0,0,970,971,3,122,
+        61,0,971,972,3,106,53,0,972,975,1,0,0,0,973,975,3,122,61,0,974,964,
+        1,0,0,0,974,970,1,0,0,0,974,973,1,0,0,0,975,121,1,0,0,0,976,977,
+        5,103,0,0,977,978,3,106,53,0,978,979,3,126,63,0,979,982,3,106,53,
+        0,980,981,5,74,0,0,981,983,3,150,75,0,982,980,1,0,0,0,982,983,1,
+        0,0,0,983,984,1,0,0,0,984,985,5,104,0,0,985,986,3,124,62,0,986,1011,
+        1,0,0,0,987,988,5,103,0,0,988,990,3,106,53,0,989,991,3,120,60,0,
+        990,989,1,0,0,0,991,992,1,0,0,0,992,990,1,0,0,0,992,993,1,0,0,0,
+        993,996,1,0,0,0,994,995,5,74,0,0,995,997,3,150,75,0,996,994,1,0,
+        0,0,996,997,1,0,0,0,997,998,1,0,0,0,998,999,5,104,0,0,999,1000,3,
+        124,62,0,1000,1011,1,0,0,0,1001,1002,5,103,0,0,1002,1005,3,106,53,
+        0,1003,1004,5,74,0,0,1004,1006,3,150,75,0,1005,1003,1,0,0,0,1005,
+        1006,1,0,0,0,1006,1007,1,0,0,0,1007,1008,5,104,0,0,1008,1009,3,124,
+        62,0,1009,1011,1,0,0,0,1010,976,1,0,0,0,1010,987,1,0,0,0,1010,1001,
+        1,0,0,0,1011,123,1,0,0,0,1012,1014,5,107,0,0,1013,1015,3,238,119,
+        0,1014,1013,1,0,0,0,1014,1015,1,0,0,0,1015,1020,1,0,0,0,1016,1018,
+        5,97,0,0,1017,1019,3,238,119,0,1018,1017,1,0,0,0,1018,1019,1,0,0,
+        0,1019,1021,1,0,0,0,1020,1016,1,0,0,0,1020,1021,1,0,0,0,1021,1022,
+        1,0,0,0,1022,1026,5,108,0,0,1023,1026,5,88,0,0,1024,1026,5,90,0,
+        0,1025,1012,1,0,0,0,1025,1023,1,0,0,0,1025,1024,1,0,0,0,1026,125,
+        1,0,0,0,1027,1028,5,86,0,0,1028,1030,5,89,0,0,1029,1031,3,128,64,
+        0,1030,1029,1,0,0,0,1030,1031,1,0,0,0,1031,1032,1,0,0,0,1032,1033,
+        5,89,0,0,1033,1052,5,87,0,0,1034,1035,5,86,0,0,1035,1037,5,89,0,
+        0,1036,1038,3,128,64,0,1037,1036,1,0,0,0,1037,1038,1,0,0,0,1038,
+        1039,1,0,0,0,1039,1052,5,89,0,0,1040,1042,5,89,0,0,1041,1043,3,128,
+        64,0,1042,1041,1,0,0,0,1042,1043,1,0,0,0,1043,1044,1,0,0,0,1044,
+        1045,5,89,0,0,1045,1052,5,87,0,0,1046,1048,5,89,0,0,1047,1049,3,
+        128,64,0,1048,1047,1,0,0,0,1048,1049,1,0,0,0,1049,1050,1,0,0,0,1050,
+        1052,5,89,0,0,1051,1027,1,0,0,0,1051,1034,1,0,0,0,1051,1040,1,0,
+        0,0,1051,1046,1,0,0,0,1052,127,1,0,0,0,1053,1055,5,105,0,0,1054,
+        1056,3,276,138,0,1055,1054,1,0,0,0,1055,1056,1,0,0,0,1056,1059,1,
+        0,0,0,1057,1060,3,132,66,0,1058,1060,3,110,55,0,1059,1057,1,0,0,
+        0,1059,1058,1,0,0,0,1059,1060,1,0,0,0,1060,1062,1,0,0,0,1061,1063,
+        3,140,70,0,1062,1061,1,0,0,0,1062,1063,1,0,0,0,1063,1065,1,0,0,0,
+        1064,1066,3,130,65,0,1065,1064,1,0,0,0,1065,1066,1,0,0,0,1066,1069,
+        1,0,0,0,1067,1068,5,74,0,0,1068,1070,3,150,75,0,1069,1067,1,0,0,
+        0,1069,1070,1,0,0,0,1070,1071,1,0,0,0,1071,1072,5,106,0,0,1072,129,
+        1,0,0,0,1073,1076,3,242,121,0,1074,1076,3,230,115,0,1075,1073,1,
+        0,0,0,1075,1074,1,0,0,0,1076,131,1,0,0,0,1077,1078,5,98,0,0,1078,
+        1086,3,146,73,0,1079,1081,5,101,0,0,1080,1082,5,98,0,0,1081,1080,
+        1,0,0,0,1081,1082,1,0,0,0,1082,1083,1,0,0,0,1083,1085,3,146,73,0,
+        1084,1079,1,0,0,0,1085,1088,1,0,0,0,1086,1084,1,0,0,0,1086,1087,
+        1,0,0,0,1087,1101,1,0,0,0,1088,1086,1,0,0,0,1089,1090,5,98,0,0,1090,
+        1101,3,138,69,0,1091,1092,5,37,0,0,1092,1097,3,146,73,0,1093,1094,
+        5,101,0,0,1094,1096,3,146,73,0,1095,1093,1,0,0,0,1096,1099,1,0,0,
+        0,1097,1095,1,0,0,0,1097,1098,1,0,0,0,1098,1101,1,0,0,0,1099,1097,
+        1,0,0,0,1100,1077,1,0,0,0,1100,1089,1,0,0,0,1100,1091,1,0,0,0,1101,
+        133,1,0,0,0,1102,1104,3,136,68,0,1103,1102,1,0,0,0,1104,1105,1,0,
+        0,0,1105,1103,1,0,0,0,1105,1106,1,0,0,0,1106,135,1,0,0,0,1107,1108,
+        5,98,0,0,1108,1112,3,144,72,0,1109,1110,5,98,0,0,1110,1112,3,138,
+        69,0,1111,1107,1,0,0,0,1111,1109,1,0,0,0,1112,137,1,0,0,0,1113,1115,
+        5,102,0,0,1114,1116,7,5,0,0,1115,1114,1,0,0,0,1115,1116,1,0,0,0,
+        1116,1117,1,0,0,0,1117,1118,5,103,0,0,1118,1119,3,150,75,0,1119,
+        1120,5,104,0,0,1120,139,1,0,0,0,1121,1123,5,90,0,0,1122,1124,3,142,
+        71,0,1123,1122,1,0,0,0,1123,1124,1,0,0,0,1124,1129,1,0,0,0,1125,
+        1127,5,79,0,0,1126,1128,3,142,71,0,1127,1126,1,0,0,0,1127,1128,1,
+        0,0,0,1128,1130,1,0,0,0,1129,1125,1,0,0,0,1129,1130,1,0,0,0,1130,
+        1136,1,0,0,0,1131,1133,5,79,0,0,1132,1134,3,142,71,0,1133,1132,1,
+        0,0,0,1133,1134,1,0,0,0,1134,1136,1,0,0,0,1135,1121,1,0,0,0,1135,
+        1131,1,0,0,0,1136,141,1,0,0,0,1137,1139,5,89,0,0,1138,1137,1,0,0,
+        0,1138,1139,1,0,0,0,1139,1140,1,0,0,0,1140,1141,3,238,119,0,1141,
+        143,1,0,0,0,1142,1143,3,282,141,0,1143,145,1,0,0,0,1144,1145,3,282,
+        141,0,1145,147,1,0,0,0,1146,1148,3,192,96,0,1147,1149,3,190,95,0,
+        1148,1147,1,0,0,0,1149,1150,1,0,0,0,1150,1148,1,0,0,0,1150,1151,
+        1,0,0,0,1151,149,1,0,0,0,1152,1153,3,152,76,0,1153,151,1,0,0,0,1154,
+        1159,3,154,77,0,1155,1156,5,49,0,0,1156,1158,3,154,77,0,1157,1155,
+        1,0,0,0,1158,1161,1,0,0,0,1159,1157,1,0,0,0,1159,1160,1,0,0,0,1160,
+        153,1,0,0,0,1161,1159,1,0,0,0,1162,1167,3,156,78,0,1163,1164,5,76,
+        0,0,1164,1166,3,156,78,0,1165,1163,1,0,0,0,1166,1169,1,0,0,0,1167,
+        1165,1,0,0,0,1167,1168,1,0,0,0,1168,155,1,0,0,0,1169,1167,1,0,0,
+        0,1170,1175,3,158,79,0,1171,1172,5,2,0,0,1172,1174,3,158,79,0,1173,
+        1171,1,0,0,0,1174,1177,1,0,0,0,1175,1173,1,0,0,0,1175,1176,1,0,0,
+        0,1176,157,1,0,0,0,1177,1175,1,0,0,0,1178,1180,5,44,0,0,1179,1178,
+        1,0,0,0,1180,1183,1,0,0,0,1181,1179,1,0,0,0,1181,1182,1,0,0,0,1182,
+        1184,1,0,0,0,1183,1181,1,0,0,0,1184,1185,3,160,80,0,1185,159,1,0,
+        0,0,1186,1192,3,164,82,0,1187,1188,3,162,81,0,1188,1189,3,164,82,
+        0,1189,1191,1,0,0,0,1190,1187,1,0,0,0,1191,1194,1,0,0,0,1192,1190,
+        1,0,0,0,1192,1193,1,0,0,0,1193,161,1,0,0,0,1194,1192,1,0,0,0,1195,
+        1196,7,6,0,0,1196,163,1,0,0,0,1197,1201,3,174,87,0,1198,1200,3,166,
+        83,0,1199,1198,1,0,0,0,1200,1203,1,0,0,0,1201,1199,1,0,0,0,1201,
+        1202,1,0,0,0,1202,165,1,0,0,0,1203,1201,1,0,0,0,1204,1205,5,58,0,
+        0,1205,1206,5,75,0,0,1206,1239,3,174,87,0,1207,1208,5,24,0,0,1208,
+        1209,5,75,0,0,1209,1239,3,174,87,0,1210,1211,5,12,0,0,1211,1239,
+        3,174,87,0,1212,1213,5,81,0,0,1213,1239,3,174,87,0,1214,1215,5,35,
+        0,0,1215,1239,3,174,87,0,1216,1217,5,37,0,0,1217,1239,5,45,0,0,1218,
+        1219,5,37,0,0,1219,1220,5,44,0,0,1220,1239,5,45,0,0,1221,1223,5,
+        37,0,0,1222,1224,5,44,0,0,1223,1222,1,0,0,0,1223,1224,1,0,0,0,1224,
+        1225,1,0,0,0,1225,1228,7,7,0,0,1226,1228,5,78,0,0,1227,1221,1,0,
+        0,0,1227,1226,1,0,0,0,1228,1229,1,0,0,0,1229,1239,3,168,84,0,1230,
+        1232,5,37,0,0,1231,1233,5,44,0,0,1232,1231,1,0,0,0,1232,1233,1,0,
+        0,0,1233,1235,1,0,0,0,1234,1236,3,278,139,0,1235,1234,1,0,0,0,1235,
+        1236,1,0,0,0,1236,1237,1,0,0,0,1237,1239,5,63,0,0,1238,1204,1,0,
+        0,0,1238,1207,1,0,0,0,1238,1210,1,0,0,0,1238,1212,1,0,0,0,1238,1214,
+        1,0,0,0,1238,1216,1,0,0,0,1238,1218,1,0,0,0,1238,1227,1,0,0,0,1238,
+        1230,1,0,0,0,1239,167,1,0,0,0,1240,1245,3,170,85,0,1241,1242,5,101,
+        0,0,1242,1244,3,170,85,0,1243,1241,1,0,0,0,1244,1247,1,0,0,0,1245,
+        1243,1,0,0,0,1245,1246,1,0,0,0,1246,169,1,0,0,0,1247,1245,1,0,0,
+        0,1248,1250,3,172,86,0,1249,1248,1,0,0,0,1250,1251,1,0,0,0,1251,
+        1249,1,0,0,0,1251,1252,1,0,0,0,1252,1257,1,0,0,0,1253,1254,5,75,
+        0,0,1254,1255,3,172,86,0,1255,1256,3,172,86,0,1256,1258,1,0,0,0,
+        1257,1253,1,0,0,0,1257,1258,1,0,0,0,1258,1263,1,0,0,0,1259,1260,
+        5,86,0,0,1260,1261,3,168,84,0,1261,1262,5,87,0,0,1262,1264,1,0,0,
+        0,1263,1259,1,0,0,0,1263,1264,1,0,0,0,1264,1267,1,0,0,0,1265,1266,
+        5,44,0,0,1266,1268,5,45,0,0,1267,1265,1,0,0,0,1267,1268,1,0,0,0,
+        1268,171,1,0,0,0,1269,1272,3,278,139,0,1270,1272,5,45,0,0,1271,1269,
+        1,0,0,0,1271,1270,1,0,0,0,1272,173,1,0,0,0,1273,1279,3,178,89,0,
+        1274,1275,3,176,88,0,1275,1276,3,178,89,0,1276,1278,1,0,0,0,1277,
+        1274,1,0,0,0,1278,1281,1,0,0,0,1279,1277,1,0,0,0,1279,1280,1,0,0,
+        0,1280,175,1,0,0,0,1281,1279,1,0,0,0,1282,1283,7,8,0,0,1283,177,
+        1,0,0,0,1284,1290,3,182,91,0,1285,1286,3,180,90,0,1286,1287,3,182,
+        91,0,1287,1289,1,0,0,0,1288,1285,1,0,0,0,1289,1292,1,0,0,0,1290,
+        1288,1,0,0,0,1290,1291,1,0,0,0,1291,179,1,0,0,0,1292,1290,1,0,0,
+        0,1293,1294,7,9,0,0,1294,181,1,0,0,0,1295,1300,3,184,92,0,1296,1297,
+        5,95,0,0,1297,1299,3,184,92,0,1298,1296,1,0,0,0,1299,1302,1,0,0,
+        0,1300,1298,1,0,0,0,1300,1301,1,0,0,0,1301,183,1,0,0,0,1302,1300,
+        1,0,0,0,1303,1305,7,10,0,0,1304,1303,1,0,0,0,1305,1308,1,0,0,0,1306,
+        1304,1,0,0,0,1306,1307,1,0,0,0,1307,1309,1,0,0,0,1308,1306,1,0,0,
+        0,1309,1310,3,186,93,0,1310,185,1,0,0,0,1311,1316,3,192,96,0,1312,
+        1315,3,188,94,0,1313,1315,3,190,95,0,1314,1312,1,0,0,0,1314,1313,
+        1,0,0,0,1315,1318,1,0,0,0,1316,1314,1,0,0,0,1316,1317,1,0,0,0,1317,
+        1321,1,0,0,0,1318,1316,1,0,0,0,1319,1322,3,134,67,0,1320,1322,3,
+        110,55,0,1321,1319,1,0,0,0,1321,1320,1,0,0,0,1321,1322,1,0,0,0,1322,
+        187,1,0,0,0,1323,1324,5,105,0,0,1324,1325,3,150,75,0,1325,1326,5,
+        106,0,0,1326,1337,1,0,0,0,1327,1329,5,105,0,0,1328,1330,3,150,75,
+        0,1329,1328,1,0,0,0,1329,1330,1,0,0,0,1330,1331,1,0,0,0,1331,1333,
+        5,79,0,0,1332,1334,3,150,75,0,1333,1332,1,0,0,0,1333,1334,1,0,0,
+        0,1334,1335,1,0,0,0,1335,1337,5,106,0,0,1336,1323,1,0,0,0,1336,1327,
+        1,0,0,0,1337,189,1,0,0,0,1338,1339,5,96,0,0,1339,1340,3,244,122,
+        0,1340,191,1,0,0,0,1341,1357,3,194,97,0,1342,1357,3,218,109,0,1343,
+        1357,3,202,101,0,1344,1357,3,204,102,0,1345,1357,3,206,103,0,1346,
+        1357,3,212,106,0,1347,1357,3,214,107,0,1348,1357,3,232,116,0,1349,
+        1357,3,230,115,0,1350,1357,3,196,98,0,1351,1357,3,104,52,0,1352,
+        1357,3,216,108,0,1353,1357,3,220,110,0,1354,1357,3,226,113,0,1355,
+        1357,3,276,138,0,1356,1341,1,0,0,0,1356,1342,1,0,0,0,1356,1343,1,
+        0,0,0,1356,1344,1,0,0,0,1356,1345,1,0,0,0,1356,1346,1,0,0,0,1356,
+        1347,1,0,0,0,1356,1348,1,0,0,0,1356,1349,1,0,0,0,1356,1350,1,0,0,
+        0,1356,1351,1,0,0,0,1356,1352,1,0,0,0,1356,1353,1,0,0,0,1356,1354,
+        1,0,0,0,1356,1355,1,0,0,0,1357,193,1,0,0,0,1358,1359,5,13,0,0,1359,
+        1360,5,103,0,0,1360,1361,5,90,0,0,1361,1362,5,104,0,0,1362,195,1,
+        0,0,0,1363,1365,5,10,0,0,1364,1366,3,150,75,0,1365,1364,1,0,0,0,
+        1365,1366,1,0,0,0,1366,1368,1,0,0,0,1367,1369,3,198,99,0,1368,1367,
+        1,0,0,0,1369,1370,1,0,0,0,1370,1368,1,0,0,0,1370,1371,1,0,0,0,1371,
+        1374,1,0,0,0,1372,1373,5,22,0,0,1373,1375,3,150,75,0,1374,1372,1,
+        0,0,0,1374,1375,1,0,0,0,1375,1376,1,0,0,0,1376,1377,5,23,0,0,1377,
+        197,1,0,0,0,1378,1379,5,73,0,0,1379,1384,3,200,100,0,1380,1381,5,
+        97,0,0,1381,1383,3,200,100,0,1382,1380,1,0,0,0,1383,1386,1,0,0,0,
+        1384,1382,1,0,0,0,1384,1385,1,0,0,0,1385,1387,1,0,0,0,1386,1384,
+        1,0,0,0,1387,1388,5,59,0,0,1388,1389,3,150,75,0,1389,199,1,0,0,0,
+        1390,1391,3,162,81,0,1391,1392,3,150,75,0,1392,1396,1,0,0,0,1393,
+        1396,3,166,83,0,1394,1396,3,150,75,0,1395,1390,1,0,0,0,1395,1393,
+        1,0,0,0,1395,1394,1,0,0,0,1396,201,1,0,0,0,1397,1398,5,105,0,0,1398,
+        1401,3,210,105,0,1399,1400,5,101,0,0,1400,1402,3,150,75,0,1401,1399,
+        1,0,0,0,1401,1402,1,0,0,0,1402,1403,1,0,0,0,1403,1404,5,106,0,0,
+        1404,203,1,0,0,0,1405,1409,5,105,0,0,1406,1407,3,276,138,0,1407,
+        1408,5,85,0,0,1408,1410,1,0,0,0,1409,1406,1,0,0,0,1409,1410,1,0,
+        0,0,1410,1411,1,0,0,0,1411,1414,3,104,52,0,1412,1413,5,74,0,0,1413,
+        1415,3,150,75,0,1414,1412,1,0,0,0,1414,1415,1,0,0,0,1415,1416,1,
+        0,0,0,1416,1417,5,101,0,0,1417,1418,3,150,75,0,1418,1419,5,106,0,
+        0,1419,205,1,0,0,0,1420,1421,3,208,104,0,1421,1422,5,103,0,0,1422,
+        1423,3,210,105,0,1423,1424,5,104,0,0,1424,207,1,0,0,0,1425,1426,
+        7,11,0,0,1426,209,1,0,0,0,1427,1428,3,276,138,0,1428,1429,5,35,0,
+        0,1429,1432,3,150,75,0,1430,1431,5,74,0,0,1431,1433,3,150,75,0,1432,
+        1430,1,0,0,0,1432,1433,1,0,0,0,1433,211,1,0,0,0,1434,1435,5,51,0,
+        0,1435,1436,5,103,0,0,1436,1437,3,276,138,0,1437,1438,5,85,0,0,1438,
+        1439,3,150,75,0,1439,1440,5,97,0,0,1440,1441,3,276,138,0,1441,1442,
+        5,35,0,0,1442,1443,3,150,75,0,1443,1444,5,101,0,0,1444,1445,3,150,
+        75,0,1445,1446,5,104,0,0,1446,213,1,0,0,0,1447,1448,7,12,0,0,1448,
+        1454,5,107,0,0,1449,1455,3,8,4,0,1450,1452,3,94,47,0,1451,1453,3,
+        92,46,0,1452,1451,1,0,0,0,1452,1453,1,0,0,0,1453,1455,1,0,0,0,1454,
+        1449,1,0,0,0,1454,1450,1,0,0,0,1455,1456,1,0,0,0,1456,1457,5,108,
+        0,0,1457,215,1,0,0,0,1458,1459,5,103,0,0,1459,1460,3,150,75,0,1460,
+        1461,5,104,0,0,1461,217,1,0,0,0,1462,1463,3,222,111,0,1463,1465,
+        5,103,0,0,1464,1466,7,13,0,0,1465,1464,1,0,0,0,1465,1466,1,0,0,0,
+        1466,1468,1,0,0,0,1467,1469,3,150,75,0,1468,1467,1,0,0,0,1468,1469,
+        1,0,0,0,1469,1470,1,0,0,0,1470,1471,5,67,0,0,1471,1472,3,150,75,
+        0,1472,1473,5,104,0,0,1473,219,1,0,0,0,1474,1475,3,222,111,0,1475,
+        1477,5,103,0,0,1476,1478,7,0,0,0,1477,1476,1,0,0,0,1477,1478,1,0,
+        0,0,1478,1487,1,0,0,0,1479,1484,3,150,75,0,1480,1481,5,97,0,0,1481,
+        1483,3,150,75,0,1482,1480,1,0,0,0,1483,1486,1,0,0,0,1484,1482,1,
+        0,0,0,1484,1485,1,0,0,0,1485,1488,1,0,0,0,1486,1484,1,0,0,0,1487,
+        1479,1,0,0,0,1487,1488,1,0,0,0,1488,1489,1,0,0,0,1489,1490,5,104,
+        0,0,1490,221,1,0,0,0,1491,1492,3,224,112,0,1492,1493,3,278,139,0,
+        1493,223,1,0,0,0,1494,1495,3,278,139,0,1495,1496,5,96,0,0,1496,1498,
+        1,0,0,0,1497,1494,1,0,0,0,1498,1501,1,0,0,0,1499,1497,1,0,0,0,1499,
+        1500,1,0,0,0,1500,225,1,0,0,0,1501,1499,1,0,0,0,1502,1503,3,276,
+        138,0,1503,1512,5,107,0,0,1504,1509,3,228,114,0,1505,1506,5,97,0,
+        0,1506,1508,3,228,114,0,1507,1505,1,0,0,0,1508,1511,1,0,0,0,1509,
+        1507,1,0,0,0,1509,1510,1,0,0,0,1510,1513,1,0,0,0,1511,1509,1,0,0,
+        0,1512,1504,1,0,0,0,1512,1513,1,0,0,0,1513,1514,1,0,0,0,1514,1515,
+        5,108,0,0,1515,227,1,0,0,0,1516,1517,3,244,122,0,1517,1518,5,98,
+        0,0,1518,1519,3,150,75,0,1519,1526,1,0,0,0,1520,1521,5,96,0,0,1521,
+        1526,3,244,122,0,1522,1523,5,96,0,0,1523,1526,5,90,0,0,1524,1526,
+        3,276,138,0,1525,1516,1,0,0,0,1525,1520,1,0,0,0,1525,1522,1,0,0,
+        0,1525,1524,1,0,0,0,1526,229,1,0,0,0,1527,1530,5,102,0,0,1528,1531,
+        3,278,139,0,1529,1531,5,111,0,0,1530,1528,1,0,0,0,1530,1529,1,0,
+        0,0,1531,231,1,0,0,0,1532,1539,3,234,117,0,1533,1539,5,45,0,0,1534,
+        1539,3,236,118,0,1535,1539,5,113,0,0,1536,1539,3,240,120,0,1537,
+        1539,3,242,121,0,1538,1532,1,0,0,0,1538,1533,1,0,0,0,1538,1534,1,
+        0,0,0,1538,1535,1,0,0,0,1538,1536,1,0,0,0,1538,1537,1,0,0,0,1539,
+        233,1,0,0,0,1540,1541,7,14,0,0,1541,235,1,0,0,0,1542,1545,3,238,
+        119,0,1543,1545,5,112,0,0,1544,1542,1,0,0,0,1544,1543,1,0,0,0,1545,
+        237,1,0,0,0,1546,1547,7,15,0,0,1547,239,1,0,0,0,1548,1557,5,105,
+        0,0,1549,1554,3,150,75,0,1550,1551,5,97,0,0,1551,1553,3,150,75,0,
+        1552,1550,1,0,0,0,1553,1556,1,0,0,0,1554,1552,1,0,0,0,1554,1555,
+        1,0,0,0,1555,1558,1,0,0,0,1556,1554,1,0,0,0,1557,1549,1,0,0,0,1557,
+        1558,1,0,0,0,1558,1559,1,0,0,0,1559,1560,5,106,0,0,1560,241,1,0,
+        0,0,1561,1575,5,107,0,0,1562,1563,3,244,122,0,1563,1564,5,98,0,0,
+        1564,1572,3,150,75,0,1565,1566,5,97,0,0,1566,1567,3,244,122,0,1567,
+        1568,5,98,0,0,1568,1569,3,150,75,0,1569,1571,1,0,0,0,1570,1565,1,
+        0,0,0,1571,1574,1,0,0,0,1572,1570,1,0,0,0,1572,1573,1,0,0,0,1573,
+        1576,1,0,0,0,1574,1572,1,0,0,0,1575,1562,1,0,0,0,1575,1576,1,0,0,
+        0,1576,1577,1,0,0,0,1577,1578,5,108,0,0,1578,243,1,0,0,0,1579,1580,
+        3,282,141,0,1580,245,1,0,0,0,1581,1587,3,248,124,0,1582,1587,3,258,
+        129,0,1583,1587,3,260,130,0,1584,1587,3,264,132,0,1585,1587,3,270,
+        135,0,1586,1581,1,0,0,0,1586,1582,1,0,0,0,1586,1583,1,0,0,0,1586,
+        1584,1,0,0,0,1586,1585,1,0,0,0,1587,247,1,0,0,0,1588,1589,5,15,0,
+        0,1589,1591,5,11,0,0,1590,1592,3,278,139,0,1591,1590,1,0,0,0,1591,
+        1592,1,0,0,0,1592,1594,1,0,0,0,1593,1595,3,272,136,0,1594,1593,1,
+        0,0,0,1594,1595,1,0,0,0,1595,1596,1,0,0,0,1596,1597,7,16,0,0,1597,
+        1598,5,103,0,0,1598,1599,3,276,138,0,1599,1600,3,136,68,0,1600,1601,
+        5,104,0,0,1601,1602,7,17,0,0,1602,1604,3,250,125,0,1603,1605,3,92,
+        46,0,1604,1603,1,0,0,0,1604,1605,1,0,0,0,1605,249,1,0,0,0,1606,1607,
+        3,252,126,0,1607,1608,5,37,0,0,1608,1609,5,70,0,0,1609,1635,1,0,
+        0,0,1610,1611,3,254,127,0,1611,1612,5,37,0,0,1612,1613,5,70,0,0,
+        1613,1635,1,0,0,0,1614,1615,3,252,126,0,1615,1616,5,37,0,0,1616,
+        1617,5,44,0,0,1617,1618,5,45,0,0,1618,1635,1,0,0,0,1619,1620,3,252,
+        126,0,1620,1621,5,37,0,0,1621,1622,5,42,0,0,1622,1623,5,38,0,0,1623,
+        1635,1,0,0,0,1624,1625,3,254,127,0,1625,1626,5,37,0,0,1626,1627,
+        5,42,0,0,1627,1628,5,38,0,0,1628,1635,1,0,0,0,1629,1630,3,252,126,
+        0,1630,1631,5,37,0,0,1631,1632,7,7,0,0,1632,1633,3,256,128,0,1633,
+        1635,1,0,0,0,1634,1606,1,0,0,0,1634,1610,1,0,0,0,1634,1614,1,0,0,
+        0,1634,1619,1,0,0,0,1634,1624,1,0,0,0,1634,1629,1,0,0,0,1635,251,
+        1,0,0,0,1636,1637,3,276,138,0,1637,1638,5,96,0,0,1638,1639,3,244,
+        122,0,1639,253,1,0,0,0,1640,1641,5,103,0,0,1641,1646,3,252,126,0,
+        1642,1643,5,97,0,0,1643,1645,3,252,126,0,1644,1642,1,0,0,0,1645,
+        1648,1,0,0,0,1646,1644,1,0,0,0,1646,1647,1,0,0,0,1647,1649,1,0,0,
+        0,1648,1646,1,0,0,0,1649,1650,5,104,0,0,1650,255,1,0,0,0,1651,1656,
+        3,278,139,0,1652,1653,5,86,0,0,1653,1654,3,256,128,0,1654,1655,5,
+        87,0,0,1655,1657,1,0,0,0,1656,1652,1,0,0,0,1656,1657,1,0,0,0,1657,
+        1661,1,0,0,0,1658,1659,5,103,0,0,1659,1660,5,111,0,0,1660,1662,5,
+        104,0,0,1661,1658,1,0,0,0,1661,1662,1,0,0,0,1662,257,1,0,0,0,1663,
+        1664,5,21,0,0,1664,1665,5,11,0,0,1665,1667,3,278,139,0,1666,1668,
+        3,274,137,0,1667,1666,1,0,0,0,1667,1668,1,0,0,0,1668,259,1,0,0,0,
+        1669,1671,5,15,0,0,1670,1672,5,70,0,0,1671,1670,1,0,0,0,1671,1672,
+        1,0,0,0,1672,1673,1,0,0,0,1673,1675,5,36,0,0,1674,1676,3,278,139,
+        0,1675,1674,1,0,0,0,1675,1676,1,0,0,0,1676,1678,1,0,0,0,1677,1679,
+        3,272,136,0,1678,1677,1,0,0,0,1678,1679,1,0,0,0,1679,1680,1,0,0,
+        0,1680,1682,3,262,131,0,1681,1683,3,92,46,0,1682,1681,1,0,0,0,1682,
+        1683,1,0,0,0,1683,261,1,0,0,0,1684,1685,5,27,0,0,1685,1686,5,103,
+        0,0,1686,1687,3,276,138,0,1687,1688,3,136,68,0,1688,1689,5,104,0,
+        0,1689,1690,5,47,0,0,1690,1691,5,103,0,0,1691,1696,3,252,126,0,1692,
+        1693,5,97,0,0,1693,1695,3,252,126,0,1694,1692,1,0,0,0,1695,1698,
+        1,0,0,0,1696,1694,1,0,0,0,1696,1697,1,0,0,0,1697,1699,1,0,0,0,1698,
+        1696,1,0,0,0,1699,1700,5,104,0,0,1700,1718,1,0,0,0,1701,1703,5,47,
+        0,0,1702,1704,5,98,0,0,1703,1702,1,0,0,0,1703,1704,1,0,0,0,1704,
+        1705,1,0,0,0,1705,1706,3,144,72,0,1706,1707,5,103,0,0,1707,1712,
+        3,244,122,0,1708,1709,5,97,0,0,1709,1711,3,244,122,0,1710,1708,1,
+        0,0,0,1711,1714,1,0,0,0,1712,1710,1,0,0,0,1712,1713,1,0,0,0,1713,
+        1715,1,0,0,0,1714,1712,1,0,0,0,1715,1716,5,104,0,0,1716,1718,1,0,
+        0,0,1717,1684,1,0,0,0,1717,1701,1,0,0,0,1718,263,1,0,0,0,1719,1720,
+        5,15,0,0,1720,1721,3,278,139,0,1721,1723,5,36,0,0,1722,1724,3,278,
+        139,0,1723,1722,1,0,0,0,1723,1724,1,0,0,0,1724,1726,1,0,0,0,1725,
+        1727,3,272,136,0,1726,1725,1,0,0,0,1726,1727,1,0,0,0,1727,1728,1,
+        0,0,0,1728,1729,5,27,0,0,1729,1730,5,103,0,0,1730,1731,3,276,138,
+        0,1731,1732,3,136,68,0,1732,1733,5,104,0,0,1733,1735,5,47,0,0,1734,
+        1736,3,278,139,0,1735,1734,1,0,0,0,1735,1736,1,0,0,0,1736,1737,1,
+        0,0,0,1737,1739,3,266,133,0,1738,1740,3,268,134,0,1739,1738,1,0,
+        0,0,1739,1740,1,0,0,0,1740,265,1,0,0,0,1741,1742,5,103,0,0,1742,
+        1747,3,252,126,0,1743,1744,5,97,0,0,1744,1746,3,252,126,0,1745,1743,
+        1,0,0,0,1746,1749,1,0,0,0,1747,1745,1,0,0,0,1747,1748,1,0,0,0,1748,
+        1750,1,0,0,0,1749,1747,1,0,0,0,1750,1751,5,104,0,0,1751,1764,1,0,
+        0,0,1752,1753,5,105,0,0,1753,1758,3,252,126,0,1754,1755,5,97,0,0,
+        1755,1757,3,252,126,0,1756,1754,1,0,0,0,1757,1760,1,0,0,0,1758,1756,
+        1,0,0,0,1758,1759,1,0,0,0,1759,1761,1,0,0,0,1760,1758,1,0,0,0,1761,
+        1762,5,106,0,0,1762,1764,1,0,0,0,1763,1741,1,0,0,0,1763,1752,1,0,
+        0,0,1764,267,1,0,0,0,1765,1766,3,278,139,0,1766,1767,3,242,121,0,
+        1767,269,1,0,0,0,1768,1769,5,21,0,0,1769,1770,5,36,0,0,1770,1772,
+        3,278,139,0,1771,1773,3,274,137,0,1772,1771,1,0,0,0,1772,1773,1,
+        0,0,0,1773,271,1,0,0,0,1774,1775,5,34,0,0,1775,1776,5,44,0,0,1776,
+        1777,5,25,0,0,1777,273,1,0,0,0,1778,1779,5,34,0,0,1779,1780,5,25,
+        0,0,1780,275,1,0,0,0,1781,1782,3,278,139,0,1782,277,1,0,0,0,1783,
+        1787,5,115,0,0,1784,1787,5,114,0,0,1785,1787,3,280,140,0,1786,1783,
+        1,0,0,0,1786,1784,1,0,0,0,1786,1785,1,0,0,0,1787,279,1,0,0,0,1788,
+        1789,7,18,0,0,1789,281,1,0,0,0,1790,1793,3,278,139,0,1791,1793,3,
+        284,142,0,1792,1790,1,0,0,0,1792,1791,1,0,0,0,1793,283,1,0,0,0,1794,
+        1795,7,19,0,0,1795,285,1,0,0,0,221,288,295,306,311,318,324,329,333,
+        340,355,358,365,377,380,400,403,410,414,422,432,435,438,443,445,
+        448,452,458,467,470,480,486,494,501,509,519,527,530,536,539,541,
+        553,563,567,572,584,593,601,626,634,646,649,657,669,675,678,682,
+        685,695,704,711,717,721,724,727,734,742,745,750,759,770,780,786,
+        790,795,800,806,811,816,821,826,834,842,845,856,865,870,877,882,
+        886,892,896,900,903,907,912,916,920,924,935,940,948,954,962,966,
+        974,982,992,996,1005,1010,1014,1018,1020,1025,1030,1037,1042,1048,
+        1051,1055,1059,1062,1065,1069,1075,1081,1086,1097,1100,1105,1111,
+        1115,1123,1127,1129,1133,1135,1138,1150,1159,1167,1175,1181,1192,
+        1201,1223,1227,1232,1235,1238,1245,1251,1257,1263,1267,1271,1279,
+        1290,1300,1306,1314,1316,1321,1329,1333,1336,1356,1365,1370,1374,
+        1384,1395,1401,1409,1414,1432,1452,1454,1465,1468,1477,1484,1487,
+        1499,1509,1512,1525,1530,1538,1544,1554,1557,1572,1575,1586,1591,
+        1594,1604,1634,1646,1656,1661,1667,1671,1675,1678,1682,1696,1703,
+        1712,1717,1723,1726,1735,1739,1747,1758,1763,1772,1786,1792
     ];
 
     private static __ATN: antlr.ATN;
@@ -9340,6 +9502,12 @@ export class ClauseContext extends antlr.ParserRuleContext {
     public orderSkipLimitClause(): OrderSkipLimitClauseContext | null {
         return this.getRuleContext(0, OrderSkipLimitClauseContext);
     }
+    public letClause(): LetClauseContext | null {
+        return this.getRuleContext(0, LetClauseContext);
+    }
+    public filterClause(): FilterClauseContext | null {
+        return this.getRuleContext(0, FilterClauseContext);
+    }
     public override get ruleIndex(): number {
         return CypherParser.RULE_clause;
     }
@@ -9408,6 +9576,9 @@ export class CallClauseContext extends antlr.ParserRuleContext {
     }
     public procedureName(): ProcedureNameContext {
         return this.getRuleContext(0, ProcedureNameContext)!;
+    }
+    public OPTIONAL(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.OPTIONAL, 0);
     }
     public LPAREN(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.LPAREN, 0);
@@ -9678,11 +9849,14 @@ export class CreateClauseContext extends antlr.ParserRuleContext {
     public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
         super(parent, invokingState);
     }
-    public CREATE(): antlr.TerminalNode {
-        return this.getToken(CypherParser.CREATE, 0)!;
-    }
     public pattern(): PatternContext {
         return this.getRuleContext(0, PatternContext)!;
+    }
+    public CREATE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.CREATE, 0);
+    }
+    public INSERT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.INSERT, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_createClause;
@@ -9966,9 +10140,6 @@ export class DeleteClauseContext extends antlr.ParserRuleContext {
 
         return this.getRuleContext(i, ExpressionContext);
     }
-    public DETACH(): antlr.TerminalNode | null {
-        return this.getToken(CypherParser.DETACH, 0);
-    }
     public COMMA(): antlr.TerminalNode[];
     public COMMA(i: number): antlr.TerminalNode | null;
     public COMMA(i?: number): antlr.TerminalNode | null | antlr.TerminalNode[] {
@@ -9977,6 +10148,12 @@ export class DeleteClauseContext extends antlr.ParserRuleContext {
     	} else {
     		return this.getToken(CypherParser.COMMA, i);
     	}
+    }
+    public DETACH(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.DETACH, 0);
+    }
+    public NODETACH(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.NODETACH, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_deleteClause;
@@ -10052,6 +10229,75 @@ export class FinishClauseContext extends antlr.ParserRuleContext {
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_finishClause;
+    }
+}
+
+
+export class LetClauseContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public LET(): antlr.TerminalNode {
+        return this.getToken(CypherParser.LET, 0)!;
+    }
+    public letItem(): LetItemContext[];
+    public letItem(i: number): LetItemContext | null;
+    public letItem(i?: number): LetItemContext[] | LetItemContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(LetItemContext);
+        }
+
+        return this.getRuleContext(i, LetItemContext);
+    }
+    public COMMA(): antlr.TerminalNode[];
+    public COMMA(i: number): antlr.TerminalNode | null;
+    public COMMA(i?: number): antlr.TerminalNode | null | antlr.TerminalNode[] {
+    	if (i === undefined) {
+    		return this.getTokens(CypherParser.COMMA);
+    	} else {
+    		return this.getToken(CypherParser.COMMA, i);
+    	}
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_letClause;
+    }
+}
+
+
+export class LetItemContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public variable(): VariableContext {
+        return this.getRuleContext(0, VariableContext)!;
+    }
+    public EQ(): antlr.TerminalNode {
+        return this.getToken(CypherParser.EQ, 0)!;
+    }
+    public expression(): ExpressionContext {
+        return this.getRuleContext(0, ExpressionContext)!;
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_letItem;
+    }
+}
+
+
+export class FilterClauseContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public FILTER(): antlr.TerminalNode {
+        return this.getToken(CypherParser.FILTER, 0)!;
+    }
+    public expression(): ExpressionContext {
+        return this.getRuleContext(0, ExpressionContext)!;
+    }
+    public WHERE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.WHERE, 0);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_filterClause;
     }
 }
 
@@ -10782,6 +11028,9 @@ export class RelationshipDetailContext extends antlr.ParserRuleContext {
     }
     public relationshipTypes(): RelationshipTypesContext | null {
         return this.getRuleContext(0, RelationshipTypesContext);
+    }
+    public labelExpression(): LabelExpressionContext | null {
+        return this.getRuleContext(0, LabelExpressionContext);
     }
     public rangeLiteral(): RangeLiteralContext | null {
         return this.getRuleContext(0, RangeLiteralContext);
@@ -12194,9 +12443,6 @@ export class FunctionInvocationContext extends antlr.ParserRuleContext {
     public RPAREN(): antlr.TerminalNode {
         return this.getToken(CypherParser.RPAREN, 0)!;
     }
-    public DISTINCT(): antlr.TerminalNode | null {
-        return this.getToken(CypherParser.DISTINCT, 0);
-    }
     public expression(): ExpressionContext[];
     public expression(i: number): ExpressionContext | null;
     public expression(i?: number): ExpressionContext[] | ExpressionContext | null {
@@ -12205,6 +12451,12 @@ export class FunctionInvocationContext extends antlr.ParserRuleContext {
         }
 
         return this.getRuleContext(i, ExpressionContext);
+    }
+    public DISTINCT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.DISTINCT, 0);
+    }
+    public ALL(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.ALL, 0);
     }
     public COMMA(): antlr.TerminalNode[];
     public COMMA(i: number): antlr.TerminalNode | null;
@@ -13267,6 +13519,18 @@ export class NonReservedKeywordContext extends antlr.ParserRuleContext {
     }
     public FINISH(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.FINISH, 0);
+    }
+    public LET(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.LET, 0);
+    }
+    public FILTER(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.FILTER, 0);
+    }
+    public NODETACH(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.NODETACH, 0);
+    }
+    public INSERT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.INSERT, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_nonReservedKeyword;

@@ -87,11 +87,11 @@ Feature: TypeConversionFunctions - toInteger, toFloat, toBoolean, toString and t
       | 'true' | '-42' | 's' | '2020-01-02' | 'P1DT2H' | '08:05' | null |
     And no side effects
 
-  Scenario Outline: [8] Conversion of a value of the wrong type is refused
+  Scenario Outline: [8] Conversion of a value of the wrong type is refused when it arrives
     Given any graph
     When executing query:
       """
-      WITH <value> AS v RETURN <function>(v) AS r
+      WITH [<value>, 'x'] AS box RETURN <function>(box[0]) AS r
       """
     Then a TypeError should be raised at runtime: InvalidArgumentValue
 

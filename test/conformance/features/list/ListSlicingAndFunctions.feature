@@ -186,7 +186,7 @@ Feature: ListSlicingAndFunctions - slices, ranges, reduce, list conversion and I
     Given any graph
     When executing query:
       """
-      WITH <value> AS v RETURN <function>(v) AS r
+      WITH [<value>, [1]] AS box RETURN <function>(box[0]) AS r
       """
     Then a TypeError should be raised at runtime: InvalidArgumentValue
 

@@ -180,7 +180,7 @@ Feature: StringFunctionsBeyond - trimming characters, normalization, left and ri
     Given any graph
     When executing query:
       """
-      WITH 1 AS v RETURN <call> AS r
+      WITH [1, 'x'] AS box WITH box[0] AS v RETURN <call> AS r
       """
     Then a TypeError should be raised at runtime: InvalidArgumentValue
 

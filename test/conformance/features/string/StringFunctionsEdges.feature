@@ -47,7 +47,7 @@ Feature: StringFunctionsEdges - string functions on null, on wrong types and on 
     Given any graph
     When executing query:
       """
-      WITH [<value>] AS box
+      WITH [<value>, 'x'] AS box
       RETURN <fn>(box[0]) AS v
       """
     Then a TypeError should be raised at runtime: InvalidArgumentValue

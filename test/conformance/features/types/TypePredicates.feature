@@ -173,3 +173,29 @@ Feature: TypePredicates - IS :: TYPE, IS NOT :: TYPE, NOT NULL, unions and lists
       | a                                | b                          | c              | d               | e                       | f               | g                             |
       | 'LIST<INTEGER NOT NULL> NOT NULL' | 'LIST<NOTHING> NOT NULL'   | 'MAP NOT NULL' | 'NODE NOT NULL' | 'RELATIONSHIP NOT NULL' | 'PATH NOT NULL' | 'LIST<DATE NOT NULL> NOT NULL' |
     And no side effects
+
+  Scenario Outline: [13] A union is nullable as a whole or not at all
+    Given any graph
+    When executing query:
+      """
+      RETURN 1 IS :: <type> AS t
+      """
+    Then a SyntaxError should be raised at compile time: UnexpectedSyntax
+
+    Examples:
+      | type                              |
+      | INTEGER NOT NULL \| FLOAT         |
+      | STRING \| BOOLEAN NOT NULL        |
+      | LIST<INTEGER NOT NULL \| STRING>  |
+
+  Scenario: [14] A union of NOT NULL types refuses null, a union of nullable types takes it
+    Given any graph
+    When executing query:
+      """
+      RETURN 1 IS :: INTEGER NOT NULL | FLOAT NOT NULL AS a, null IS :: INTEGER NOT NULL | FLOAT NOT NULL AS b,
+             null IS :: INTEGER | FLOAT AS c
+      """
+    Then the result should be, in any order:
+      | a    | b     | c    |
+      | true | false | true |
+    And no side effects

@@ -1,0 +1,68 @@
+import type { Value } from '../../common/values/value.js';
+import type { GraphReader } from '../../projections/graph/view.js';
+import { string_type } from '../bind/static-type.js';
+import type { Procedure, ProcedureLibrary } from './procedures.js';
+
+/**
+ * The schema procedures every Neo4j database answers, so the CALL examples of the Cypher manual run
+ * as written: `db.labels()`, `db.relationshipTypes()` and `db.propertyKeys()`, each one STRING column,
+ * one row per name in use now (a label some node has, a type some relationship has, a key some node or
+ * relationship holds), in the order the names first appeared. They are not a procedure library
+ * (SPEC 1): there is no way to add to them, and a procedure an embedder registers under one of these
+ * names is the one called.
+ */
+
+function* inUse(names: Iterable<string>, members: (name: string) => Iterable<unknown>): Iterable<readonly Value[]> {
+  for (const name of names) {
+    for (const _ of members(name)) {
+      yield [name];
+      break;
+    }
+  }
+}
+
+function* propertyKeys(graph: GraphReader): Iterable<readonly Value[]> {
+  const seen = new Set<string>();
+  const note = function* (keys: Iterable<string>): Iterable<readonly Value[]> {
+    for (const k of keys) {
+      if (seen.has(k)) continue;
+      seen.add(k);
+      yield [k];
+    }
+  };
+  for (const n of graph.nodes()) yield* note(n.props.keys());
+  for (const e of graph.edges()) yield* note(e.props.keys());
+}
+
+const builtins: readonly Procedure[] = [
+  {
+    name: 'db.labels',
+    inputs: [],
+    outputs: [{ name: 'label', type: string_type }],
+    call: (_args, { graph }) => inUse(graph.labelNames(), (l) => graph.nodesWithLabel(l)),
+  },
+  {
+    name: 'db.relationshipTypes',
+    inputs: [],
+    outputs: [{ name: 'relationshipType', type: string_type }],
+    call: (_args, { graph }) => inUse(graph.edgeTypeNames(), (t) => graph.edgesOfType(t)),
+  },
+  {
+    name: 'db.propertyKeys',
+    inputs: [],
+    outputs: [{ name: 'propertyKey', type: string_type }],
+    call: (_args, { graph }) => propertyKeys(graph),
+  },
+];
+
+const by_name: ReadonlyMap<string, Procedure> = new Map(builtins.map((p) => [p.name, p]));
+
+/** `library` with the built-in procedures behind it: a name the library knows is its own. */
+export function withBuiltinProcedures(library: ProcedureLibrary): ProcedureLibrary {
+  return {
+    lookup: (name) => library.lookup(name) ?? by_name.get(name),
+    get version() {
+      return library.version;
+    },
+  };
+}
