@@ -33,14 +33,14 @@ export function labelScan(plan: LogicalOp): LogicalOp {
 }
 
 /**
- * `('has names', labels(n), x, mode)`, the parser's form of `n:$(x)` / `n:$any(x)`, among the
+ * `('has names', 'names of'(n), x, mode)`, the parser's form of `n:$(x)` / `n:$any(x)`, among the
  * conjuncts, for the scanned variable, with an `x` that is the same whenever it is evaluated.
  */
 function dynamicLabels(predicate: BoundExpression, variable: number): DynamicLabels | undefined {
   for (const c of conjuncts(predicate)) {
     if (c.kind !== 'function' || c.name !== 'has names') continue;
     const [have, names, mode] = c.args;
-    if (have?.kind !== 'function' || have.name !== 'labels') continue;
+    if (have?.kind !== 'function' || (have.name !== 'names of' && have.name !== 'labels')) continue;
     const subject = have.args[0];
     if (subject?.kind !== 'variable' || subject.variable.id !== variable) continue;
     if (names === undefined || !constant(names)) continue;
