@@ -22,9 +22,9 @@ import { propertyEquals } from './read-ops.js';
  * (an INTEGER as its nearest double, so equal INTEGERs and FLOATs meet in one bucket; values that share a
  * key but differ are told apart by the scan's own check). Undefined for every other kind of value.
  */
-type BucketKey = string | number | boolean;
+export type BucketKey = string | number | boolean;
 
-function bucketKey(v: Value): BucketKey | undefined {
+export function bucketKey(v: Value): BucketKey | undefined {
   switch (typeof v) {
     case 'string':
     case 'boolean':

@@ -4,6 +4,7 @@ import type { Value } from '../../common/values/value.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { Evaluator, PhysicalOp, Row } from './context.js';
 import type { OpEnv } from './read-ops.js';
+import { bucketKey, type BucketKey } from './scan-table.js';
 import { after, holding, loopArray, type Flow } from './slices.js';
 
 /**
@@ -27,7 +28,7 @@ export function valueHashJoin(op: Extract<LogicalOp, { op: 'value_hash_join' }>,
   const memory = env.cx.memory;
   const deadline = env.cx.deadline;
   return (arg, sink) => {
-    const plain = new Map<PlainKey, Kept[]>();
+    const plain = new Map<BucketKey, Kept[]>();
     const structured = new ValueHashMap<Kept[]>();
     let held = 0;
     let built = false;
@@ -48,7 +49,7 @@ export function valueHashJoin(op: Extract<LogicalOp, { op: 'value_hash_join' }>,
         held += bytes;
         const bucket = p === undefined ? structured.getOrCreate(keys, () => []) : plain.get(p);
         if (bucket !== undefined) bucket.push(kept);
-        else plain.set(p as PlainKey, [kept]);
+        else plain.set(p as BucketKey, [kept]);
         return true;
       });
     };
@@ -89,8 +90,6 @@ const kept_row_bytes = 48;
 /** Bytes a kept key or slot value costs: a reference (the nodes and relationships it names live in the graph). */
 const reference_bytes = 8;
 
-type PlainKey = string | number | boolean;
-
 /** The key values of a row; undefined when one is null (`=` with null is never true). */
 function keyValues(keys: readonly Evaluator[], row: Row): Value[] | undefined {
   const out: Value[] = new Array<Value>(keys.length);
@@ -103,30 +102,17 @@ function keyValues(keys: readonly Evaluator[], row: Row): Value[] | undefined {
 }
 
 /** The plain Map's key for these values; undefined when one of them is not a string, a boolean or a number. */
-function plainKey(values: readonly Value[]): PlainKey | undefined {
-  if (values.length === 1) return plainPart(values[0] as Value);
+function plainKey(values: readonly Value[]): BucketKey | undefined {
+  if (values.length === 1) return bucketKey(values[0] as Value);
   let text = '';
   for (const v of values) {
-    const part = plainPart(v);
+    const part = bucketKey(v);
     if (part === undefined) return undefined;
     // A tag and the length keep parts apart whatever characters a string holds.
     const s = String(part);
     text += `${typeof part === 'string' ? 's' : typeof part === 'number' ? 'n' : 'b'}${s.length}:${s}`;
   }
   return text;
-}
-
-function plainPart(v: Value): PlainKey | undefined {
-  switch (typeof v) {
-    case 'string':
-    case 'boolean':
-    case 'number':
-      return v;
-    case 'bigint':
-      return Number(v);
-    default:
-      return undefined;
-  }
 }
 
 /**
