@@ -6,10 +6,10 @@ import type { Value } from '../../src/common/values/value.js';
 import type { CypherCall } from '../../src/api/query-service.js';
 import { WriteSet } from '../../src/projections/graph/write-set.js';
 import { QueryEngine, type ExecuteContext } from '../../src/query/engine.js';
-import { CypherRunner } from '../../src/server/cypher-runner.js';
 import { Database } from '../../src/server/database.js';
 import { open } from '../../src/index.js';
 import { cypherCall } from '../support/cypher-call.js';
+import { countLabel, withRunner } from '../support/runner-db.js';
 import { failure } from '../support/failure.js';
 
 /**
@@ -21,21 +21,7 @@ import { failure } from '../support/failure.js';
 const call = (text: string, params: Record<string, Value> = {}, extra: Partial<CypherCall> = {}): CypherCall =>
   cypherCall(text, params, { memory_limit_bytes: 256 * 1024 * 1024, ...extra });
 
-async function withRunner(body: (db: Database, runner: CypherRunner) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'weft-in-transactions-'));
-  const db = await Database.open({ data_dir: dir, node_id: 1, mvcc_retention_secs: 0, checkpoint_interval_entries: 1_000_000, log_segment_bytes_max: 1 << 26 });
-  try {
-    await body(db, new CypherRunner(db));
-  } finally {
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
-async function count(db: Database, runner: CypherRunner, label: string): Promise<bigint> {
-  const out = await runner.autoCommit(call(`MATCH (x:${label}) RETURN count(x)`), db.latestCommitted());
-  return out.rows[0]?.[0] as bigint;
-}
 
 /** The graph writes of the log after `from`, by how many nodes each creates. */
 function createdPerEntry(db: Database, from: number): number[] {
@@ -49,7 +35,7 @@ function createdPerEntry(db: Database, from: number): number[] {
 
 describe('CALL { } IN TRANSACTIONS on the write path', () => {
   it('25 rows in batches of 10 are three log entries of 10, 10 and 5 nodes', async () => {
-    await withRunner(async (db, runner) => {
+    await withRunner('in-transactions', async (db, runner) => {
       const before = db.sm.appliedIndex;
       const out = await runner.autoCommit(call('UNWIND range(1, 25) AS i CALL (i) { CREATE (:Row {i: i}) } IN TRANSACTIONS OF 10 ROWS'), db.latestCommitted());
       expect(out.stats.nodes_created).toBe(25);
@@ -59,7 +45,7 @@ describe('CALL { } IN TRANSACTIONS on the write path', () => {
   });
 
   it('a body that only reads runs as a read: batches and statuses, and no entry', async () => {
-    await withRunner(async (db, runner) => {
+    await withRunner('in-transactions', async (db, runner) => {
       await runner.autoCommit(call('UNWIND range(1, 4) AS i CREATE (:N {i: i})'), db.latestCommitted());
       const before = db.sm.appliedIndex;
       const out = await runner.autoCommit(
@@ -75,16 +61,16 @@ describe('CALL { } IN TRANSACTIONS on the write path', () => {
   });
 
   it('ON ERROR FAIL: the statement fails, and the batches committed before the failing one stay', async () => {
-    await withRunner(async (db, runner) => {
+    await withRunner('in-transactions', async (db, runner) => {
       const e = await failure(runner.autoCommit(call('UNWIND [1, 2, 3, 0, 5] AS i CALL (i) { CREATE (:Row {v: 10 / i}) } IN TRANSACTIONS OF 2 ROWS'), db.latestCommitted()));
       expect(e.reason).toBe('ArithmeticError');
       // Batches [1, 2] committed; [3, 0] failed and was rolled back whole; [5] never ran.
-      expect(await count(db, runner, 'Row')).toBe(2n);
+      expect(await countLabel(db, runner, 'Row')).toBe(2n);
     });
   });
 
   it('other writes commit between the batches of a long statement', async () => {
-    await withRunner(async (db, runner) => {
+    await withRunner('in-transactions', async (db, runner) => {
       const before = db.sm.appliedIndex;
       const big = runner.autoCommit(call('UNWIND range(1, 5000) AS i CALL (i) { CREATE (:Big {i: i}) } IN TRANSACTIONS OF 500 ROWS'), db.latestCommitted());
       let settled = false;
@@ -94,7 +80,7 @@ describe('CALL { } IN TRANSACTIONS on the write path', () => {
       await runner.autoCommit(call('CREATE (:Point)'), db.latestCommitted());
       expect(settled).toBe(false);
       expect((await big).stats.nodes_created).toBe(5000);
-      expect(await count(db, runner, 'Big')).toBe(5000n);
+      expect(await countLabel(db, runner, 'Big')).toBe(5000n);
       const kinds = createdPerEntry(db, before);
       // The point write's entry sits between two batches of the big statement.
       expect(kinds.indexOf(1)).toBeGreaterThan(0);
@@ -103,7 +89,7 @@ describe('CALL { } IN TRANSACTIONS on the write path', () => {
   });
 
   it('a batch that another write overtook during its pauses is rolled back and run again by itself: no lost update', async () => {
-    await withRunner(async (db, runner) => {
+    await withRunner('in-transactions', async (db, runner) => {
       await runner.autoCommit(call('CREATE (:Counter {n: 0})'), db.latestCommitted());
       const engine = new QueryEngine();
       const prepared = engine.prepare('UNWIND range(1, 50) AS i CALL (i) { MATCH (c:Counter) SET c.n = c.n + 1 } IN TRANSACTIONS OF 50 ROWS');
@@ -122,7 +108,7 @@ describe('CALL { } IN TRANSACTIONS on the write path', () => {
   });
 
   it('inside an explicit transaction it is refused with Neo4j error, and writes nothing', async () => {
-    await withRunner(async (db, runner) => {
+    await withRunner('in-transactions', async (db, runner) => {
       let next = 1_000_000;
       const ws = new WriteSet(db.latestCommitted(), { nodeId: () => next++, edgeId: () => next++ }, true);
       const text = 'UNWIND [1, 2] AS i CALL (i) { CREATE (:Row {i: i}) } IN TRANSACTIONS';

@@ -8,6 +8,7 @@ import { CypherRunner } from '../../src/server/cypher-runner.js';
 import { Database } from '../../src/server/database.js';
 import { Transactions } from '../../src/server/transactions.js';
 import { cypherCall } from '../support/cypher-call.js';
+import { withRunner } from '../support/runner-db.js';
 
 /**
  * A read that pauses between time slices keeps reading its snapshot while writes commit during its
@@ -19,16 +20,6 @@ const journaled = { acks: 1, level: 'journal', timeout_ms: 0 } as const;
 const call = (text: string, params: Record<string, Value> = {}): CypherCall => cypherCall(text, params, { memory_limit_bytes: 256 * 1024 * 1024 });
 
 
-async function withRunner(body: (db: Database, runner: CypherRunner) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'weft-sliced-reads-'));
-  const db = await Database.open({ data_dir: dir, node_id: 1, mvcc_retention_secs: 0, checkpoint_interval_entries: 1_000_000, log_segment_bytes_max: 1 << 24 });
-  try {
-    await body(db, new CypherRunner(db));
-  } finally {
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe('sliced reads over a moving graph', () => {
   it('a long read answers from its snapshot while every node it reads is changed and then deleted', async () => {
@@ -59,7 +50,7 @@ describe('sliced reads over a moving graph', () => {
   });
 
   it('a transaction statement that writes pauses too, while auto-committed writes go on, and commits whole', async () => {
-    await withRunner(async (db, runner) => {
+    await withRunner('sliced-reads', async (db, runner) => {
       const txs = new Transactions(db, { idle_timeout_ms: 60_000, open_max: 4 });
       try {
         const tx = txs.begin();
@@ -85,6 +76,6 @@ describe('sliced reads over a moving graph', () => {
       } finally {
         txs.close();
       }
-    });
+    }, 1 << 24);
   });
 });
