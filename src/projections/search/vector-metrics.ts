@@ -30,6 +30,12 @@ export function vectorMetricDistance(metric: VectorMetricName, a: ArrayLike<numb
 }
 
 function cosineDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  const c = cosine(a, b);
+  return c === undefined ? 1 : 1 - c;
+}
+
+/** The cosine of the angle between two vectors of one length; undefined when one has no direction (all zeros). */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number | undefined {
   let dot = 0;
   let na = 0;
   let nb = 0;
@@ -40,7 +46,7 @@ function cosineDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
     na += x * x;
     nb += y * y;
   }
-  return na === 0 || nb === 0 ? 1 : 1 - dot / Math.sqrt(na * nb);
+  return na === 0 || nb === 0 ? undefined : dot / Math.sqrt(na * nb);
 }
 
 function dotProduct(a: ArrayLike<number>, b: ArrayLike<number>): number {
@@ -49,7 +55,7 @@ function dotProduct(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return dot;
 }
 
-function squaredL2(a: ArrayLike<number>, b: ArrayLike<number>): number {
+export function squaredL2(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let acc = 0;
   for (let i = 0; i < a.length; i++) {
     const t = a[i]! - b[i]!;

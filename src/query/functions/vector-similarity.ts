@@ -1,4 +1,5 @@
 import type { Value } from '../../common/values/value.js';
+import { cosine, squaredL2 } from '../../projections/search/vector-metrics.js';
 import { arg, badValue, wrongType } from './args.js';
 import { scalar, type ScalarFunction } from './definition.js';
 
@@ -37,26 +38,8 @@ function similarity(name: string, score: (a: Float64Array, b: Float64Array) => n
 export const vectorSimilarityFunctions: readonly ScalarFunction[] = [
   // A zero vector has no direction, so its cosine similarity is unknown: null.
   similarity('cosine', (a, b) => {
-    let dot = 0;
-    let na = 0;
-    let nb = 0;
-    for (let i = 0; i < a.length; i++) {
-      const p = a[i] as number;
-      const q = b[i] as number;
-      dot += p * q;
-      na += p * p;
-      nb += q * q;
-    }
-    if (na === 0 || nb === 0) return null;
-    const cos = Math.max(-1, Math.min(1, dot / Math.sqrt(na * nb)));
-    return (1 + cos) / 2;
+    const c = cosine(a, b);
+    return c === undefined ? null : (1 + Math.max(-1, Math.min(1, c))) / 2;
   }),
-  similarity('euclidean', (a, b) => {
-    let squared = 0;
-    for (let i = 0; i < a.length; i++) {
-      const d = (a[i] as number) - (b[i] as number);
-      squared += d * d;
-    }
-    return 1 / (1 + squared);
-  }),
+  similarity('euclidean', (a, b) => 1 / (1 + squaredL2(a, b))),
 ];
