@@ -2,7 +2,7 @@ import type { BinaryOperator, Expression, LiteralValue } from '../ast/expression
 import type { Span } from '../ast/span.js';
 import { assertNever } from '../../common/assert.js';
 import { astKey } from './ast-walk.js';
-import { rewrite } from './bound-walk.js';
+import { callsNonDeterministic } from './bound-walk.js';
 import type { BoundExpression, BoundMapProjectionItem, BoundVariable } from './bound-expression.js';
 import { bindError, type BindContext, type ExpressionEnv } from './context.js';
 import { checkFunctionArguments, functionResultType } from './function-types.js';
@@ -401,13 +401,3 @@ function symbol(op: BinaryOperator): string {
   return symbols[op] ?? op;
 }
 
-function callsNonDeterministic(e: BoundExpression): boolean {
-  let found = false;
-  rewrite(e, (x) => {
-    // timestamp() and the statement clocks are non-deterministic across statements but fixed within
-    // one, so only rand(), randomUUID() and the real-time clocks vary from one evaluation to the next.
-    if (x.kind === 'function' && !x.signature.deterministic && (x.name === 'rand' || x.name === 'randomuuid' || x.name.endsWith('.realtime'))) found = true;
-    return found ? x : undefined;
-  });
-  return found;
-}

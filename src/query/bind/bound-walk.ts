@@ -92,3 +92,17 @@ export function rewrite(e: BoundExpression, f: (e: BoundExpression) => BoundExpr
   if (replaced !== undefined) return replaced;
   return mapChildren(e, (c) => rewrite(c, f));
 }
+
+/**
+ * Whether `e` calls a function whose answer changes from one evaluation to the next within a statement:
+ * rand(), randomUUID() and the real-time clocks. timestamp() and the statement clocks are
+ * non-deterministic across statements but fixed within one, so they do not count.
+ */
+export function callsNonDeterministic(e: BoundExpression): boolean {
+  let found = false;
+  rewrite(e, (x) => {
+    if (x.kind === 'function' && !x.signature.deterministic && (x.name === 'rand' || x.name === 'randomuuid' || x.name.endsWith('.realtime'))) found = true;
+    return found ? x : undefined;
+  });
+  return found;
+}

@@ -1,4 +1,5 @@
 import type { BoundExpression } from '../bind/bound-expression.js';
+import { callsNonDeterministic } from '../bind/bound-walk.js';
 import { conjunction, conjuncts, freeSlots } from '../plan/expressions.js';
 import type { LogicalOp } from '../plan/logical.js';
 import { boundAt } from './slots.js';
@@ -8,7 +9,9 @@ import { boundAt } from './slots.js';
  * bound, so rows are dropped as early as possible (a label or property test lands right above its
  * scan, where the next passes fold it into the scan). A conjunct never crosses an operator whose
  * row set it would change: aggregation, DISTINCT, ORDER BY/SKIP/LIMIT, the inner side of OPTIONAL
- * MATCH, eager barriers and writes (a predicate must read the values the writes left).
+ * MATCH, eager barriers and writes (a predicate must read the values the writes left). A conjunct that
+ * calls rand(), randomUUID() or a real-time clock stays where it was written: moved below a scan it
+ * would be drawn once for many rows instead of once per row.
  */
 export function pushDownFilters(plan: LogicalOp, outer: ReadonlySet<number>): LogicalOp {
   return visit(plan, outer);
@@ -21,7 +24,7 @@ function visit(op: LogicalOp, outer: ReadonlySet<number>): LogicalOp {
   const stay: BoundExpression[] = [];
   for (const c of conjuncts(rebuilt.predicate)) {
     const slots = freeSlots(c);
-    const moved = sink(input, c, slots, outer);
+    const moved = callsNonDeterministic(c) ? undefined : sink(input, c, slots, outer);
     if (moved === undefined) stay.push(c);
     else input = moved;
   }
