@@ -8,6 +8,9 @@ import { scalar, type ScalarFunction } from './definition.js';
  * `abs` and `sign` of an INTEGER.
  */
 
+const RADIANS_TO_DEGREES = 180 / Math.PI;
+const DEGREES_TO_RADIANS = Math.PI / 180;
+
 const floatFn = (name: string, f: (x: number) => number): ScalarFunction =>
   scalar(name, 1, 1, ([v = null]) => (v === null ? null : f(numberArg(name, v))));
 
@@ -62,8 +65,10 @@ export const mathFunctions: readonly ScalarFunction[] = [
   floatFn('acos', Math.acos),
   floatFn('atan', Math.atan),
   float2('atan2', Math.atan2),
-  floatFn('degrees', (x) => (x * 180) / Math.PI),
-  floatFn('radians', (x) => (x * Math.PI) / 180),
+  // One multiplication by the rounded factor, as Java's Math.toDegrees/toRadians do: dividing by pi
+  // after multiplying can differ in the last digit (degrees(3.14159) is 179.9998479605043 in Neo4j).
+  floatFn('degrees', (x) => x * RADIANS_TO_DEGREES),
+  floatFn('radians', (x) => x * DEGREES_TO_RADIANS),
   floatFn('haversin', (x) => (1 - Math.cos(x)) / 2),
   floatFn('cosh', Math.cosh),
   floatFn('sinh', Math.sinh),
