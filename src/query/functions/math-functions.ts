@@ -8,6 +8,9 @@ import { scalar, type ScalarFunction } from './definition.js';
  * `abs` and `sign` of an INTEGER.
  */
 
+/** Java's Math.round read back as a FLOAT: ties towards positive infinity, and round(-0.4) is 0.0, not -0.0. */
+const roundHalfTowardsInfinity = (x: number): number => Math.round(x) + 0;
+
 const RADIANS_TO_DEGREES = 180 / Math.PI;
 const DEGREES_TO_RADIANS = Math.PI / 180;
 
@@ -39,10 +42,13 @@ export const mathFunctions: readonly ScalarFunction[] = [
     const v = arg(args, 0);
     if (v === null) return null;
     const x = numberArg('round', v);
-    if (args.length === 1) return Math.round(x);
+    if (args.length === 1) return roundHalfTowardsInfinity(x);
     const p = arg(args, 1);
     if (p === null) return null;
     const precision = smallIntegerArg('round', p);
+    // Without a mode, ties round away from zero (HALF_UP), except at precision 0, where they round
+    // towards positive infinity as round(x) does: the manual's round(-1.5, 0) is -1.0.
+    if (args.length === 2 && precision === 0) return roundHalfTowardsInfinity(x);
     let mode: RoundingMode = 'HALF_UP';
     if (args.length > 2) {
       const m = arg(args, 2);

@@ -53,7 +53,13 @@ Feature: Manual - mathematical functions (numeric, logarithmic, trigonometric)
       | round(-1.5)                      | -1.0   |
       | round(2.5)                       | 3.0    |
       | round(3.141592, 3)               | 3.142  |
-      | round(-1.5, 0)                   | -2.0   |
+      | round(3.141592, null)            | null   |
+      | round(-1.5, 0)                   | -1.0   |
+      | round(-2.5, 0)                   | -2.0   |
+      | round(2.5, 0)                    | 3.0    |
+      | round(-1.5, 0, 'HALF_UP')        | -2.0   |
+      | round(-1.55, 1)                  | -1.6   |
+      | toString(round(-0.4))            | '0.0'  |
       | round(1.249, 1, 'UP')            | 1.3    |
       | round(1.249, 1, 'DOWN')          | 1.2    |
       | round(1.249, 1, 'CEILING')       | 1.3    |
