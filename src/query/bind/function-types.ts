@@ -44,7 +44,7 @@ const accepted_arguments: Readonly<Record<string, readonly Accepted[]>> = {
   endnode: [['relationship']],
   properties: [['node', 'relationship', 'map']],
   keys: [['node', 'relationship', 'map']],
-  length: [['path', 'string', 'list']],
+  length: [['path']],
   size: [['list', 'string']],
   id: [['node', 'relationship']],
   elementid: [['node', 'relationship']],

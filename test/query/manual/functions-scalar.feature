@@ -289,10 +289,22 @@ Feature: Manual - scalar functions
       | toInteger(-1e19)             |
       | toInteger(9.3e18)            |
 
-  Scenario: [18] length() of a value that is not a path is an error
+  Scenario Outline: [18] length() works for paths only: of a string or a list it is refused: <arg>
     When executing query:
       """
-      RETURN length('abc') AS result
+      RETURN length(<arg>) AS result
+      """
+    Then a SyntaxError should be raised at compile time: InvalidArgumentType
+
+    Examples:
+      | arg       |
+      | 'abc'     |
+      | [1, 2]    |
+
+  Scenario: [20] length() of a string met when the row runs is an error
+    When executing query:
+      """
+      MATCH (a) WHERE a.name = 'Alice' RETURN length(a.name) AS result
       """
     Then a TypeError should be raised at runtime: InvalidArgumentValue
 
