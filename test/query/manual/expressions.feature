@@ -301,6 +301,9 @@ Feature: Manual - expressions and operators
       | datetime() IS :: ZONED DATETIME         | true   |
       | 1 IS :: INT                             | true   |
       | 'a' IS :: VARCHAR                       | true   |
+      | 1 IS :: POINT                           | false  |
+      | null IS :: POINT                        | true   |
+      | [1] IS :: LIST<POINT \| INTEGER>        | true   |
 
   Scenario: [13] A type predicate in WHERE filters by the property's type
     Given having executed:
