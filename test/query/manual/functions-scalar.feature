@@ -289,6 +289,18 @@ Feature: Manual - scalar functions
       | toInteger(-1e19)             |
       | toInteger(9.3e18)            |
 
+  Scenario: [21] The OrNull and List forms and text give null for a value out of the 64-bit range
+    When executing query:
+      """
+      RETURN toIntegerOrNull(1e30) AS a, toIntegerList([1e30, 1.5]) AS b, toInteger('1e30') AS c,
+             toInteger('9223372036854775808') AS d, toInteger('9223372036854775807') AS e,
+             toInteger(-9.2e18) AS f
+      """
+    Then the result should be, in any order:
+      | a    | b         | c    | d    | e                   | f                    |
+      | null | [null, 1] | null | null | 9223372036854775807 | -9200000000000000000 |
+    And no side effects
+
   Scenario Outline: [18] length() works for paths only: of a string or a list it is refused: <arg>
     When executing query:
       """
