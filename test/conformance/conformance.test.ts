@@ -1,41 +1,9 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TckEngine } from '../tck/engine.js';
-import { featureFiles, loadFeatures } from '../tck/features.js';
-import { runCase } from '../tck/runner.js';
-import { openWeftTckEngine } from '../tck/weft-engine.js';
+import { describeFeatureFiles } from '../tck/feature-suite.js';
 
 /**
  * Weft's own conformance scenarios, beyond the openCypher TCK files in ../../shared/tck: feature files
- * under ./features in the TCK's step grammar (see the TCK's STEPS.md), run by the TCK runner against
- * the embedded engine. Each file is one test; every scenario in it must pass at the strict level
- * (error type, phase and detail code all as written).
+ * under ./features, each one test, every scenario strict (tck/feature-suite.ts).
  */
-const FEATURES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'features');
-/** Bound on one scenario; the scenarios are small queries over graphs of a few elements. */
-const CASE_TIMEOUT_MS = 10_000;
-
-describe('conformance scenarios against the embedded engine', () => {
-  let engine: TckEngine;
-  beforeAll(async () => {
-    engine = await openWeftTckEngine();
-  });
-  afterAll(async () => {
-    await engine.close?.();
-  });
-
-  for (const file of featureFiles(FEATURES_DIR)) {
-    const name = file.slice(FEATURES_DIR.length + 1);
-    it(name, async () => {
-      const { cases } = loadFeatures(FEATURES_DIR, `${name}|`);
-      expect(cases.length).toBeGreaterThan(0);
-      const failures: string[] = [];
-      for (const c of cases) {
-        const r = await runCase(c, engine, { graphsDir: FEATURES_DIR, caseTimeoutMs: CASE_TIMEOUT_MS });
-        if (r.outcomes.strict !== 'pass') failures.push(`${c.id} ${c.name}: ${r.message ?? r.outcomes.strict}`);
-      }
-      expect(failures).toEqual([]);
-    }, 60_000);
-  }
-});
+describeFeatureFiles('conformance scenarios against the embedded engine', join(dirname(fileURLToPath(import.meta.url)), 'features'));

@@ -13,7 +13,8 @@ function shape(g: GraphStore): unknown {
   const edges = [...g.edgeRecords()].map((r) => [r.id, r.type, r.source.id, r.target.id, [...r.head.props]]);
   const sets = [...g.edgeTypes()].sort().map((t) => [t, [...g.recordsOfType(t)].map((r) => r.id).sort((a, b) => a - b)]);
   const labels = [...g.labels()].sort().map((l) => [l, [...g.recordsWithLabel(l)].map((r) => r.id).sort((a, b) => a - b)]);
-  return { nodes, edges, sets, labels, stats: g.stats() };
+  const keys = [...(g.propertyKeyCounts(Infinity) ?? [])].filter(([, holders]) => holders > 0);
+  return { nodes, edges, sets, labels, keys, stats: g.stats() };
 }
 
 describe('bulk creation in the graph store', () => {
@@ -51,13 +52,14 @@ describe('bulk creation in the graph store', () => {
     expect(shape(bulk), `seed ${seed}`).toEqual(shape(byOps));
   });
 
-  it('undoes a pending bulk entry whole: lists, sets and counts as before it', () => {
+  it('undoes a pending bulk entry whole: lists, sets, counts and property keys as before it', () => {
     const g = new GraphStore();
     g.applyOps([{ op: 'create_node', id: 1, labels: ['P'], props: [] }, { op: 'create_node', id: 2, labels: ['P'], props: [] }, { op: 'create_edge', id: 1, type: 'K', source: 1, target: 2, props: [] }], 1, 10, true);
     const before = shape(g);
-    g.createNodes(3, 2, () => ['P'], () => new Map(), 2, 20, false);
-    g.createEdges(2, 3, () => 'K', new Float64Array([1, 3, 4]), new Float64Array([3, 4, 1]), () => new Map(), 2, 20, false);
+    g.createNodes(3, 2, () => ['P'], () => new Map([['p', 1n]]), 2, 20, false);
+    g.createEdges(2, 3, () => 'K', new Float64Array([1, 3, 4]), new Float64Array([3, 4, 1]), () => new Map([['w', 1n]]), 2, 20, false);
     expect(g.stats().edges).toBe(4);
+    expect(g.propertyKeyCounts(2)).toEqual(new Map([['p', 2], ['w', 3]]));
     g.rollbackAfter(1);
     expect(shape(g)).toEqual(before);
   });

@@ -3,6 +3,7 @@ import type { PropertyMap, PropertyValue } from '../../common/property-value.js'
 import type { GraphOp } from '../../log/events.js';
 import { writeValidVersion } from '../temporal/valid-time.js';
 import { adjacencyBytes, buildAdjacency, type TypeAdjacency } from './adjacency.js';
+import { PropertyKeyCatalog } from './property-key-catalog.js';
 import { EdgeRecord, LabelMembers, NodeRecord, ScanCacheBudget, SLOT_BYTES, visibleEdge, visibleNode, type EdgeVersion, type NodeVersion } from './records.js';
 
 /**
@@ -43,6 +44,7 @@ export class GraphStore {
   private readonly byEdgeType = new Map<string, Set<EdgeRecord>>();
   private readonly labelCounts = new Map<string, number>();
   private readonly edgeTypeCounts = new Map<string, number>();
+  private readonly propertyKeys = new PropertyKeyCatalog();
   private liveNodes = 0;
   private liveEdges = 0;
   /** Records each not-yet-committed entry touched, newest last, so a lost leadership can undo them. */
@@ -293,6 +295,15 @@ export class GraphStore {
   }
 
   /**
+   * Per property key, the live nodes and relationships holding it as a reader at `readIndex` sees
+   * them (keys in the order they first appeared, some with 0), when the catalog is exact for that
+   * reader; undefined when a write newer than the reader makes it walk the records instead.
+   */
+  propertyKeyCounts(readIndex: number): ReadonlyMap<string, number> | undefined {
+    return this.propertyKeys.at(readIndex);
+  }
+
+  /**
    * Whether `ops` can apply to the latest state (pending entries included). Checks run against a
    * small overlay so that later ops may refer to nodes the same batch creates or deletes.
    */
@@ -445,6 +456,7 @@ export class GraphStore {
       }
       for (const set of members) set.add(record);
       perSet.set(labels, (perSet.get(labels) ?? 0) + 1);
+      this.propertyKeys.count(record.head.props, +1, index);
       touched?.nodes.push(record);
     }
     for (const [labels, n] of perSet) {
@@ -488,6 +500,7 @@ export class GraphStore {
       this.edges[id] = record;
       ofType.add(record);
       record.head = { id, ref: record.ref, type: t, source: source.id, target: target.id, record, index, ts, props: propsOf(i), deleted: false, prev: undefined };
+      this.propertyKeys.count(record.head.props, +1, index);
       run++;
       touched?.edges.push(record);
     }
@@ -602,8 +615,14 @@ export class GraphStore {
     earlier?: readonly PropertyMap[],
   ): void {
     const prev = record.head as NodeVersion | undefined;
-    if (prev !== undefined && !prev.deleted) this.countNode(prev.labels, -1);
-    if (!deleted) this.countNode(labels, +1);
+    if (prev !== undefined && !prev.deleted) {
+      this.countNode(prev.labels, -1);
+      this.propertyKeys.count(prev.props, -1, index);
+    }
+    if (!deleted) {
+      this.countNode(labels, +1);
+      this.propertyKeys.count(props, +1, index);
+    }
     for (const label of labels) addTo(this.byLabel, label, record);
     record.head = { id: record.id, ref: record.ref, record, index, ts, labels, props, deleted, prev, ...(earlier !== undefined && { earlier }) };
     this.nodesWrittenAt(index);
@@ -615,8 +634,14 @@ export class GraphStore {
 
   private pushEdge(record: EdgeRecord, index: number, ts: number, props: PropertyMap, deleted: boolean): void {
     const prev = record.head as EdgeVersion | undefined;
-    if (prev !== undefined && !prev.deleted) this.countEdge(record.type, -1);
-    if (!deleted) this.countEdge(record.type, +1);
+    if (prev !== undefined && !prev.deleted) {
+      this.countEdge(record.type, -1);
+      this.propertyKeys.count(prev.props, -1, index);
+    }
+    if (!deleted) {
+      this.countEdge(record.type, +1);
+      this.propertyKeys.count(props, +1, index);
+    }
     record.head = { id: record.id, ref: record.ref, type: record.type, source: record.source.id, target: record.target.id, record, index, ts, props, deleted, prev };
     this.typeWrittenAt(record.type, index);
     if (deleted) this.edgeDeletions.push(record.head);
@@ -691,21 +716,30 @@ export class GraphStore {
     // A list built by the writer's view may hold the version undone here.
     for (const label of head.labels) this.dropMembers(label);
     if (head.prev !== undefined) for (const label of head.prev.labels) this.dropMembers(label);
-    if (!head.deleted) this.countNode(head.labels, -1);
+    if (!head.deleted) {
+      this.countNode(head.labels, -1);
+      this.propertyKeys.count(head.props, -1, index);
+    }
     if (head.prev === undefined) {
       this.nodes[record.id] = undefined;
       for (const label of head.labels) this.byLabel.get(label)?.delete(record);
       return;
     }
     record.head = head.prev;
-    if (!record.head.deleted) this.countNode(record.head.labels, +1);
+    if (!record.head.deleted) {
+      this.countNode(record.head.labels, +1);
+      this.propertyKeys.count(record.head.props, +1, index);
+    }
   }
 
   private popEdge(record: EdgeRecord, index: number): void {
     const head = record.head;
     this.typeWrittenAt(record.type, index);
     assert(head.index === index, `undo of edge ${record.id} out of order`);
-    if (!head.deleted) this.countEdge(record.type, -1);
+    if (!head.deleted) {
+      this.countEdge(record.type, -1);
+      this.propertyKeys.count(head.props, -1, index);
+    }
     if (head.prev === undefined) {
       this.edges[record.id] = undefined;
       removeFrom(record.source.out, record);
@@ -714,7 +748,10 @@ export class GraphStore {
       return;
     }
     record.head = head.prev;
-    if (!record.head.deleted) this.countEdge(record.type, +1);
+    if (!record.head.deleted) {
+      this.countEdge(record.type, +1);
+      this.propertyKeys.count(record.head.props, +1, index);
+    }
   }
 
   /** Drops versions no reader can reach: everything older than the newest one at or below the horizon. */

@@ -4,6 +4,7 @@ import { visibleEdge, visibleNode, type EdgeRecord, type EdgeState, type LabelMe
 import type { ReadLens } from './read-lens.js';
 import type { TypeAdjacency } from './adjacency.js';
 import type { PropertyValue } from '../../common/property-value.js';
+import { walkPropertyKeys } from './property-key-catalog.js';
 
 /**
  * What the query engine and the API read the graph through. Every call answers from one fixed point
@@ -27,6 +28,12 @@ export interface GraphReader {
   /** Label and edge type names present (or once present) in the store, for catalogs and planning. */
   labelNames(): Iterable<string>;
   edgeTypeNames(): Iterable<string>;
+  /**
+   * Per property key, how many nodes and relationships this reader sees holding it, exactly; keys
+   * once held and now held by none may be there with 0. Answered from the store's catalog when no
+   * write is newer than the reader, walking the graph otherwise.
+   */
+  propertyKeyCounts(): ReadonlyMap<string, number>;
   /** Latest counts; estimates for planning, not snapshot-exact. */
   stats(): GraphStats;
 }
@@ -264,6 +271,12 @@ export class SnapshotView implements GraphReader {
 
   edgeTypeNames(): Iterable<string> {
     return this.store.edgeTypes();
+  }
+
+  propertyKeyCounts(): ReadonlyMap<string, number> {
+    // A lens can add computed properties and hide expired nodes: the catalog counts stored versions only.
+    const kept = this.lens === undefined ? this.store.propertyKeyCounts(this.read_index) : undefined;
+    return kept ?? walkPropertyKeys(this.nodes(), this.edges());
   }
 
   stats(): GraphStats {

@@ -3,6 +3,7 @@ import type { PropertyMap, PropertyValue } from '../../common/property-value.js'
 import { nodeRef, relationshipRef, type NodeRef } from '../../common/values/value.js';
 import type { GraphOp } from '../../log/events.js';
 import type { GraphStats, ScanSet } from './graph-store.js';
+import { countKeys, walkPropertyKeys } from './property-key-catalog.js';
 import type { ReadLens } from './read-lens.js';
 import type { EdgeState, NodeState } from './records.js';
 import type { Direction, GraphReader } from './view.js';
@@ -258,6 +259,26 @@ export class WriteSet implements GraphReader {
     const names = new Set(this.base.edgeTypeNames());
     for (const e of this.edgeOverlay.values()) if (e !== null) names.add(e.type);
     return names;
+  }
+
+  propertyKeyCounts(): ReadonlyMap<string, number> {
+    if (this.trackReads) {
+      // The answer depends on every node and edge, as a scan of all of them would.
+      this.scanned.all_nodes = true;
+      this.scanned.all_edges = true;
+    }
+    if (this.hidden.size > 0) return walkPropertyKeys(this.nodes(), this.edges());
+    // The base's counts, each record written here moved from its base state to its state here.
+    const counts = new Map(this.base.propertyKeyCounts());
+    for (const [id, v] of this.nodeOverlay) {
+      countKeys(counts, this.base.node(id)?.props, -1);
+      countKeys(counts, v?.props, +1);
+    }
+    for (const [id, e] of this.edgeOverlay) {
+      countKeys(counts, this.base.edge(id)?.props, -1);
+      countKeys(counts, e?.props, +1);
+    }
+    return counts;
   }
 
   stats(): GraphStats {

@@ -373,7 +373,7 @@ export class ExpressionBinder {
       const inner: ExpressionEnv = { scope: env.scope, aggregation: 'nested', predicate: false };
       this.checkAggregationPlace(`${name}()`, env, span, () => argExprs.forEach((a) => this.bind(a, inner)));
       const args = argExprs.map((a) => this.bind(a, inner));
-      checkFunctionArguments(signature.name, args, span);
+      checkFunctionArguments(signature.name, args, span, name);
       // An aggregate over values that change from call to call (rand(), a real-time clock) has no
       // meaning a second evaluation could reproduce.
       if (args.some(callsNonDeterministic)) {
@@ -385,7 +385,7 @@ export class ExpressionBinder {
       throw bindError('InvalidArgumentPassingMode', `DISTINCT can only be used with aggregate functions, not ${name}()`, span);
     }
     const args = argExprs.map((a) => this.bind(a, env));
-    checkFunctionArguments(signature.name, args, span);
+    checkFunctionArguments(signature.name, args, span, name);
     return { kind: 'function', name: signature.name, signature, args, type: functionResultType(signature.name, args), span };
   }
 }

@@ -44,7 +44,7 @@ const accepted_arguments: Readonly<Record<string, readonly Accepted[]>> = {
   endnode: [['relationship']],
   properties: [['node', 'relationship', 'map']],
   keys: [['node', 'relationship', 'map']],
-  length: [['path', 'string', 'list']],
+  length: [['path']],
   size: [['list', 'string']],
   id: [['node', 'relationship']],
   elementid: [['node', 'relationship']],
@@ -113,7 +113,8 @@ const accepted_arguments: Readonly<Record<string, readonly Accepted[]>> = {
   percentiledisc: [number_arg, number_arg],
 };
 
-export function checkFunctionArguments(name: string, args: readonly BoundExpression[], span: Span): void {
+/** Refuses an argument of a type `name` can never take; the message names the function as `written`. */
+export function checkFunctionArguments(name: string, args: readonly BoundExpression[], span: Span, written = name): void {
   const accepted = accepted_arguments[name];
   if (accepted === undefined) return;
   args.forEach((a, i) => {
@@ -122,7 +123,7 @@ export function checkFunctionArguments(name: string, args: readonly BoundExpress
     const which = args.length > 1 ? `argument ${i + 1} of type` : 'an argument of type';
     throw bindError(
       'InvalidArgumentType',
-      `${name === 'names of' ? 'a label expression' : `${name}()`} does not accept ${which} ${describeType(a.type)} (expected ${kinds.join(' or ')})`,
+      `${name === 'names of' ? 'a label expression' : `${written}()`} does not accept ${which} ${describeType(a.type)} (expected ${kinds.join(' or ')})`,
       span,
     );
   });

@@ -21,17 +21,9 @@ function* inUse(names: Iterable<string>, members: (name: string) => Iterable<unk
   }
 }
 
+/** Answered from the graph's catalog of property keys (GraphReader.propertyKeyCounts), not by a walk. */
 function* propertyKeys(graph: GraphReader): Iterable<readonly Value[]> {
-  const seen = new Set<string>();
-  const note = function* (keys: Iterable<string>): Iterable<readonly Value[]> {
-    for (const k of keys) {
-      if (seen.has(k)) continue;
-      seen.add(k);
-      yield [k];
-    }
-  };
-  for (const n of graph.nodes()) yield* note(n.props.keys());
-  for (const e of graph.edges()) yield* note(e.props.keys());
+  for (const [key, holders] of graph.propertyKeyCounts()) if (holders > 0) yield [key];
 }
 
 const builtins: readonly Procedure[] = [

@@ -23,22 +23,32 @@ export function toBooleanValue(v: Value, strict: boolean): Value {
 const INTEGER_TEXT = /^[+-]?\d+$/;
 const FLOAT_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-function floatToInteger(f: number): Value {
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * A float truncated to an INTEGER. One outside the 64-bit range is an IntegerOverflow for toInteger()
+ * of a number (`overflow`), where Neo4j would clamp it silently to the nearest bound; it is null for
+ * the OrNull and List forms, which never fail on a value, and for text, which converts or gives null.
+ */
+function floatToInteger(f: number, overflow: boolean): Value {
   if (!Number.isFinite(f)) return null;
-  return checkedInt(BigInt(Math.trunc(f)));
+  const i = BigInt(Math.trunc(f));
+  if (i >= INT64_MIN && i <= INT64_MAX) return i;
+  return overflow ? checkedInt(i) : null;
 }
 
 export function toIntegerValue(v: Value, strict: boolean): Value {
   if (v === null || typeof v === 'bigint') return v;
-  if (typeof v === 'number') return floatToInteger(v);
+  if (typeof v === 'number') return floatToInteger(v, strict);
   if (typeof v === 'boolean') return v ? 1n : 0n;
   if (typeof v === 'string') {
     const s = v.trim();
     if (INTEGER_TEXT.test(s)) {
       const i = BigInt(s);
-      return i >= -(2n ** 63n) && i < 2n ** 63n ? i : null;
+      return i >= INT64_MIN && i <= INT64_MAX ? i : null;
     }
-    if (FLOAT_TEXT.test(s)) return floatToInteger(Number(s));
+    if (FLOAT_TEXT.test(s)) return floatToInteger(Number(s), false);
     return null;
   }
   return strict ? wrongType('toInteger', 'a number, BOOLEAN or STRING', v) : null;

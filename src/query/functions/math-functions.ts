@@ -8,6 +8,12 @@ import { scalar, type ScalarFunction } from './definition.js';
  * `abs` and `sign` of an INTEGER.
  */
 
+/** Java's Math.round read back as a FLOAT: ties towards positive infinity, and round(-0.4) is 0.0, not -0.0. */
+const roundHalfTowardsInfinity = (x: number): number => Math.round(x) + 0;
+
+const RADIANS_TO_DEGREES = 180 / Math.PI;
+const DEGREES_TO_RADIANS = Math.PI / 180;
+
 const floatFn = (name: string, f: (x: number) => number): ScalarFunction =>
   scalar(name, 1, 1, ([v = null]) => (v === null ? null : f(numberArg(name, v))));
 
@@ -36,10 +42,13 @@ export const mathFunctions: readonly ScalarFunction[] = [
     const v = arg(args, 0);
     if (v === null) return null;
     const x = numberArg('round', v);
-    if (args.length === 1) return Math.round(x);
+    if (args.length === 1) return roundHalfTowardsInfinity(x);
     const p = arg(args, 1);
     if (p === null) return null;
     const precision = smallIntegerArg('round', p);
+    // Without a mode, ties round away from zero (HALF_UP), except at precision 0, where they round
+    // towards positive infinity as round(x) does: the manual's round(-1.5, 0) is -1.0.
+    if (args.length === 2 && precision === 0) return roundHalfTowardsInfinity(x);
     let mode: RoundingMode = 'HALF_UP';
     if (args.length > 2) {
       const m = arg(args, 2);
@@ -62,8 +71,10 @@ export const mathFunctions: readonly ScalarFunction[] = [
   floatFn('acos', Math.acos),
   floatFn('atan', Math.atan),
   float2('atan2', Math.atan2),
-  floatFn('degrees', (x) => (x * 180) / Math.PI),
-  floatFn('radians', (x) => (x * Math.PI) / 180),
+  // One multiplication by the rounded factor, as Java's Math.toDegrees/toRadians do: dividing by pi
+  // after multiplying can differ in the last digit (degrees(3.14159) is 179.9998479605043 in Neo4j).
+  floatFn('degrees', (x) => x * RADIANS_TO_DEGREES),
+  floatFn('radians', (x) => x * DEGREES_TO_RADIANS),
   floatFn('haversin', (x) => (1 - Math.cos(x)) / 2),
   floatFn('cosh', Math.cosh),
   floatFn('sinh', Math.sinh),

@@ -73,12 +73,14 @@ export const trimNormalizeFunctions: readonly ScalarFunction[] = [
     if (s === null || form === null) return null;
     return stringArg('normalize', s).normalize(normalFormArg('normalize', form));
   }),
-  /** `s IS [form] NORMALIZED` as the parser writes it: ('is normalized', s, form). */
+  /**
+   * `s IS [form] NORMALIZED` as the parser writes it: ('is normalized', s, form). Null for a value that
+   * is not a STRING, as the manual has it (`RETURN 1 IS NORMALIZED` is null), rather than an error.
+   */
   scalar('is normalized', 2, 2, (args) => {
     const s = arg(args, 0);
-    if (s === null) return null;
-    const text = stringArg('IS NORMALIZED', s);
-    return text.normalize(normalFormArg('IS NORMALIZED', arg(args, 1))) === text;
+    if (typeof s !== 'string') return null;
+    return s.normalize(normalFormArg('IS NORMALIZED', arg(args, 1))) === s;
   }),
   scalar('char_length', 1, 1, ([s = null]) => (s === null ? null : BigInt(codePointLength(stringArg('char_length', s))))),
   scalar('character_length', 1, 1, ([s = null]) => (s === null ? null : BigInt(codePointLength(stringArg('character_length', s))))),

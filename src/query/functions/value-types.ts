@@ -22,6 +22,8 @@ const VALUE_TYPE_NAMES = [
   'LOCAL DATETIME',
   'ZONED DATETIME',
   'DURATION',
+  // Weft has no spatial values: POINT is a type a predicate may name (null is of it, nothing else is).
+  'POINT',
   'VECTOR',
   'BYTES',
   'NODE',
@@ -73,6 +75,7 @@ const SYNONYMS: ReadonlyMap<string, TypeName> = new Map<string, TypeName>([
   ['ZONED DATETIME', 'ZONED DATETIME'],
   ['TIMESTAMP WITH TIME ZONE', 'ZONED DATETIME'],
   ['DURATION', 'DURATION'],
+  ['POINT', 'POINT'],
   ['VECTOR', 'VECTOR'],
   ['BYTES', 'BYTES'],
   ['NODE', 'NODE'],

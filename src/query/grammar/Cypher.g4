@@ -490,8 +490,9 @@ valueTypeExpression
     : valueTypeAlternative (PIPE valueTypeAlternative)*
     ;
 
+// `!` is the shorthand for NOT NULL the Neo4j 5 manual gives (`INTEGER!`, `LIST<STRING!>`).
 valueTypeAlternative
-    : valueTypeWord+ (WITH valueTypeWord valueTypeWord)? (LT valueTypeExpression GT)? (NOT NULL)?
+    : valueTypeWord+ (WITH valueTypeWord valueTypeWord)? (LT valueTypeExpression GT)? (NOT NULL | BANG)?
     ;
 
 valueTypeWord

@@ -4,7 +4,7 @@ import { symbolicName } from './builder.js';
 
 /**
  * The type of a type predicate as written: each alternative's name words (`TIME WITH TIME ZONE` keeps
- * its WITH), its element type, and NOT NULL. Which names exist is checked by resolveWrittenType.
+ * its WITH), its element type, and NOT NULL (or its shorthand `!`). Which names exist is checked by resolveWrittenType.
  */
 export function writtenValueType(ctx: ValueTypeExpressionContext): WrittenAlternative[] {
   return ctx.valueTypeAlternative().map(writtenAlternative);
@@ -18,5 +18,5 @@ function writtenAlternative(ctx: ValueTypeAlternativeContext): WrittenAlternativ
   // The grammar puts the two words after WITH last: `TIME WITH TIME ZONE`.
   if (ctx.WITH() !== null) words.splice(words.length - 2, 0, 'WITH');
   const element = ctx.valueTypeExpression();
-  return { words, ...(element !== null && { element: writtenValueType(element) }), not_null: ctx.NOT() !== null };
+  return { words, ...(element !== null && { element: writtenValueType(element) }), not_null: ctx.NOT() !== null || ctx.BANG() !== null };
 }

@@ -203,6 +203,13 @@ describe('functions, procedures and parameters', () => {
     expect(failure("RETURN NOT 'x'").detail).toBe('InvalidArgumentType');
   });
 
+  it('names a refused function as the query wrote it, and refuses length() of anything but a path', () => {
+    expect(failure('RETURN toUpper(1)').message).toContain('toUpper() does not accept');
+    expect(failure('RETURN SQRT(true)').message).toContain('SQRT() does not accept');
+    expect(failure("RETURN length('abc')").detail).toBe('InvalidArgumentType');
+    expect(failure('RETURN length([1, 2])').detail).toBe('InvalidArgumentType');
+  });
+
   it('binds procedure calls: standalone calls return every output, in-query calls bind what they yield', () => {
     const standalone = query('CALL test.labels');
     expect(standalone.query.columns).toEqual(['label']);

@@ -5327,7 +5327,6 @@ export class CypherParser extends antlr.Parser {
     public valueTypeAlternative(): ValueTypeAlternativeContext {
         let localContext = new ValueTypeAlternativeContext(this.context, this.state);
         this.enterRule(localContext, 170, CypherParser.RULE_valueTypeAlternative);
-        let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
@@ -5380,18 +5379,113 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1267;
+            this.state = 1268;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 44) {
+            switch (this.tokenStream.LA(1)) {
+            case CypherParser.NOT:
                 {
                 this.state = 1265;
                 this.match(CypherParser.NOT);
                 this.state = 1266;
                 this.match(CypherParser.NULL);
                 }
+                break;
+            case CypherParser.BANG:
+                {
+                this.state = 1267;
+                this.match(CypherParser.BANG);
+                }
+                break;
+            case CypherParser.EOF:
+            case CypherParser.AND:
+            case CypherParser.ANY:
+            case CypherParser.AS:
+            case CypherParser.ASC:
+            case CypherParser.ASSERT:
+            case CypherParser.ASCENDING:
+            case CypherParser.CALL:
+            case CypherParser.CONSTRAINT:
+            case CypherParser.CONTAINS:
+            case CypherParser.COUNT:
+            case CypherParser.COLLECT:
+            case CypherParser.CREATE:
+            case CypherParser.DELETE:
+            case CypherParser.DESC:
+            case CypherParser.DESCENDING:
+            case CypherParser.DETACH:
+            case CypherParser.DROP:
+            case CypherParser.ELSE:
+            case CypherParser.END:
+            case CypherParser.ENDS:
+            case CypherParser.EXISTS:
+            case CypherParser.FOR:
+            case CypherParser.FOREACH:
+            case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.NODETACH:
+            case CypherParser.INSERT:
+            case CypherParser.FILTER:
+            case CypherParser.IF:
+            case CypherParser.IN:
+            case CypherParser.INDEX:
+            case CypherParser.IS:
+            case CypherParser.KEY:
+            case CypherParser.LIMIT:
+            case CypherParser.MATCH:
+            case CypherParser.MERGE:
+            case CypherParser.NODE:
+            case CypherParser.NONE:
+            case CypherParser.OF:
+            case CypherParser.ON:
+            case CypherParser.OPTIONAL:
+            case CypherParser.OR:
+            case CypherParser.ORDER:
+            case CypherParser.REDUCE:
+            case CypherParser.REMOVE:
+            case CypherParser.REQUIRE:
+            case CypherParser.RETURN:
+            case CypherParser.SET:
+            case CypherParser.SINGLE:
+            case CypherParser.SKIP_:
+            case CypherParser.STARTS:
+            case CypherParser.THEN:
+            case CypherParser.TIMESTAMP:
+            case CypherParser.TYPED:
+            case CypherParser.NORMALIZED:
+            case CypherParser.LEADING:
+            case CypherParser.TRAILING:
+            case CypherParser.BOTH:
+            case CypherParser.FROM:
+            case CypherParser.OFFSET:
+            case CypherParser.UNION:
+            case CypherParser.UNIQUE:
+            case CypherParser.UNWIND:
+            case CypherParser.USING:
+            case CypherParser.WHEN:
+            case CypherParser.WHERE:
+            case CypherParser.WITH:
+            case CypherParser.XOR:
+            case CypherParser.COLONCOLON:
+            case CypherParser.DOTDOT:
+            case CypherParser.REGEX_MATCH:
+            case CypherParser.NEQ:
+            case CypherParser.LTE:
+            case CypherParser.GTE:
+            case CypherParser.EQ:
+            case CypherParser.LT:
+            case CypherParser.GT:
+            case CypherParser.COMMA:
+            case CypherParser.SEMI:
+            case CypherParser.PIPE:
+            case CypherParser.RPAREN:
+            case CypherParser.RBRACK:
+            case CypherParser.RBRACE:
+            case CypherParser.EscapedSymbolicName:
+            case CypherParser.UnescapedSymbolicName:
+                break;
+            default:
+                break;
             }
-
             }
         }
         catch (re) {
@@ -5411,7 +5505,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ValueTypeWordContext(this.context, this.state);
         this.enterRule(localContext, 172, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1271;
+            this.state = 1272;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -5453,14 +5547,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1269;
+                this.state = 1270;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1270;
+                this.state = 1271;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5488,21 +5582,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1273;
+            this.state = 1274;
             this.multiplyDivideModuloExpression();
-            this.state = 1279;
+            this.state = 1280;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1274;
-                this.addOrSubtractOperator();
                 this.state = 1275;
+                this.addOrSubtractOperator();
+                this.state = 1276;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1281;
+                this.state = 1282;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5528,7 +5622,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1282;
+            this.state = 1283;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5559,21 +5653,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1284;
+            this.state = 1285;
             this.powerOfExpression();
-            this.state = 1290;
+            this.state = 1291;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1285;
-                this.multiplyDivideModuloOperator();
                 this.state = 1286;
+                this.multiplyDivideModuloOperator();
+                this.state = 1287;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1292;
+                this.state = 1293;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5599,7 +5693,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1293;
+            this.state = 1294;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5630,21 +5724,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1295;
+            this.state = 1296;
             this.unaryAddOrSubtractExpression();
-            this.state = 1300;
+            this.state = 1301;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 95) {
                 {
                 {
-                this.state = 1296;
-                this.match(CypherParser.CARET);
                 this.state = 1297;
+                this.match(CypherParser.CARET);
+                this.state = 1298;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1302;
+                this.state = 1303;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5670,13 +5764,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1306;
+            this.state = 1307;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 88 || _la === 89) {
                 {
                 {
-                this.state = 1303;
+                this.state = 1304;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 88 || _la === 89)) {
                 this.errorHandler.recoverInline(this);
@@ -5687,11 +5781,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1308;
+                this.state = 1309;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1309;
+            this.state = 1310;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -5715,25 +5809,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1311;
+            this.state = 1312;
             this.atom();
-            this.state = 1316;
+            this.state = 1317;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 96 || _la === 105) {
                 {
-                this.state = 1314;
+                this.state = 1315;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1312;
+                    this.state = 1313;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1313;
+                    this.state = 1314;
                     this.propertyLookup();
                     }
                     break;
@@ -5741,22 +5835,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1318;
+                this.state = 1319;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1321;
+            this.state = 1322;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 162, this.context) ) {
             case 1:
                 {
-                this.state = 1319;
+                this.state = 1320;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1320;
+                this.state = 1321;
                 this.labelExpression();
                 }
                 break;
@@ -5781,18 +5875,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 188, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1336;
+            this.state = 1337;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 165, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1323;
-                this.match(CypherParser.LBRACK);
                 this.state = 1324;
-                this.expression();
+                this.match(CypherParser.LBRACK);
                 this.state = 1325;
+                this.expression();
+                this.state = 1326;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5800,31 +5894,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1327;
+                this.state = 1328;
                 this.match(CypherParser.LBRACK);
-                this.state = 1329;
+                this.state = 1330;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                     {
-                    this.state = 1328;
+                    this.state = 1329;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1331;
+                this.state = 1332;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1333;
+                this.state = 1334;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                     {
-                    this.state = 1332;
+                    this.state = 1333;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1335;
+                this.state = 1336;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5849,9 +5943,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1338;
-            this.match(CypherParser.DOT);
             this.state = 1339;
+            this.match(CypherParser.DOT);
+            this.state = 1340;
             this.propertyKeyName();
             }
         }
@@ -5872,111 +5966,111 @@ export class CypherParser extends antlr.Parser {
         let localContext = new AtomContext(this.context, this.state);
         this.enterRule(localContext, 192, CypherParser.RULE_atom);
         try {
-            this.state = 1356;
+            this.state = 1357;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 166, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1341;
+                this.state = 1342;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1342;
+                this.state = 1343;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1343;
+                this.state = 1344;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1344;
+                this.state = 1345;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1345;
+                this.state = 1346;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1346;
+                this.state = 1347;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1347;
+                this.state = 1348;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1348;
+                this.state = 1349;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1349;
+                this.state = 1350;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1350;
+                this.state = 1351;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1351;
+                this.state = 1352;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1352;
+                this.state = 1353;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1353;
+                this.state = 1354;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1354;
+                this.state = 1355;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1355;
+                this.state = 1356;
                 this.variable();
                 }
                 break;
@@ -6001,13 +6095,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1358;
-            this.match(CypherParser.COUNT);
             this.state = 1359;
-            this.match(CypherParser.LPAREN);
+            this.match(CypherParser.COUNT);
             this.state = 1360;
-            this.match(CypherParser.STAR);
+            this.match(CypherParser.LPAREN);
             this.state = 1361;
+            this.match(CypherParser.STAR);
+            this.state = 1362;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6031,45 +6125,45 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1363;
+            this.state = 1364;
             this.match(CypherParser.CASE);
-            this.state = 1365;
+            this.state = 1366;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
-                this.state = 1364;
+                this.state = 1365;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 1368;
+            this.state = 1369;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1367;
+                this.state = 1368;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1370;
+                this.state = 1371;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 73);
-            this.state = 1374;
+            this.state = 1375;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1372;
-                this.match(CypherParser.ELSE);
                 this.state = 1373;
+                this.match(CypherParser.ELSE);
+                this.state = 1374;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1376;
+            this.state = 1377;
             this.match(CypherParser.END);
             }
         }
@@ -6093,29 +6187,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1378;
-            this.match(CypherParser.WHEN);
             this.state = 1379;
+            this.match(CypherParser.WHEN);
+            this.state = 1380;
             this.caseWhenOperand();
-            this.state = 1384;
+            this.state = 1385;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 1380;
-                this.match(CypherParser.COMMA);
                 this.state = 1381;
+                this.match(CypherParser.COMMA);
+                this.state = 1382;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1386;
+                this.state = 1387;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1387;
-            this.match(CypherParser.THEN);
             this.state = 1388;
+            this.match(CypherParser.THEN);
+            this.state = 1389;
             this.expression();
             }
         }
@@ -6136,7 +6230,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
         this.enterRule(localContext, 200, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1395;
+            this.state = 1396;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NEQ:
@@ -6148,9 +6242,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1390;
-                this.comparisonOperator();
                 this.state = 1391;
+                this.comparisonOperator();
+                this.state = 1392;
                 this.expression();
                 }
                 break;
@@ -6164,7 +6258,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1393;
+                this.state = 1394;
                 this.predicateSuffix();
                 }
                 break;
@@ -6225,7 +6319,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1394;
+                this.state = 1395;
                 this.expression();
                 }
                 break;
@@ -6253,23 +6347,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1397;
-            this.match(CypherParser.LBRACK);
             this.state = 1398;
+            this.match(CypherParser.LBRACK);
+            this.state = 1399;
             this.filterExpression();
-            this.state = 1401;
+            this.state = 1402;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 101) {
                 {
-                this.state = 1399;
-                this.match(CypherParser.PIPE);
                 this.state = 1400;
+                this.match(CypherParser.PIPE);
+                this.state = 1401;
                 this.expression();
                 }
             }
 
-            this.state = 1403;
+            this.state = 1404;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6293,39 +6387,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1405;
+            this.state = 1406;
             this.match(CypherParser.LBRACK);
-            this.state = 1409;
+            this.state = 1410;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
-                this.state = 1406;
-                this.variable();
                 this.state = 1407;
+                this.variable();
+                this.state = 1408;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1411;
+            this.state = 1412;
             this.relationshipsPattern();
-            this.state = 1414;
+            this.state = 1415;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 1412;
-                this.match(CypherParser.WHERE);
                 this.state = 1413;
+                this.match(CypherParser.WHERE);
+                this.state = 1414;
                 this.expression();
                 }
             }
 
-            this.state = 1416;
-            this.match(CypherParser.PIPE);
             this.state = 1417;
-            this.expression();
+            this.match(CypherParser.PIPE);
             this.state = 1418;
+            this.expression();
+            this.state = 1419;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6348,13 +6442,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1420;
-            this.quantifier();
             this.state = 1421;
-            this.match(CypherParser.LPAREN);
+            this.quantifier();
             this.state = 1422;
-            this.filterExpression();
+            this.match(CypherParser.LPAREN);
             this.state = 1423;
+            this.filterExpression();
+            this.state = 1424;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6378,7 +6472,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1425;
+            this.state = 1426;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 43 || _la === 56)) {
             this.errorHandler.recoverInline(this);
@@ -6409,20 +6503,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1427;
-            this.variable();
             this.state = 1428;
-            this.match(CypherParser.IN);
+            this.variable();
             this.state = 1429;
+            this.match(CypherParser.IN);
+            this.state = 1430;
             this.expression();
-            this.state = 1432;
+            this.state = 1433;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 1430;
-                this.match(CypherParser.WHERE);
                 this.state = 1431;
+                this.match(CypherParser.WHERE);
+                this.state = 1432;
                 this.expression();
                 }
             }
@@ -6448,29 +6542,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1434;
-            this.match(CypherParser.REDUCE);
             this.state = 1435;
-            this.match(CypherParser.LPAREN);
+            this.match(CypherParser.REDUCE);
             this.state = 1436;
-            localContext._accumulator = this.variable();
+            this.match(CypherParser.LPAREN);
             this.state = 1437;
-            this.match(CypherParser.EQ);
+            localContext._accumulator = this.variable();
             this.state = 1438;
-            localContext._initial = this.expression();
+            this.match(CypherParser.EQ);
             this.state = 1439;
-            this.match(CypherParser.COMMA);
+            localContext._initial = this.expression();
             this.state = 1440;
-            this.variable();
+            this.match(CypherParser.COMMA);
             this.state = 1441;
-            this.match(CypherParser.IN);
+            this.variable();
             this.state = 1442;
-            localContext._source = this.expression();
+            this.match(CypherParser.IN);
             this.state = 1443;
-            this.match(CypherParser.PIPE);
+            localContext._source = this.expression();
             this.state = 1444;
-            localContext._step = this.expression();
+            this.match(CypherParser.PIPE);
             this.state = 1445;
+            localContext._step = this.expression();
+            this.state = 1446;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6494,7 +6588,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1447;
+            this.state = 1448;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6503,27 +6597,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1448;
+            this.state = 1449;
             this.match(CypherParser.LBRACE);
-            this.state = 1454;
+            this.state = 1455;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
             case 1:
                 {
-                this.state = 1449;
+                this.state = 1450;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1450;
+                this.state = 1451;
                 this.pattern();
-                this.state = 1452;
+                this.state = 1453;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 74) {
                     {
-                    this.state = 1451;
+                    this.state = 1452;
                     this.where();
                     }
                 }
@@ -6531,7 +6625,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1456;
+            this.state = 1457;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6554,11 +6648,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1458;
-            this.match(CypherParser.LPAREN);
             this.state = 1459;
-            this.expression();
+            this.match(CypherParser.LPAREN);
             this.state = 1460;
+            this.expression();
+            this.state = 1461;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6582,16 +6676,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1462;
-            this.functionName();
             this.state = 1463;
+            this.functionName();
+            this.state = 1464;
             this.match(CypherParser.LPAREN);
-            this.state = 1465;
+            this.state = 1466;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 178, this.context) ) {
             case 1:
                 {
-                this.state = 1464;
+                this.state = 1465;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 7) !== 0))) {
@@ -6604,21 +6698,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1468;
+            this.state = 1469;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 179, this.context) ) {
             case 1:
                 {
-                this.state = 1467;
+                this.state = 1468;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1470;
-            this.match(CypherParser.FROM);
             this.state = 1471;
-            localContext._source = this.expression();
+            this.match(CypherParser.FROM);
             this.state = 1472;
+            localContext._source = this.expression();
+            this.state = 1473;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6642,16 +6736,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1474;
-            this.functionName();
             this.state = 1475;
+            this.functionName();
+            this.state = 1476;
             this.match(CypherParser.LPAREN);
-            this.state = 1477;
+            this.state = 1478;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 180, this.context) ) {
             case 1:
                 {
-                this.state = 1476;
+                this.state = 1477;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -6663,33 +6757,33 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1487;
+            this.state = 1488;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
-                this.state = 1479;
+                this.state = 1480;
                 this.expression();
-                this.state = 1484;
+                this.state = 1485;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1480;
-                    this.match(CypherParser.COMMA);
                     this.state = 1481;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1482;
                     this.expression();
                     }
                     }
-                    this.state = 1486;
+                    this.state = 1487;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1489;
+            this.state = 1490;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6712,9 +6806,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1491;
-            this.namespace();
             this.state = 1492;
+            this.namespace();
+            this.state = 1493;
             this.symbolicName();
             }
         }
@@ -6738,21 +6832,21 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1499;
+            this.state = 1500;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 183, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1494;
-                    this.symbolicName();
                     this.state = 1495;
+                    this.symbolicName();
+                    this.state = 1496;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1501;
+                this.state = 1502;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 183, this.context);
             }
@@ -6778,37 +6872,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1502;
-            this.variable();
             this.state = 1503;
+            this.variable();
+            this.state = 1504;
             this.match(CypherParser.LBRACE);
-            this.state = 1512;
+            this.state = 1513;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || ((((_la - 96)) & ~0x1F) === 0 && ((1 << (_la - 96)) & 786433) !== 0)) {
                 {
-                this.state = 1504;
+                this.state = 1505;
                 this.mapProjectionItem();
-                this.state = 1509;
+                this.state = 1510;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1505;
-                    this.match(CypherParser.COMMA);
                     this.state = 1506;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1507;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1511;
+                    this.state = 1512;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1514;
+            this.state = 1515;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6829,18 +6923,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MapProjectionItemContext(this.context, this.state);
         this.enterRule(localContext, 228, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1525;
+            this.state = 1526;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 186, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1516;
-                this.propertyKeyName();
                 this.state = 1517;
-                this.match(CypherParser.COLON);
+                this.propertyKeyName();
                 this.state = 1518;
+                this.match(CypherParser.COLON);
+                this.state = 1519;
                 this.expression();
                 }
                 break;
@@ -6848,9 +6942,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1520;
-                this.match(CypherParser.DOT);
                 this.state = 1521;
+                this.match(CypherParser.DOT);
+                this.state = 1522;
                 this.propertyKeyName();
                 }
                 break;
@@ -6858,9 +6952,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1522;
-                this.match(CypherParser.DOT);
                 this.state = 1523;
+                this.match(CypherParser.DOT);
+                this.state = 1524;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -6868,7 +6962,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1524;
+                this.state = 1525;
                 this.variable();
                 }
                 break;
@@ -6893,9 +6987,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1527;
+            this.state = 1528;
             this.match(CypherParser.DOLLAR);
-            this.state = 1530;
+            this.state = 1531;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6936,13 +7030,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1528;
+                this.state = 1529;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1529;
+                this.state = 1530;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -6968,21 +7062,21 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LiteralContext(this.context, this.state);
         this.enterRule(localContext, 232, CypherParser.RULE_literal);
         try {
-            this.state = 1538;
+            this.state = 1539;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1532;
+                this.state = 1533;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1533;
+                this.state = 1534;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6992,28 +7086,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1534;
+                this.state = 1535;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1535;
+                this.state = 1536;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1536;
+                this.state = 1537;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1537;
+                this.state = 1538;
                 this.mapLiteral();
                 }
                 break;
@@ -7041,7 +7135,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1540;
+            this.state = 1541;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 61)) {
             this.errorHandler.recoverInline(this);
@@ -7069,7 +7163,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NumberLiteralContext(this.context, this.state);
         this.enterRule(localContext, 236, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1544;
+            this.state = 1545;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -7077,14 +7171,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1542;
+                this.state = 1543;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1543;
+                this.state = 1544;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -7112,7 +7206,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1546;
+            this.state = 1547;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7143,35 +7237,35 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1548;
+            this.state = 1549;
             this.match(CypherParser.LBRACK);
-            this.state = 1557;
+            this.state = 1558;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
-                this.state = 1549;
+                this.state = 1550;
                 this.expression();
-                this.state = 1554;
+                this.state = 1555;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1550;
-                    this.match(CypherParser.COMMA);
                     this.state = 1551;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1552;
                     this.expression();
                     }
                     }
-                    this.state = 1556;
+                    this.state = 1557;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1559;
+            this.state = 1560;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -7195,43 +7289,43 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1561;
+            this.state = 1562;
             this.match(CypherParser.LBRACE);
-            this.state = 1575;
+            this.state = 1576;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || _la === 114 || _la === 115) {
                 {
-                this.state = 1562;
-                this.propertyKeyName();
                 this.state = 1563;
-                this.match(CypherParser.COLON);
+                this.propertyKeyName();
                 this.state = 1564;
+                this.match(CypherParser.COLON);
+                this.state = 1565;
                 this.expression();
-                this.state = 1572;
+                this.state = 1573;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1565;
-                    this.match(CypherParser.COMMA);
                     this.state = 1566;
-                    this.propertyKeyName();
+                    this.match(CypherParser.COMMA);
                     this.state = 1567;
-                    this.match(CypherParser.COLON);
+                    this.propertyKeyName();
                     this.state = 1568;
+                    this.match(CypherParser.COLON);
+                    this.state = 1569;
                     this.expression();
                     }
                     }
-                    this.state = 1574;
+                    this.state = 1575;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1577;
+            this.state = 1578;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -7254,7 +7348,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1579;
+            this.state = 1580;
             this.schemaName();
             }
         }
@@ -7275,41 +7369,41 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaCommandContext(this.context, this.state);
         this.enterRule(localContext, 246, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1586;
+            this.state = 1587;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 194, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1581;
+                this.state = 1582;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1582;
+                this.state = 1583;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1583;
+                this.state = 1584;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1584;
+                this.state = 1585;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1585;
+                this.state = 1586;
                 this.dropIndex();
                 }
                 break;
@@ -7335,31 +7429,31 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1588;
-            this.match(CypherParser.CREATE);
             this.state = 1589;
+            this.match(CypherParser.CREATE);
+            this.state = 1590;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1591;
+            this.state = 1592;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 195, this.context) ) {
             case 1:
                 {
-                this.state = 1590;
+                this.state = 1591;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1594;
+            this.state = 1595;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1593;
+                this.state = 1594;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1596;
+            this.state = 1597;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 47)) {
             this.errorHandler.recoverInline(this);
@@ -7368,15 +7462,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1597;
-            this.match(CypherParser.LPAREN);
             this.state = 1598;
-            this.variable();
+            this.match(CypherParser.LPAREN);
             this.state = 1599;
-            this.nodeLabel();
+            this.variable();
             this.state = 1600;
-            this.match(CypherParser.RPAREN);
+            this.nodeLabel();
             this.state = 1601;
+            this.match(CypherParser.RPAREN);
+            this.state = 1602;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 53)) {
             this.errorHandler.recoverInline(this);
@@ -7385,14 +7479,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1602;
+            this.state = 1603;
             this.constraintRequirement();
-            this.state = 1604;
+            this.state = 1605;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 1603;
+                this.state = 1604;
                 this.where();
                 }
             }
@@ -7417,18 +7511,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 250, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1634;
+            this.state = 1635;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 198, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1606;
-                this.propertyReference();
                 this.state = 1607;
-                this.match(CypherParser.IS);
+                this.propertyReference();
                 this.state = 1608;
+                this.match(CypherParser.IS);
+                this.state = 1609;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -7436,11 +7530,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1610;
-                this.propertyReferenceList();
                 this.state = 1611;
-                this.match(CypherParser.IS);
+                this.propertyReferenceList();
                 this.state = 1612;
+                this.match(CypherParser.IS);
+                this.state = 1613;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -7448,13 +7542,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1614;
-                this.propertyReference();
                 this.state = 1615;
-                this.match(CypherParser.IS);
+                this.propertyReference();
                 this.state = 1616;
-                this.match(CypherParser.NOT);
+                this.match(CypherParser.IS);
                 this.state = 1617;
+                this.match(CypherParser.NOT);
+                this.state = 1618;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -7462,13 +7556,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1619;
-                this.propertyReference();
                 this.state = 1620;
-                this.match(CypherParser.IS);
+                this.propertyReference();
                 this.state = 1621;
-                this.match(CypherParser.NODE);
+                this.match(CypherParser.IS);
                 this.state = 1622;
+                this.match(CypherParser.NODE);
+                this.state = 1623;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -7476,13 +7570,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1624;
-                this.propertyReferenceList();
                 this.state = 1625;
-                this.match(CypherParser.IS);
+                this.propertyReferenceList();
                 this.state = 1626;
-                this.match(CypherParser.NODE);
+                this.match(CypherParser.IS);
                 this.state = 1627;
+                this.match(CypherParser.NODE);
+                this.state = 1628;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -7490,11 +7584,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1629;
-                this.propertyReference();
                 this.state = 1630;
-                this.match(CypherParser.IS);
+                this.propertyReference();
                 this.state = 1631;
+                this.match(CypherParser.IS);
+                this.state = 1632;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 62 || _la === 78)) {
                 this.errorHandler.recoverInline(this);
@@ -7503,7 +7597,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1632;
+                this.state = 1633;
                 this.typeName();
                 }
                 break;
@@ -7528,11 +7622,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1636;
-            this.variable();
             this.state = 1637;
-            this.match(CypherParser.DOT);
+            this.variable();
             this.state = 1638;
+            this.match(CypherParser.DOT);
+            this.state = 1639;
             this.propertyKeyName();
             }
         }
@@ -7556,27 +7650,27 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1640;
-            this.match(CypherParser.LPAREN);
             this.state = 1641;
+            this.match(CypherParser.LPAREN);
+            this.state = 1642;
             this.propertyReference();
-            this.state = 1646;
+            this.state = 1647;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 1642;
-                this.match(CypherParser.COMMA);
                 this.state = 1643;
+                this.match(CypherParser.COMMA);
+                this.state = 1644;
                 this.propertyReference();
                 }
                 }
-                this.state = 1648;
+                this.state = 1649;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1649;
+            this.state = 1650;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7600,32 +7694,32 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1651;
+            this.state = 1652;
             this.symbolicName();
-            this.state = 1656;
+            this.state = 1657;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 86) {
                 {
-                this.state = 1652;
-                this.match(CypherParser.LT);
                 this.state = 1653;
-                this.typeName();
+                this.match(CypherParser.LT);
                 this.state = 1654;
+                this.typeName();
+                this.state = 1655;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1661;
+            this.state = 1662;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 103) {
                 {
-                this.state = 1658;
-                this.match(CypherParser.LPAREN);
                 this.state = 1659;
-                this.match(CypherParser.DecimalInteger);
+                this.match(CypherParser.LPAREN);
                 this.state = 1660;
+                this.match(CypherParser.DecimalInteger);
+                this.state = 1661;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -7652,18 +7746,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1663;
-            this.match(CypherParser.DROP);
             this.state = 1664;
-            this.match(CypherParser.CONSTRAINT);
+            this.match(CypherParser.DROP);
             this.state = 1665;
+            this.match(CypherParser.CONSTRAINT);
+            this.state = 1666;
             this.symbolicName();
-            this.state = 1667;
+            this.state = 1668;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1666;
+                this.state = 1667;
                 this.ifExists();
                 }
             }
@@ -7690,48 +7784,48 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1669;
+            this.state = 1670;
             this.match(CypherParser.CREATE);
-            this.state = 1671;
+            this.state = 1672;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1670;
+                this.state = 1671;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1673;
+            this.state = 1674;
             this.match(CypherParser.INDEX);
-            this.state = 1675;
+            this.state = 1676;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 204, this.context) ) {
             case 1:
                 {
-                this.state = 1674;
+                this.state = 1675;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1678;
+            this.state = 1679;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1677;
+                this.state = 1678;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1680;
+            this.state = 1681;
             this.indexTarget();
-            this.state = 1682;
+            this.state = 1683;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 1681;
+                this.state = 1682;
                 this.where();
                 }
             }
@@ -7756,46 +7850,46 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 262, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1717;
+            this.state = 1718;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1684;
-                this.match(CypherParser.FOR);
                 this.state = 1685;
-                this.match(CypherParser.LPAREN);
+                this.match(CypherParser.FOR);
                 this.state = 1686;
-                this.variable();
-                this.state = 1687;
-                this.nodeLabel();
-                this.state = 1688;
-                this.match(CypherParser.RPAREN);
-                this.state = 1689;
-                this.match(CypherParser.ON);
-                this.state = 1690;
                 this.match(CypherParser.LPAREN);
+                this.state = 1687;
+                this.variable();
+                this.state = 1688;
+                this.nodeLabel();
+                this.state = 1689;
+                this.match(CypherParser.RPAREN);
+                this.state = 1690;
+                this.match(CypherParser.ON);
                 this.state = 1691;
+                this.match(CypherParser.LPAREN);
+                this.state = 1692;
                 this.propertyReference();
-                this.state = 1696;
+                this.state = 1697;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1692;
-                    this.match(CypherParser.COMMA);
                     this.state = 1693;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1694;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1698;
+                    this.state = 1699;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1699;
+                this.state = 1700;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7803,41 +7897,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1701;
+                this.state = 1702;
                 this.match(CypherParser.ON);
-                this.state = 1703;
+                this.state = 1704;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 98) {
                     {
-                    this.state = 1702;
+                    this.state = 1703;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1705;
-                this.labelName();
                 this.state = 1706;
-                this.match(CypherParser.LPAREN);
+                this.labelName();
                 this.state = 1707;
+                this.match(CypherParser.LPAREN);
+                this.state = 1708;
                 this.propertyKeyName();
-                this.state = 1712;
+                this.state = 1713;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1708;
-                    this.match(CypherParser.COMMA);
                     this.state = 1709;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1710;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1714;
+                    this.state = 1715;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1715;
+                this.state = 1716;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7865,62 +7959,62 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1719;
-            this.match(CypherParser.CREATE);
             this.state = 1720;
-            localContext._searchKind = this.symbolicName();
+            this.match(CypherParser.CREATE);
             this.state = 1721;
+            localContext._searchKind = this.symbolicName();
+            this.state = 1722;
             this.match(CypherParser.INDEX);
-            this.state = 1723;
+            this.state = 1724;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 211, this.context) ) {
             case 1:
                 {
-                this.state = 1722;
+                this.state = 1723;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1726;
+            this.state = 1727;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1725;
+                this.state = 1726;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1728;
-            this.match(CypherParser.FOR);
             this.state = 1729;
-            this.match(CypherParser.LPAREN);
+            this.match(CypherParser.FOR);
             this.state = 1730;
-            this.variable();
+            this.match(CypherParser.LPAREN);
             this.state = 1731;
-            this.nodeLabel();
+            this.variable();
             this.state = 1732;
-            this.match(CypherParser.RPAREN);
+            this.nodeLabel();
             this.state = 1733;
+            this.match(CypherParser.RPAREN);
+            this.state = 1734;
             this.match(CypherParser.ON);
-            this.state = 1735;
+            this.state = 1736;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
-                this.state = 1734;
+                this.state = 1735;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1737;
+            this.state = 1738;
             this.searchIndexProperties();
-            this.state = 1739;
+            this.state = 1740;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
-                this.state = 1738;
+                this.state = 1739;
                 this.indexOptions();
                 }
             }
@@ -7945,60 +8039,60 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 266, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1763;
+            this.state = 1764;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1741;
-                this.match(CypherParser.LPAREN);
                 this.state = 1742;
+                this.match(CypherParser.LPAREN);
+                this.state = 1743;
                 this.propertyReference();
-                this.state = 1747;
+                this.state = 1748;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1743;
-                    this.match(CypherParser.COMMA);
                     this.state = 1744;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1745;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1749;
+                    this.state = 1750;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1750;
+                this.state = 1751;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1752;
-                this.match(CypherParser.LBRACK);
                 this.state = 1753;
+                this.match(CypherParser.LBRACK);
+                this.state = 1754;
                 this.propertyReference();
-                this.state = 1758;
+                this.state = 1759;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1754;
-                    this.match(CypherParser.COMMA);
                     this.state = 1755;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1756;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1760;
+                    this.state = 1761;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1761;
+                this.state = 1762;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -8025,9 +8119,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1765;
-            this.symbolicName();
             this.state = 1766;
+            this.symbolicName();
+            this.state = 1767;
             this.mapLiteral();
             }
         }
@@ -8051,18 +8145,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1768;
-            this.match(CypherParser.DROP);
             this.state = 1769;
-            this.match(CypherParser.INDEX);
+            this.match(CypherParser.DROP);
             this.state = 1770;
+            this.match(CypherParser.INDEX);
+            this.state = 1771;
             this.symbolicName();
-            this.state = 1772;
+            this.state = 1773;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1771;
+                this.state = 1772;
                 this.ifExists();
                 }
             }
@@ -8088,11 +8182,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1774;
-            this.match(CypherParser.IF);
             this.state = 1775;
-            this.match(CypherParser.NOT);
+            this.match(CypherParser.IF);
             this.state = 1776;
+            this.match(CypherParser.NOT);
+            this.state = 1777;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -8115,9 +8209,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1778;
-            this.match(CypherParser.IF);
             this.state = 1779;
+            this.match(CypherParser.IF);
+            this.state = 1780;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -8140,7 +8234,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1781;
+            this.state = 1782;
             this.symbolicName();
             }
         }
@@ -8161,20 +8255,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SymbolicNameContext(this.context, this.state);
         this.enterRule(localContext, 278, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1786;
+            this.state = 1787;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1783;
+                this.state = 1784;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1784;
+                this.state = 1785;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -8215,7 +8309,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1785;
+                this.state = 1786;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -8243,7 +8337,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1788;
+            this.state = 1789;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -8271,7 +8365,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaNameContext(this.context, this.state);
         this.enterRule(localContext, 282, CypherParser.RULE_schemaName);
         try {
-            this.state = 1792;
+            this.state = 1793;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -8313,7 +8407,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1790;
+                this.state = 1791;
                 this.symbolicName();
                 }
                 break;
@@ -8361,7 +8455,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1791;
+                this.state = 1792;
                 this.reservedWord();
                 }
                 break;
@@ -8389,7 +8483,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1794;
+            this.state = 1795;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 98236021) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -8415,7 +8509,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,119,1797,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,119,1798,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -8527,60 +8621,60 @@ export class CypherParser extends antlr.Parser {
         1236,8,83,1,83,3,83,1239,8,83,1,84,1,84,1,84,5,84,1244,8,84,10,84,
         12,84,1247,9,84,1,85,4,85,1250,8,85,11,85,12,85,1251,1,85,1,85,1,
         85,1,85,3,85,1258,8,85,1,85,1,85,1,85,1,85,3,85,1264,8,85,1,85,1,
-        85,3,85,1268,8,85,1,86,1,86,3,86,1272,8,86,1,87,1,87,1,87,1,87,5,
-        87,1278,8,87,10,87,12,87,1281,9,87,1,88,1,88,1,89,1,89,1,89,1,89,
-        5,89,1289,8,89,10,89,12,89,1292,9,89,1,90,1,90,1,91,1,91,1,91,5,
-        91,1299,8,91,10,91,12,91,1302,9,91,1,92,5,92,1305,8,92,10,92,12,
-        92,1308,9,92,1,92,1,92,1,93,1,93,1,93,5,93,1315,8,93,10,93,12,93,
-        1318,9,93,1,93,1,93,3,93,1322,8,93,1,94,1,94,1,94,1,94,1,94,1,94,
-        3,94,1330,8,94,1,94,1,94,3,94,1334,8,94,1,94,3,94,1337,8,94,1,95,
-        1,95,1,95,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,
-        1,96,1,96,1,96,1,96,3,96,1357,8,96,1,97,1,97,1,97,1,97,1,97,1,98,
-        1,98,3,98,1366,8,98,1,98,4,98,1369,8,98,11,98,12,98,1370,1,98,1,
-        98,3,98,1375,8,98,1,98,1,98,1,99,1,99,1,99,1,99,5,99,1383,8,99,10,
-        99,12,99,1386,9,99,1,99,1,99,1,99,1,100,1,100,1,100,1,100,1,100,
-        3,100,1396,8,100,1,101,1,101,1,101,1,101,3,101,1402,8,101,1,101,
-        1,101,1,102,1,102,1,102,1,102,3,102,1410,8,102,1,102,1,102,1,102,
-        3,102,1415,8,102,1,102,1,102,1,102,1,102,1,103,1,103,1,103,1,103,
-        1,103,1,104,1,104,1,105,1,105,1,105,1,105,1,105,3,105,1433,8,105,
+        85,1,85,3,85,1269,8,85,1,86,1,86,3,86,1273,8,86,1,87,1,87,1,87,1,
+        87,5,87,1279,8,87,10,87,12,87,1282,9,87,1,88,1,88,1,89,1,89,1,89,
+        1,89,5,89,1290,8,89,10,89,12,89,1293,9,89,1,90,1,90,1,91,1,91,1,
+        91,5,91,1300,8,91,10,91,12,91,1303,9,91,1,92,5,92,1306,8,92,10,92,
+        12,92,1309,9,92,1,92,1,92,1,93,1,93,1,93,5,93,1316,8,93,10,93,12,
+        93,1319,9,93,1,93,1,93,3,93,1323,8,93,1,94,1,94,1,94,1,94,1,94,1,
+        94,3,94,1331,8,94,1,94,1,94,3,94,1335,8,94,1,94,3,94,1338,8,94,1,
+        95,1,95,1,95,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,
+        96,1,96,1,96,1,96,1,96,3,96,1358,8,96,1,97,1,97,1,97,1,97,1,97,1,
+        98,1,98,3,98,1367,8,98,1,98,4,98,1370,8,98,11,98,12,98,1371,1,98,
+        1,98,3,98,1376,8,98,1,98,1,98,1,99,1,99,1,99,1,99,5,99,1384,8,99,
+        10,99,12,99,1387,9,99,1,99,1,99,1,99,1,100,1,100,1,100,1,100,1,100,
+        3,100,1397,8,100,1,101,1,101,1,101,1,101,3,101,1403,8,101,1,101,
+        1,101,1,102,1,102,1,102,1,102,3,102,1411,8,102,1,102,1,102,1,102,
+        3,102,1416,8,102,1,102,1,102,1,102,1,102,1,103,1,103,1,103,1,103,
+        1,103,1,104,1,104,1,105,1,105,1,105,1,105,1,105,3,105,1434,8,105,
         1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,
-        1,106,1,106,1,107,1,107,1,107,1,107,1,107,3,107,1453,8,107,3,107,
-        1455,8,107,1,107,1,107,1,108,1,108,1,108,1,108,1,109,1,109,1,109,
-        3,109,1466,8,109,1,109,3,109,1469,8,109,1,109,1,109,1,109,1,109,
-        1,110,1,110,1,110,3,110,1478,8,110,1,110,1,110,1,110,5,110,1483,
-        8,110,10,110,12,110,1486,9,110,3,110,1488,8,110,1,110,1,110,1,111,
-        1,111,1,111,1,112,1,112,1,112,5,112,1498,8,112,10,112,12,112,1501,
-        9,112,1,113,1,113,1,113,1,113,1,113,5,113,1508,8,113,10,113,12,113,
-        1511,9,113,3,113,1513,8,113,1,113,1,113,1,114,1,114,1,114,1,114,
-        1,114,1,114,1,114,1,114,1,114,3,114,1526,8,114,1,115,1,115,1,115,
-        3,115,1531,8,115,1,116,1,116,1,116,1,116,1,116,1,116,3,116,1539,
-        8,116,1,117,1,117,1,118,1,118,3,118,1545,8,118,1,119,1,119,1,120,
-        1,120,1,120,1,120,5,120,1553,8,120,10,120,12,120,1556,9,120,3,120,
-        1558,8,120,1,120,1,120,1,121,1,121,1,121,1,121,1,121,1,121,1,121,
-        1,121,1,121,5,121,1571,8,121,10,121,12,121,1574,9,121,3,121,1576,
+        1,106,1,106,1,107,1,107,1,107,1,107,1,107,3,107,1454,8,107,3,107,
+        1456,8,107,1,107,1,107,1,108,1,108,1,108,1,108,1,109,1,109,1,109,
+        3,109,1467,8,109,1,109,3,109,1470,8,109,1,109,1,109,1,109,1,109,
+        1,110,1,110,1,110,3,110,1479,8,110,1,110,1,110,1,110,5,110,1484,
+        8,110,10,110,12,110,1487,9,110,3,110,1489,8,110,1,110,1,110,1,111,
+        1,111,1,111,1,112,1,112,1,112,5,112,1499,8,112,10,112,12,112,1502,
+        9,112,1,113,1,113,1,113,1,113,1,113,5,113,1509,8,113,10,113,12,113,
+        1512,9,113,3,113,1514,8,113,1,113,1,113,1,114,1,114,1,114,1,114,
+        1,114,1,114,1,114,1,114,1,114,3,114,1527,8,114,1,115,1,115,1,115,
+        3,115,1532,8,115,1,116,1,116,1,116,1,116,1,116,1,116,3,116,1540,
+        8,116,1,117,1,117,1,118,1,118,3,118,1546,8,118,1,119,1,119,1,120,
+        1,120,1,120,1,120,5,120,1554,8,120,10,120,12,120,1557,9,120,3,120,
+        1559,8,120,1,120,1,120,1,121,1,121,1,121,1,121,1,121,1,121,1,121,
+        1,121,1,121,5,121,1572,8,121,10,121,12,121,1575,9,121,3,121,1577,
         8,121,1,121,1,121,1,122,1,122,1,123,1,123,1,123,1,123,1,123,3,123,
-        1587,8,123,1,124,1,124,1,124,3,124,1592,8,124,1,124,3,124,1595,8,
-        124,1,124,1,124,1,124,1,124,1,124,1,124,1,124,1,124,3,124,1605,8,
+        1588,8,123,1,124,1,124,1,124,3,124,1593,8,124,1,124,3,124,1596,8,
+        124,1,124,1,124,1,124,1,124,1,124,1,124,1,124,1,124,3,124,1606,8,
         124,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,
         1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,
-        1,125,1,125,1,125,1,125,1,125,1,125,1,125,3,125,1635,8,125,1,126,
-        1,126,1,126,1,126,1,127,1,127,1,127,1,127,5,127,1645,8,127,10,127,
-        12,127,1648,9,127,1,127,1,127,1,128,1,128,1,128,1,128,1,128,3,128,
-        1657,8,128,1,128,1,128,1,128,3,128,1662,8,128,1,129,1,129,1,129,
-        1,129,3,129,1668,8,129,1,130,1,130,3,130,1672,8,130,1,130,1,130,
-        3,130,1676,8,130,1,130,3,130,1679,8,130,1,130,1,130,3,130,1683,8,
+        1,125,1,125,1,125,1,125,1,125,1,125,1,125,3,125,1636,8,125,1,126,
+        1,126,1,126,1,126,1,127,1,127,1,127,1,127,5,127,1646,8,127,10,127,
+        12,127,1649,9,127,1,127,1,127,1,128,1,128,1,128,1,128,1,128,3,128,
+        1658,8,128,1,128,1,128,1,128,3,128,1663,8,128,1,129,1,129,1,129,
+        1,129,3,129,1669,8,129,1,130,1,130,3,130,1673,8,130,1,130,1,130,
+        3,130,1677,8,130,1,130,3,130,1680,8,130,1,130,1,130,3,130,1684,8,
         130,1,131,1,131,1,131,1,131,1,131,1,131,1,131,1,131,1,131,1,131,
-        5,131,1695,8,131,10,131,12,131,1698,9,131,1,131,1,131,1,131,1,131,
-        3,131,1704,8,131,1,131,1,131,1,131,1,131,1,131,5,131,1711,8,131,
-        10,131,12,131,1714,9,131,1,131,1,131,3,131,1718,8,131,1,132,1,132,
-        1,132,1,132,3,132,1724,8,132,1,132,3,132,1727,8,132,1,132,1,132,
-        1,132,1,132,1,132,1,132,1,132,3,132,1736,8,132,1,132,1,132,3,132,
-        1740,8,132,1,133,1,133,1,133,1,133,5,133,1746,8,133,10,133,12,133,
-        1749,9,133,1,133,1,133,1,133,1,133,1,133,1,133,5,133,1757,8,133,
-        10,133,12,133,1760,9,133,1,133,1,133,3,133,1764,8,133,1,134,1,134,
-        1,134,1,135,1,135,1,135,1,135,3,135,1773,8,135,1,136,1,136,1,136,
-        1,136,1,137,1,137,1,137,1,138,1,138,1,139,1,139,1,139,3,139,1787,
-        8,139,1,140,1,140,1,141,1,141,3,141,1793,8,141,1,142,1,142,1,142,
+        5,131,1696,8,131,10,131,12,131,1699,9,131,1,131,1,131,1,131,1,131,
+        3,131,1705,8,131,1,131,1,131,1,131,1,131,1,131,5,131,1712,8,131,
+        10,131,12,131,1715,9,131,1,131,1,131,3,131,1719,8,131,1,132,1,132,
+        1,132,1,132,3,132,1725,8,132,1,132,3,132,1728,8,132,1,132,1,132,
+        1,132,1,132,1,132,1,132,1,132,3,132,1737,8,132,1,132,1,132,3,132,
+        1741,8,132,1,133,1,133,1,133,1,133,5,133,1747,8,133,10,133,12,133,
+        1750,9,133,1,133,1,133,1,133,1,133,1,133,1,133,5,133,1758,8,133,
+        10,133,12,133,1761,9,133,1,133,1,133,3,133,1765,8,133,1,134,1,134,
+        1,134,1,135,1,135,1,135,1,135,3,135,1774,8,135,1,136,1,136,1,136,
+        1,136,1,137,1,137,1,137,1,138,1,138,1,139,1,139,1,139,3,139,1788,
+        8,139,1,140,1,140,1,141,1,141,3,141,1794,8,141,1,142,1,142,1,142,
         0,0,143,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,
         42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,82,84,
         86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,120,
@@ -8596,7 +8690,7 @@ export class CypherParser extends antlr.Parser {
         47,2,0,6,6,53,53,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,34,
         36,36,38,38,42,43,46,46,51,51,53,53,56,56,60,60,62,68,70,70,72,72,
         20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,35,35,37,37,39,41,
-        44,45,47,50,52,52,54,55,57,59,61,61,69,69,71,71,73,77,1949,0,286,
+        44,45,47,50,52,52,54,55,57,59,61,61,69,69,71,71,73,77,1951,0,286,
         1,0,0,0,2,295,1,0,0,0,4,297,1,0,0,0,6,306,1,0,0,0,8,311,1,0,0,0,
         10,329,1,0,0,0,12,331,1,0,0,0,14,338,1,0,0,0,16,342,1,0,0,0,18,347,
         1,0,0,0,20,365,1,0,0,0,22,370,1,0,0,0,24,400,1,0,0,0,26,403,1,0,
@@ -8617,21 +8711,21 @@ export class CypherParser extends antlr.Parser {
         1,0,0,0,146,1144,1,0,0,0,148,1146,1,0,0,0,150,1152,1,0,0,0,152,1154,
         1,0,0,0,154,1162,1,0,0,0,156,1170,1,0,0,0,158,1181,1,0,0,0,160,1186,
         1,0,0,0,162,1195,1,0,0,0,164,1197,1,0,0,0,166,1238,1,0,0,0,168,1240,
-        1,0,0,0,170,1249,1,0,0,0,172,1271,1,0,0,0,174,1273,1,0,0,0,176,1282,
-        1,0,0,0,178,1284,1,0,0,0,180,1293,1,0,0,0,182,1295,1,0,0,0,184,1306,
-        1,0,0,0,186,1311,1,0,0,0,188,1336,1,0,0,0,190,1338,1,0,0,0,192,1356,
-        1,0,0,0,194,1358,1,0,0,0,196,1363,1,0,0,0,198,1378,1,0,0,0,200,1395,
-        1,0,0,0,202,1397,1,0,0,0,204,1405,1,0,0,0,206,1420,1,0,0,0,208,1425,
-        1,0,0,0,210,1427,1,0,0,0,212,1434,1,0,0,0,214,1447,1,0,0,0,216,1458,
-        1,0,0,0,218,1462,1,0,0,0,220,1474,1,0,0,0,222,1491,1,0,0,0,224,1499,
-        1,0,0,0,226,1502,1,0,0,0,228,1525,1,0,0,0,230,1527,1,0,0,0,232,1538,
-        1,0,0,0,234,1540,1,0,0,0,236,1544,1,0,0,0,238,1546,1,0,0,0,240,1548,
-        1,0,0,0,242,1561,1,0,0,0,244,1579,1,0,0,0,246,1586,1,0,0,0,248,1588,
-        1,0,0,0,250,1634,1,0,0,0,252,1636,1,0,0,0,254,1640,1,0,0,0,256,1651,
-        1,0,0,0,258,1663,1,0,0,0,260,1669,1,0,0,0,262,1717,1,0,0,0,264,1719,
-        1,0,0,0,266,1763,1,0,0,0,268,1765,1,0,0,0,270,1768,1,0,0,0,272,1774,
-        1,0,0,0,274,1778,1,0,0,0,276,1781,1,0,0,0,278,1786,1,0,0,0,280,1788,
-        1,0,0,0,282,1792,1,0,0,0,284,1794,1,0,0,0,286,288,3,2,1,0,287,289,
+        1,0,0,0,170,1249,1,0,0,0,172,1272,1,0,0,0,174,1274,1,0,0,0,176,1283,
+        1,0,0,0,178,1285,1,0,0,0,180,1294,1,0,0,0,182,1296,1,0,0,0,184,1307,
+        1,0,0,0,186,1312,1,0,0,0,188,1337,1,0,0,0,190,1339,1,0,0,0,192,1357,
+        1,0,0,0,194,1359,1,0,0,0,196,1364,1,0,0,0,198,1379,1,0,0,0,200,1396,
+        1,0,0,0,202,1398,1,0,0,0,204,1406,1,0,0,0,206,1421,1,0,0,0,208,1426,
+        1,0,0,0,210,1428,1,0,0,0,212,1435,1,0,0,0,214,1448,1,0,0,0,216,1459,
+        1,0,0,0,218,1463,1,0,0,0,220,1475,1,0,0,0,222,1492,1,0,0,0,224,1500,
+        1,0,0,0,226,1503,1,0,0,0,228,1526,1,0,0,0,230,1528,1,0,0,0,232,1539,
+        1,0,0,0,234,1541,1,0,0,0,236,1545,1,0,0,0,238,1547,1,0,0,0,240,1549,
+        1,0,0,0,242,1562,1,0,0,0,244,1580,1,0,0,0,246,1587,1,0,0,0,248,1589,
+        1,0,0,0,250,1635,1,0,0,0,252,1637,1,0,0,0,254,1641,1,0,0,0,256,1652,
+        1,0,0,0,258,1664,1,0,0,0,260,1670,1,0,0,0,262,1718,1,0,0,0,264,1720,
+        1,0,0,0,266,1764,1,0,0,0,268,1766,1,0,0,0,270,1769,1,0,0,0,272,1775,
+        1,0,0,0,274,1779,1,0,0,0,276,1782,1,0,0,0,278,1787,1,0,0,0,280,1789,
+        1,0,0,0,282,1793,1,0,0,0,284,1795,1,0,0,0,286,288,3,2,1,0,287,289,
         5,99,0,0,288,287,1,0,0,0,288,289,1,0,0,0,289,290,1,0,0,0,290,291,
         5,0,0,1,291,1,1,0,0,0,292,296,3,4,2,0,293,296,3,246,123,0,294,296,
         3,8,4,0,295,292,1,0,0,0,295,293,1,0,0,0,295,294,1,0,0,0,296,3,1,
@@ -8945,205 +9039,206 @@ export class CypherParser extends antlr.Parser {
         0,0,1254,1255,3,172,86,0,1255,1256,3,172,86,0,1256,1258,1,0,0,0,
         1257,1253,1,0,0,0,1257,1258,1,0,0,0,1258,1263,1,0,0,0,1259,1260,
         5,86,0,0,1260,1261,3,168,84,0,1261,1262,5,87,0,0,1262,1264,1,0,0,
-        0,1263,1259,1,0,0,0,1263,1264,1,0,0,0,1264,1267,1,0,0,0,1265,1266,
-        5,44,0,0,1266,1268,5,45,0,0,1267,1265,1,0,0,0,1267,1268,1,0,0,0,
-        1268,171,1,0,0,0,1269,1272,3,278,139,0,1270,1272,5,45,0,0,1271,1269,
-        1,0,0,0,1271,1270,1,0,0,0,1272,173,1,0,0,0,1273,1279,3,178,89,0,
-        1274,1275,3,176,88,0,1275,1276,3,178,89,0,1276,1278,1,0,0,0,1277,
-        1274,1,0,0,0,1278,1281,1,0,0,0,1279,1277,1,0,0,0,1279,1280,1,0,0,
-        0,1280,175,1,0,0,0,1281,1279,1,0,0,0,1282,1283,7,8,0,0,1283,177,
-        1,0,0,0,1284,1290,3,182,91,0,1285,1286,3,180,90,0,1286,1287,3,182,
-        91,0,1287,1289,1,0,0,0,1288,1285,1,0,0,0,1289,1292,1,0,0,0,1290,
-        1288,1,0,0,0,1290,1291,1,0,0,0,1291,179,1,0,0,0,1292,1290,1,0,0,
-        0,1293,1294,7,9,0,0,1294,181,1,0,0,0,1295,1300,3,184,92,0,1296,1297,
-        5,95,0,0,1297,1299,3,184,92,0,1298,1296,1,0,0,0,1299,1302,1,0,0,
-        0,1300,1298,1,0,0,0,1300,1301,1,0,0,0,1301,183,1,0,0,0,1302,1300,
-        1,0,0,0,1303,1305,7,10,0,0,1304,1303,1,0,0,0,1305,1308,1,0,0,0,1306,
-        1304,1,0,0,0,1306,1307,1,0,0,0,1307,1309,1,0,0,0,1308,1306,1,0,0,
-        0,1309,1310,3,186,93,0,1310,185,1,0,0,0,1311,1316,3,192,96,0,1312,
-        1315,3,188,94,0,1313,1315,3,190,95,0,1314,1312,1,0,0,0,1314,1313,
-        1,0,0,0,1315,1318,1,0,0,0,1316,1314,1,0,0,0,1316,1317,1,0,0,0,1317,
-        1321,1,0,0,0,1318,1316,1,0,0,0,1319,1322,3,134,67,0,1320,1322,3,
-        110,55,0,1321,1319,1,0,0,0,1321,1320,1,0,0,0,1321,1322,1,0,0,0,1322,
-        187,1,0,0,0,1323,1324,5,105,0,0,1324,1325,3,150,75,0,1325,1326,5,
-        106,0,0,1326,1337,1,0,0,0,1327,1329,5,105,0,0,1328,1330,3,150,75,
-        0,1329,1328,1,0,0,0,1329,1330,1,0,0,0,1330,1331,1,0,0,0,1331,1333,
-        5,79,0,0,1332,1334,3,150,75,0,1333,1332,1,0,0,0,1333,1334,1,0,0,
-        0,1334,1335,1,0,0,0,1335,1337,5,106,0,0,1336,1323,1,0,0,0,1336,1327,
-        1,0,0,0,1337,189,1,0,0,0,1338,1339,5,96,0,0,1339,1340,3,244,122,
-        0,1340,191,1,0,0,0,1341,1357,3,194,97,0,1342,1357,3,218,109,0,1343,
-        1357,3,202,101,0,1344,1357,3,204,102,0,1345,1357,3,206,103,0,1346,
-        1357,3,212,106,0,1347,1357,3,214,107,0,1348,1357,3,232,116,0,1349,
-        1357,3,230,115,0,1350,1357,3,196,98,0,1351,1357,3,104,52,0,1352,
-        1357,3,216,108,0,1353,1357,3,220,110,0,1354,1357,3,226,113,0,1355,
-        1357,3,276,138,0,1356,1341,1,0,0,0,1356,1342,1,0,0,0,1356,1343,1,
-        0,0,0,1356,1344,1,0,0,0,1356,1345,1,0,0,0,1356,1346,1,0,0,0,1356,
-        1347,1,0,0,0,1356,1348,1,0,0,0,1356,1349,1,0,0,0,1356,1350,1,0,0,
-        0,1356,1351,1,0,0,0,1356,1352,1,0,0,0,1356,1353,1,0,0,0,1356,1354,
-        1,0,0,0,1356,1355,1,0,0,0,1357,193,1,0,0,0,1358,1359,5,13,0,0,1359,
-        1360,5,103,0,0,1360,1361,5,90,0,0,1361,1362,5,104,0,0,1362,195,1,
-        0,0,0,1363,1365,5,10,0,0,1364,1366,3,150,75,0,1365,1364,1,0,0,0,
-        1365,1366,1,0,0,0,1366,1368,1,0,0,0,1367,1369,3,198,99,0,1368,1367,
-        1,0,0,0,1369,1370,1,0,0,0,1370,1368,1,0,0,0,1370,1371,1,0,0,0,1371,
-        1374,1,0,0,0,1372,1373,5,22,0,0,1373,1375,3,150,75,0,1374,1372,1,
-        0,0,0,1374,1375,1,0,0,0,1375,1376,1,0,0,0,1376,1377,5,23,0,0,1377,
-        197,1,0,0,0,1378,1379,5,73,0,0,1379,1384,3,200,100,0,1380,1381,5,
-        97,0,0,1381,1383,3,200,100,0,1382,1380,1,0,0,0,1383,1386,1,0,0,0,
-        1384,1382,1,0,0,0,1384,1385,1,0,0,0,1385,1387,1,0,0,0,1386,1384,
-        1,0,0,0,1387,1388,5,59,0,0,1388,1389,3,150,75,0,1389,199,1,0,0,0,
-        1390,1391,3,162,81,0,1391,1392,3,150,75,0,1392,1396,1,0,0,0,1393,
-        1396,3,166,83,0,1394,1396,3,150,75,0,1395,1390,1,0,0,0,1395,1393,
-        1,0,0,0,1395,1394,1,0,0,0,1396,201,1,0,0,0,1397,1398,5,105,0,0,1398,
-        1401,3,210,105,0,1399,1400,5,101,0,0,1400,1402,3,150,75,0,1401,1399,
-        1,0,0,0,1401,1402,1,0,0,0,1402,1403,1,0,0,0,1403,1404,5,106,0,0,
-        1404,203,1,0,0,0,1405,1409,5,105,0,0,1406,1407,3,276,138,0,1407,
-        1408,5,85,0,0,1408,1410,1,0,0,0,1409,1406,1,0,0,0,1409,1410,1,0,
-        0,0,1410,1411,1,0,0,0,1411,1414,3,104,52,0,1412,1413,5,74,0,0,1413,
-        1415,3,150,75,0,1414,1412,1,0,0,0,1414,1415,1,0,0,0,1415,1416,1,
-        0,0,0,1416,1417,5,101,0,0,1417,1418,3,150,75,0,1418,1419,5,106,0,
-        0,1419,205,1,0,0,0,1420,1421,3,208,104,0,1421,1422,5,103,0,0,1422,
-        1423,3,210,105,0,1423,1424,5,104,0,0,1424,207,1,0,0,0,1425,1426,
-        7,11,0,0,1426,209,1,0,0,0,1427,1428,3,276,138,0,1428,1429,5,35,0,
-        0,1429,1432,3,150,75,0,1430,1431,5,74,0,0,1431,1433,3,150,75,0,1432,
-        1430,1,0,0,0,1432,1433,1,0,0,0,1433,211,1,0,0,0,1434,1435,5,51,0,
-        0,1435,1436,5,103,0,0,1436,1437,3,276,138,0,1437,1438,5,85,0,0,1438,
-        1439,3,150,75,0,1439,1440,5,97,0,0,1440,1441,3,276,138,0,1441,1442,
-        5,35,0,0,1442,1443,3,150,75,0,1443,1444,5,101,0,0,1444,1445,3,150,
-        75,0,1445,1446,5,104,0,0,1446,213,1,0,0,0,1447,1448,7,12,0,0,1448,
-        1454,5,107,0,0,1449,1455,3,8,4,0,1450,1452,3,94,47,0,1451,1453,3,
-        92,46,0,1452,1451,1,0,0,0,1452,1453,1,0,0,0,1453,1455,1,0,0,0,1454,
-        1449,1,0,0,0,1454,1450,1,0,0,0,1455,1456,1,0,0,0,1456,1457,5,108,
-        0,0,1457,215,1,0,0,0,1458,1459,5,103,0,0,1459,1460,3,150,75,0,1460,
-        1461,5,104,0,0,1461,217,1,0,0,0,1462,1463,3,222,111,0,1463,1465,
-        5,103,0,0,1464,1466,7,13,0,0,1465,1464,1,0,0,0,1465,1466,1,0,0,0,
-        1466,1468,1,0,0,0,1467,1469,3,150,75,0,1468,1467,1,0,0,0,1468,1469,
-        1,0,0,0,1469,1470,1,0,0,0,1470,1471,5,67,0,0,1471,1472,3,150,75,
-        0,1472,1473,5,104,0,0,1473,219,1,0,0,0,1474,1475,3,222,111,0,1475,
-        1477,5,103,0,0,1476,1478,7,0,0,0,1477,1476,1,0,0,0,1477,1478,1,0,
-        0,0,1478,1487,1,0,0,0,1479,1484,3,150,75,0,1480,1481,5,97,0,0,1481,
-        1483,3,150,75,0,1482,1480,1,0,0,0,1483,1486,1,0,0,0,1484,1482,1,
-        0,0,0,1484,1485,1,0,0,0,1485,1488,1,0,0,0,1486,1484,1,0,0,0,1487,
-        1479,1,0,0,0,1487,1488,1,0,0,0,1488,1489,1,0,0,0,1489,1490,5,104,
-        0,0,1490,221,1,0,0,0,1491,1492,3,224,112,0,1492,1493,3,278,139,0,
-        1493,223,1,0,0,0,1494,1495,3,278,139,0,1495,1496,5,96,0,0,1496,1498,
-        1,0,0,0,1497,1494,1,0,0,0,1498,1501,1,0,0,0,1499,1497,1,0,0,0,1499,
-        1500,1,0,0,0,1500,225,1,0,0,0,1501,1499,1,0,0,0,1502,1503,3,276,
-        138,0,1503,1512,5,107,0,0,1504,1509,3,228,114,0,1505,1506,5,97,0,
-        0,1506,1508,3,228,114,0,1507,1505,1,0,0,0,1508,1511,1,0,0,0,1509,
-        1507,1,0,0,0,1509,1510,1,0,0,0,1510,1513,1,0,0,0,1511,1509,1,0,0,
-        0,1512,1504,1,0,0,0,1512,1513,1,0,0,0,1513,1514,1,0,0,0,1514,1515,
-        5,108,0,0,1515,227,1,0,0,0,1516,1517,3,244,122,0,1517,1518,5,98,
-        0,0,1518,1519,3,150,75,0,1519,1526,1,0,0,0,1520,1521,5,96,0,0,1521,
-        1526,3,244,122,0,1522,1523,5,96,0,0,1523,1526,5,90,0,0,1524,1526,
-        3,276,138,0,1525,1516,1,0,0,0,1525,1520,1,0,0,0,1525,1522,1,0,0,
-        0,1525,1524,1,0,0,0,1526,229,1,0,0,0,1527,1530,5,102,0,0,1528,1531,
-        3,278,139,0,1529,1531,5,111,0,0,1530,1528,1,0,0,0,1530,1529,1,0,
-        0,0,1531,231,1,0,0,0,1532,1539,3,234,117,0,1533,1539,5,45,0,0,1534,
-        1539,3,236,118,0,1535,1539,5,113,0,0,1536,1539,3,240,120,0,1537,
-        1539,3,242,121,0,1538,1532,1,0,0,0,1538,1533,1,0,0,0,1538,1534,1,
-        0,0,0,1538,1535,1,0,0,0,1538,1536,1,0,0,0,1538,1537,1,0,0,0,1539,
-        233,1,0,0,0,1540,1541,7,14,0,0,1541,235,1,0,0,0,1542,1545,3,238,
-        119,0,1543,1545,5,112,0,0,1544,1542,1,0,0,0,1544,1543,1,0,0,0,1545,
-        237,1,0,0,0,1546,1547,7,15,0,0,1547,239,1,0,0,0,1548,1557,5,105,
-        0,0,1549,1554,3,150,75,0,1550,1551,5,97,0,0,1551,1553,3,150,75,0,
-        1552,1550,1,0,0,0,1553,1556,1,0,0,0,1554,1552,1,0,0,0,1554,1555,
-        1,0,0,0,1555,1558,1,0,0,0,1556,1554,1,0,0,0,1557,1549,1,0,0,0,1557,
-        1558,1,0,0,0,1558,1559,1,0,0,0,1559,1560,5,106,0,0,1560,241,1,0,
-        0,0,1561,1575,5,107,0,0,1562,1563,3,244,122,0,1563,1564,5,98,0,0,
-        1564,1572,3,150,75,0,1565,1566,5,97,0,0,1566,1567,3,244,122,0,1567,
-        1568,5,98,0,0,1568,1569,3,150,75,0,1569,1571,1,0,0,0,1570,1565,1,
-        0,0,0,1571,1574,1,0,0,0,1572,1570,1,0,0,0,1572,1573,1,0,0,0,1573,
-        1576,1,0,0,0,1574,1572,1,0,0,0,1575,1562,1,0,0,0,1575,1576,1,0,0,
-        0,1576,1577,1,0,0,0,1577,1578,5,108,0,0,1578,243,1,0,0,0,1579,1580,
-        3,282,141,0,1580,245,1,0,0,0,1581,1587,3,248,124,0,1582,1587,3,258,
-        129,0,1583,1587,3,260,130,0,1584,1587,3,264,132,0,1585,1587,3,270,
-        135,0,1586,1581,1,0,0,0,1586,1582,1,0,0,0,1586,1583,1,0,0,0,1586,
-        1584,1,0,0,0,1586,1585,1,0,0,0,1587,247,1,0,0,0,1588,1589,5,15,0,
-        0,1589,1591,5,11,0,0,1590,1592,3,278,139,0,1591,1590,1,0,0,0,1591,
-        1592,1,0,0,0,1592,1594,1,0,0,0,1593,1595,3,272,136,0,1594,1593,1,
-        0,0,0,1594,1595,1,0,0,0,1595,1596,1,0,0,0,1596,1597,7,16,0,0,1597,
-        1598,5,103,0,0,1598,1599,3,276,138,0,1599,1600,3,136,68,0,1600,1601,
-        5,104,0,0,1601,1602,7,17,0,0,1602,1604,3,250,125,0,1603,1605,3,92,
-        46,0,1604,1603,1,0,0,0,1604,1605,1,0,0,0,1605,249,1,0,0,0,1606,1607,
-        3,252,126,0,1607,1608,5,37,0,0,1608,1609,5,70,0,0,1609,1635,1,0,
-        0,0,1610,1611,3,254,127,0,1611,1612,5,37,0,0,1612,1613,5,70,0,0,
-        1613,1635,1,0,0,0,1614,1615,3,252,126,0,1615,1616,5,37,0,0,1616,
-        1617,5,44,0,0,1617,1618,5,45,0,0,1618,1635,1,0,0,0,1619,1620,3,252,
-        126,0,1620,1621,5,37,0,0,1621,1622,5,42,0,0,1622,1623,5,38,0,0,1623,
-        1635,1,0,0,0,1624,1625,3,254,127,0,1625,1626,5,37,0,0,1626,1627,
-        5,42,0,0,1627,1628,5,38,0,0,1628,1635,1,0,0,0,1629,1630,3,252,126,
-        0,1630,1631,5,37,0,0,1631,1632,7,7,0,0,1632,1633,3,256,128,0,1633,
-        1635,1,0,0,0,1634,1606,1,0,0,0,1634,1610,1,0,0,0,1634,1614,1,0,0,
-        0,1634,1619,1,0,0,0,1634,1624,1,0,0,0,1634,1629,1,0,0,0,1635,251,
-        1,0,0,0,1636,1637,3,276,138,0,1637,1638,5,96,0,0,1638,1639,3,244,
-        122,0,1639,253,1,0,0,0,1640,1641,5,103,0,0,1641,1646,3,252,126,0,
-        1642,1643,5,97,0,0,1643,1645,3,252,126,0,1644,1642,1,0,0,0,1645,
-        1648,1,0,0,0,1646,1644,1,0,0,0,1646,1647,1,0,0,0,1647,1649,1,0,0,
-        0,1648,1646,1,0,0,0,1649,1650,5,104,0,0,1650,255,1,0,0,0,1651,1656,
-        3,278,139,0,1652,1653,5,86,0,0,1653,1654,3,256,128,0,1654,1655,5,
-        87,0,0,1655,1657,1,0,0,0,1656,1652,1,0,0,0,1656,1657,1,0,0,0,1657,
-        1661,1,0,0,0,1658,1659,5,103,0,0,1659,1660,5,111,0,0,1660,1662,5,
-        104,0,0,1661,1658,1,0,0,0,1661,1662,1,0,0,0,1662,257,1,0,0,0,1663,
-        1664,5,21,0,0,1664,1665,5,11,0,0,1665,1667,3,278,139,0,1666,1668,
-        3,274,137,0,1667,1666,1,0,0,0,1667,1668,1,0,0,0,1668,259,1,0,0,0,
-        1669,1671,5,15,0,0,1670,1672,5,70,0,0,1671,1670,1,0,0,0,1671,1672,
-        1,0,0,0,1672,1673,1,0,0,0,1673,1675,5,36,0,0,1674,1676,3,278,139,
-        0,1675,1674,1,0,0,0,1675,1676,1,0,0,0,1676,1678,1,0,0,0,1677,1679,
-        3,272,136,0,1678,1677,1,0,0,0,1678,1679,1,0,0,0,1679,1680,1,0,0,
-        0,1680,1682,3,262,131,0,1681,1683,3,92,46,0,1682,1681,1,0,0,0,1682,
-        1683,1,0,0,0,1683,261,1,0,0,0,1684,1685,5,27,0,0,1685,1686,5,103,
-        0,0,1686,1687,3,276,138,0,1687,1688,3,136,68,0,1688,1689,5,104,0,
-        0,1689,1690,5,47,0,0,1690,1691,5,103,0,0,1691,1696,3,252,126,0,1692,
-        1693,5,97,0,0,1693,1695,3,252,126,0,1694,1692,1,0,0,0,1695,1698,
-        1,0,0,0,1696,1694,1,0,0,0,1696,1697,1,0,0,0,1697,1699,1,0,0,0,1698,
-        1696,1,0,0,0,1699,1700,5,104,0,0,1700,1718,1,0,0,0,1701,1703,5,47,
-        0,0,1702,1704,5,98,0,0,1703,1702,1,0,0,0,1703,1704,1,0,0,0,1704,
-        1705,1,0,0,0,1705,1706,3,144,72,0,1706,1707,5,103,0,0,1707,1712,
-        3,244,122,0,1708,1709,5,97,0,0,1709,1711,3,244,122,0,1710,1708,1,
-        0,0,0,1711,1714,1,0,0,0,1712,1710,1,0,0,0,1712,1713,1,0,0,0,1713,
-        1715,1,0,0,0,1714,1712,1,0,0,0,1715,1716,5,104,0,0,1716,1718,1,0,
-        0,0,1717,1684,1,0,0,0,1717,1701,1,0,0,0,1718,263,1,0,0,0,1719,1720,
-        5,15,0,0,1720,1721,3,278,139,0,1721,1723,5,36,0,0,1722,1724,3,278,
-        139,0,1723,1722,1,0,0,0,1723,1724,1,0,0,0,1724,1726,1,0,0,0,1725,
-        1727,3,272,136,0,1726,1725,1,0,0,0,1726,1727,1,0,0,0,1727,1728,1,
-        0,0,0,1728,1729,5,27,0,0,1729,1730,5,103,0,0,1730,1731,3,276,138,
-        0,1731,1732,3,136,68,0,1732,1733,5,104,0,0,1733,1735,5,47,0,0,1734,
-        1736,3,278,139,0,1735,1734,1,0,0,0,1735,1736,1,0,0,0,1736,1737,1,
-        0,0,0,1737,1739,3,266,133,0,1738,1740,3,268,134,0,1739,1738,1,0,
-        0,0,1739,1740,1,0,0,0,1740,265,1,0,0,0,1741,1742,5,103,0,0,1742,
-        1747,3,252,126,0,1743,1744,5,97,0,0,1744,1746,3,252,126,0,1745,1743,
-        1,0,0,0,1746,1749,1,0,0,0,1747,1745,1,0,0,0,1747,1748,1,0,0,0,1748,
-        1750,1,0,0,0,1749,1747,1,0,0,0,1750,1751,5,104,0,0,1751,1764,1,0,
-        0,0,1752,1753,5,105,0,0,1753,1758,3,252,126,0,1754,1755,5,97,0,0,
-        1755,1757,3,252,126,0,1756,1754,1,0,0,0,1757,1760,1,0,0,0,1758,1756,
-        1,0,0,0,1758,1759,1,0,0,0,1759,1761,1,0,0,0,1760,1758,1,0,0,0,1761,
-        1762,5,106,0,0,1762,1764,1,0,0,0,1763,1741,1,0,0,0,1763,1752,1,0,
-        0,0,1764,267,1,0,0,0,1765,1766,3,278,139,0,1766,1767,3,242,121,0,
-        1767,269,1,0,0,0,1768,1769,5,21,0,0,1769,1770,5,36,0,0,1770,1772,
-        3,278,139,0,1771,1773,3,274,137,0,1772,1771,1,0,0,0,1772,1773,1,
-        0,0,0,1773,271,1,0,0,0,1774,1775,5,34,0,0,1775,1776,5,44,0,0,1776,
-        1777,5,25,0,0,1777,273,1,0,0,0,1778,1779,5,34,0,0,1779,1780,5,25,
-        0,0,1780,275,1,0,0,0,1781,1782,3,278,139,0,1782,277,1,0,0,0,1783,
-        1787,5,115,0,0,1784,1787,5,114,0,0,1785,1787,3,280,140,0,1786,1783,
-        1,0,0,0,1786,1784,1,0,0,0,1786,1785,1,0,0,0,1787,279,1,0,0,0,1788,
-        1789,7,18,0,0,1789,281,1,0,0,0,1790,1793,3,278,139,0,1791,1793,3,
-        284,142,0,1792,1790,1,0,0,0,1792,1791,1,0,0,0,1793,283,1,0,0,0,1794,
-        1795,7,19,0,0,1795,285,1,0,0,0,221,288,295,306,311,318,324,329,333,
-        340,355,358,365,377,380,400,403,410,414,422,432,435,438,443,445,
-        448,452,458,467,470,480,486,494,501,509,519,527,530,536,539,541,
-        553,563,567,572,584,593,601,626,634,646,649,657,669,675,678,682,
-        685,695,704,711,717,721,724,727,734,742,745,750,759,770,780,786,
-        790,795,800,806,811,816,821,826,834,842,845,856,865,870,877,882,
-        886,892,896,900,903,907,912,916,920,924,935,940,948,954,962,966,
-        974,982,992,996,1005,1010,1014,1018,1020,1025,1030,1037,1042,1048,
-        1051,1055,1059,1062,1065,1069,1075,1081,1086,1097,1100,1105,1111,
-        1115,1123,1127,1129,1133,1135,1138,1150,1159,1167,1175,1181,1192,
-        1201,1223,1227,1232,1235,1238,1245,1251,1257,1263,1267,1271,1279,
-        1290,1300,1306,1314,1316,1321,1329,1333,1336,1356,1365,1370,1374,
-        1384,1395,1401,1409,1414,1432,1452,1454,1465,1468,1477,1484,1487,
-        1499,1509,1512,1525,1530,1538,1544,1554,1557,1572,1575,1586,1591,
-        1594,1604,1634,1646,1656,1661,1667,1671,1675,1678,1682,1696,1703,
-        1712,1717,1723,1726,1735,1739,1747,1758,1763,1772,1786,1792
+        0,1263,1259,1,0,0,0,1263,1264,1,0,0,0,1264,1268,1,0,0,0,1265,1266,
+        5,44,0,0,1266,1269,5,45,0,0,1267,1269,5,94,0,0,1268,1265,1,0,0,0,
+        1268,1267,1,0,0,0,1268,1269,1,0,0,0,1269,171,1,0,0,0,1270,1273,3,
+        278,139,0,1271,1273,5,45,0,0,1272,1270,1,0,0,0,1272,1271,1,0,0,0,
+        1273,173,1,0,0,0,1274,1280,3,178,89,0,1275,1276,3,176,88,0,1276,
+        1277,3,178,89,0,1277,1279,1,0,0,0,1278,1275,1,0,0,0,1279,1282,1,
+        0,0,0,1280,1278,1,0,0,0,1280,1281,1,0,0,0,1281,175,1,0,0,0,1282,
+        1280,1,0,0,0,1283,1284,7,8,0,0,1284,177,1,0,0,0,1285,1291,3,182,
+        91,0,1286,1287,3,180,90,0,1287,1288,3,182,91,0,1288,1290,1,0,0,0,
+        1289,1286,1,0,0,0,1290,1293,1,0,0,0,1291,1289,1,0,0,0,1291,1292,
+        1,0,0,0,1292,179,1,0,0,0,1293,1291,1,0,0,0,1294,1295,7,9,0,0,1295,
+        181,1,0,0,0,1296,1301,3,184,92,0,1297,1298,5,95,0,0,1298,1300,3,
+        184,92,0,1299,1297,1,0,0,0,1300,1303,1,0,0,0,1301,1299,1,0,0,0,1301,
+        1302,1,0,0,0,1302,183,1,0,0,0,1303,1301,1,0,0,0,1304,1306,7,10,0,
+        0,1305,1304,1,0,0,0,1306,1309,1,0,0,0,1307,1305,1,0,0,0,1307,1308,
+        1,0,0,0,1308,1310,1,0,0,0,1309,1307,1,0,0,0,1310,1311,3,186,93,0,
+        1311,185,1,0,0,0,1312,1317,3,192,96,0,1313,1316,3,188,94,0,1314,
+        1316,3,190,95,0,1315,1313,1,0,0,0,1315,1314,1,0,0,0,1316,1319,1,
+        0,0,0,1317,1315,1,0,0,0,1317,1318,1,0,0,0,1318,1322,1,0,0,0,1319,
+        1317,1,0,0,0,1320,1323,3,134,67,0,1321,1323,3,110,55,0,1322,1320,
+        1,0,0,0,1322,1321,1,0,0,0,1322,1323,1,0,0,0,1323,187,1,0,0,0,1324,
+        1325,5,105,0,0,1325,1326,3,150,75,0,1326,1327,5,106,0,0,1327,1338,
+        1,0,0,0,1328,1330,5,105,0,0,1329,1331,3,150,75,0,1330,1329,1,0,0,
+        0,1330,1331,1,0,0,0,1331,1332,1,0,0,0,1332,1334,5,79,0,0,1333,1335,
+        3,150,75,0,1334,1333,1,0,0,0,1334,1335,1,0,0,0,1335,1336,1,0,0,0,
+        1336,1338,5,106,0,0,1337,1324,1,0,0,0,1337,1328,1,0,0,0,1338,189,
+        1,0,0,0,1339,1340,5,96,0,0,1340,1341,3,244,122,0,1341,191,1,0,0,
+        0,1342,1358,3,194,97,0,1343,1358,3,218,109,0,1344,1358,3,202,101,
+        0,1345,1358,3,204,102,0,1346,1358,3,206,103,0,1347,1358,3,212,106,
+        0,1348,1358,3,214,107,0,1349,1358,3,232,116,0,1350,1358,3,230,115,
+        0,1351,1358,3,196,98,0,1352,1358,3,104,52,0,1353,1358,3,216,108,
+        0,1354,1358,3,220,110,0,1355,1358,3,226,113,0,1356,1358,3,276,138,
+        0,1357,1342,1,0,0,0,1357,1343,1,0,0,0,1357,1344,1,0,0,0,1357,1345,
+        1,0,0,0,1357,1346,1,0,0,0,1357,1347,1,0,0,0,1357,1348,1,0,0,0,1357,
+        1349,1,0,0,0,1357,1350,1,0,0,0,1357,1351,1,0,0,0,1357,1352,1,0,0,
+        0,1357,1353,1,0,0,0,1357,1354,1,0,0,0,1357,1355,1,0,0,0,1357,1356,
+        1,0,0,0,1358,193,1,0,0,0,1359,1360,5,13,0,0,1360,1361,5,103,0,0,
+        1361,1362,5,90,0,0,1362,1363,5,104,0,0,1363,195,1,0,0,0,1364,1366,
+        5,10,0,0,1365,1367,3,150,75,0,1366,1365,1,0,0,0,1366,1367,1,0,0,
+        0,1367,1369,1,0,0,0,1368,1370,3,198,99,0,1369,1368,1,0,0,0,1370,
+        1371,1,0,0,0,1371,1369,1,0,0,0,1371,1372,1,0,0,0,1372,1375,1,0,0,
+        0,1373,1374,5,22,0,0,1374,1376,3,150,75,0,1375,1373,1,0,0,0,1375,
+        1376,1,0,0,0,1376,1377,1,0,0,0,1377,1378,5,23,0,0,1378,197,1,0,0,
+        0,1379,1380,5,73,0,0,1380,1385,3,200,100,0,1381,1382,5,97,0,0,1382,
+        1384,3,200,100,0,1383,1381,1,0,0,0,1384,1387,1,0,0,0,1385,1383,1,
+        0,0,0,1385,1386,1,0,0,0,1386,1388,1,0,0,0,1387,1385,1,0,0,0,1388,
+        1389,5,59,0,0,1389,1390,3,150,75,0,1390,199,1,0,0,0,1391,1392,3,
+        162,81,0,1392,1393,3,150,75,0,1393,1397,1,0,0,0,1394,1397,3,166,
+        83,0,1395,1397,3,150,75,0,1396,1391,1,0,0,0,1396,1394,1,0,0,0,1396,
+        1395,1,0,0,0,1397,201,1,0,0,0,1398,1399,5,105,0,0,1399,1402,3,210,
+        105,0,1400,1401,5,101,0,0,1401,1403,3,150,75,0,1402,1400,1,0,0,0,
+        1402,1403,1,0,0,0,1403,1404,1,0,0,0,1404,1405,5,106,0,0,1405,203,
+        1,0,0,0,1406,1410,5,105,0,0,1407,1408,3,276,138,0,1408,1409,5,85,
+        0,0,1409,1411,1,0,0,0,1410,1407,1,0,0,0,1410,1411,1,0,0,0,1411,1412,
+        1,0,0,0,1412,1415,3,104,52,0,1413,1414,5,74,0,0,1414,1416,3,150,
+        75,0,1415,1413,1,0,0,0,1415,1416,1,0,0,0,1416,1417,1,0,0,0,1417,
+        1418,5,101,0,0,1418,1419,3,150,75,0,1419,1420,5,106,0,0,1420,205,
+        1,0,0,0,1421,1422,3,208,104,0,1422,1423,5,103,0,0,1423,1424,3,210,
+        105,0,1424,1425,5,104,0,0,1425,207,1,0,0,0,1426,1427,7,11,0,0,1427,
+        209,1,0,0,0,1428,1429,3,276,138,0,1429,1430,5,35,0,0,1430,1433,3,
+        150,75,0,1431,1432,5,74,0,0,1432,1434,3,150,75,0,1433,1431,1,0,0,
+        0,1433,1434,1,0,0,0,1434,211,1,0,0,0,1435,1436,5,51,0,0,1436,1437,
+        5,103,0,0,1437,1438,3,276,138,0,1438,1439,5,85,0,0,1439,1440,3,150,
+        75,0,1440,1441,5,97,0,0,1441,1442,3,276,138,0,1442,1443,5,35,0,0,
+        1443,1444,3,150,75,0,1444,1445,5,101,0,0,1445,1446,3,150,75,0,1446,
+        1447,5,104,0,0,1447,213,1,0,0,0,1448,1449,7,12,0,0,1449,1455,5,107,
+        0,0,1450,1456,3,8,4,0,1451,1453,3,94,47,0,1452,1454,3,92,46,0,1453,
+        1452,1,0,0,0,1453,1454,1,0,0,0,1454,1456,1,0,0,0,1455,1450,1,0,0,
+        0,1455,1451,1,0,0,0,1456,1457,1,0,0,0,1457,1458,5,108,0,0,1458,215,
+        1,0,0,0,1459,1460,5,103,0,0,1460,1461,3,150,75,0,1461,1462,5,104,
+        0,0,1462,217,1,0,0,0,1463,1464,3,222,111,0,1464,1466,5,103,0,0,1465,
+        1467,7,13,0,0,1466,1465,1,0,0,0,1466,1467,1,0,0,0,1467,1469,1,0,
+        0,0,1468,1470,3,150,75,0,1469,1468,1,0,0,0,1469,1470,1,0,0,0,1470,
+        1471,1,0,0,0,1471,1472,5,67,0,0,1472,1473,3,150,75,0,1473,1474,5,
+        104,0,0,1474,219,1,0,0,0,1475,1476,3,222,111,0,1476,1478,5,103,0,
+        0,1477,1479,7,0,0,0,1478,1477,1,0,0,0,1478,1479,1,0,0,0,1479,1488,
+        1,0,0,0,1480,1485,3,150,75,0,1481,1482,5,97,0,0,1482,1484,3,150,
+        75,0,1483,1481,1,0,0,0,1484,1487,1,0,0,0,1485,1483,1,0,0,0,1485,
+        1486,1,0,0,0,1486,1489,1,0,0,0,1487,1485,1,0,0,0,1488,1480,1,0,0,
+        0,1488,1489,1,0,0,0,1489,1490,1,0,0,0,1490,1491,5,104,0,0,1491,221,
+        1,0,0,0,1492,1493,3,224,112,0,1493,1494,3,278,139,0,1494,223,1,0,
+        0,0,1495,1496,3,278,139,0,1496,1497,5,96,0,0,1497,1499,1,0,0,0,1498,
+        1495,1,0,0,0,1499,1502,1,0,0,0,1500,1498,1,0,0,0,1500,1501,1,0,0,
+        0,1501,225,1,0,0,0,1502,1500,1,0,0,0,1503,1504,3,276,138,0,1504,
+        1513,5,107,0,0,1505,1510,3,228,114,0,1506,1507,5,97,0,0,1507,1509,
+        3,228,114,0,1508,1506,1,0,0,0,1509,1512,1,0,0,0,1510,1508,1,0,0,
+        0,1510,1511,1,0,0,0,1511,1514,1,0,0,0,1512,1510,1,0,0,0,1513,1505,
+        1,0,0,0,1513,1514,1,0,0,0,1514,1515,1,0,0,0,1515,1516,5,108,0,0,
+        1516,227,1,0,0,0,1517,1518,3,244,122,0,1518,1519,5,98,0,0,1519,1520,
+        3,150,75,0,1520,1527,1,0,0,0,1521,1522,5,96,0,0,1522,1527,3,244,
+        122,0,1523,1524,5,96,0,0,1524,1527,5,90,0,0,1525,1527,3,276,138,
+        0,1526,1517,1,0,0,0,1526,1521,1,0,0,0,1526,1523,1,0,0,0,1526,1525,
+        1,0,0,0,1527,229,1,0,0,0,1528,1531,5,102,0,0,1529,1532,3,278,139,
+        0,1530,1532,5,111,0,0,1531,1529,1,0,0,0,1531,1530,1,0,0,0,1532,231,
+        1,0,0,0,1533,1540,3,234,117,0,1534,1540,5,45,0,0,1535,1540,3,236,
+        118,0,1536,1540,5,113,0,0,1537,1540,3,240,120,0,1538,1540,3,242,
+        121,0,1539,1533,1,0,0,0,1539,1534,1,0,0,0,1539,1535,1,0,0,0,1539,
+        1536,1,0,0,0,1539,1537,1,0,0,0,1539,1538,1,0,0,0,1540,233,1,0,0,
+        0,1541,1542,7,14,0,0,1542,235,1,0,0,0,1543,1546,3,238,119,0,1544,
+        1546,5,112,0,0,1545,1543,1,0,0,0,1545,1544,1,0,0,0,1546,237,1,0,
+        0,0,1547,1548,7,15,0,0,1548,239,1,0,0,0,1549,1558,5,105,0,0,1550,
+        1555,3,150,75,0,1551,1552,5,97,0,0,1552,1554,3,150,75,0,1553,1551,
+        1,0,0,0,1554,1557,1,0,0,0,1555,1553,1,0,0,0,1555,1556,1,0,0,0,1556,
+        1559,1,0,0,0,1557,1555,1,0,0,0,1558,1550,1,0,0,0,1558,1559,1,0,0,
+        0,1559,1560,1,0,0,0,1560,1561,5,106,0,0,1561,241,1,0,0,0,1562,1576,
+        5,107,0,0,1563,1564,3,244,122,0,1564,1565,5,98,0,0,1565,1573,3,150,
+        75,0,1566,1567,5,97,0,0,1567,1568,3,244,122,0,1568,1569,5,98,0,0,
+        1569,1570,3,150,75,0,1570,1572,1,0,0,0,1571,1566,1,0,0,0,1572,1575,
+        1,0,0,0,1573,1571,1,0,0,0,1573,1574,1,0,0,0,1574,1577,1,0,0,0,1575,
+        1573,1,0,0,0,1576,1563,1,0,0,0,1576,1577,1,0,0,0,1577,1578,1,0,0,
+        0,1578,1579,5,108,0,0,1579,243,1,0,0,0,1580,1581,3,282,141,0,1581,
+        245,1,0,0,0,1582,1588,3,248,124,0,1583,1588,3,258,129,0,1584,1588,
+        3,260,130,0,1585,1588,3,264,132,0,1586,1588,3,270,135,0,1587,1582,
+        1,0,0,0,1587,1583,1,0,0,0,1587,1584,1,0,0,0,1587,1585,1,0,0,0,1587,
+        1586,1,0,0,0,1588,247,1,0,0,0,1589,1590,5,15,0,0,1590,1592,5,11,
+        0,0,1591,1593,3,278,139,0,1592,1591,1,0,0,0,1592,1593,1,0,0,0,1593,
+        1595,1,0,0,0,1594,1596,3,272,136,0,1595,1594,1,0,0,0,1595,1596,1,
+        0,0,0,1596,1597,1,0,0,0,1597,1598,7,16,0,0,1598,1599,5,103,0,0,1599,
+        1600,3,276,138,0,1600,1601,3,136,68,0,1601,1602,5,104,0,0,1602,1603,
+        7,17,0,0,1603,1605,3,250,125,0,1604,1606,3,92,46,0,1605,1604,1,0,
+        0,0,1605,1606,1,0,0,0,1606,249,1,0,0,0,1607,1608,3,252,126,0,1608,
+        1609,5,37,0,0,1609,1610,5,70,0,0,1610,1636,1,0,0,0,1611,1612,3,254,
+        127,0,1612,1613,5,37,0,0,1613,1614,5,70,0,0,1614,1636,1,0,0,0,1615,
+        1616,3,252,126,0,1616,1617,5,37,0,0,1617,1618,5,44,0,0,1618,1619,
+        5,45,0,0,1619,1636,1,0,0,0,1620,1621,3,252,126,0,1621,1622,5,37,
+        0,0,1622,1623,5,42,0,0,1623,1624,5,38,0,0,1624,1636,1,0,0,0,1625,
+        1626,3,254,127,0,1626,1627,5,37,0,0,1627,1628,5,42,0,0,1628,1629,
+        5,38,0,0,1629,1636,1,0,0,0,1630,1631,3,252,126,0,1631,1632,5,37,
+        0,0,1632,1633,7,7,0,0,1633,1634,3,256,128,0,1634,1636,1,0,0,0,1635,
+        1607,1,0,0,0,1635,1611,1,0,0,0,1635,1615,1,0,0,0,1635,1620,1,0,0,
+        0,1635,1625,1,0,0,0,1635,1630,1,0,0,0,1636,251,1,0,0,0,1637,1638,
+        3,276,138,0,1638,1639,5,96,0,0,1639,1640,3,244,122,0,1640,253,1,
+        0,0,0,1641,1642,5,103,0,0,1642,1647,3,252,126,0,1643,1644,5,97,0,
+        0,1644,1646,3,252,126,0,1645,1643,1,0,0,0,1646,1649,1,0,0,0,1647,
+        1645,1,0,0,0,1647,1648,1,0,0,0,1648,1650,1,0,0,0,1649,1647,1,0,0,
+        0,1650,1651,5,104,0,0,1651,255,1,0,0,0,1652,1657,3,278,139,0,1653,
+        1654,5,86,0,0,1654,1655,3,256,128,0,1655,1656,5,87,0,0,1656,1658,
+        1,0,0,0,1657,1653,1,0,0,0,1657,1658,1,0,0,0,1658,1662,1,0,0,0,1659,
+        1660,5,103,0,0,1660,1661,5,111,0,0,1661,1663,5,104,0,0,1662,1659,
+        1,0,0,0,1662,1663,1,0,0,0,1663,257,1,0,0,0,1664,1665,5,21,0,0,1665,
+        1666,5,11,0,0,1666,1668,3,278,139,0,1667,1669,3,274,137,0,1668,1667,
+        1,0,0,0,1668,1669,1,0,0,0,1669,259,1,0,0,0,1670,1672,5,15,0,0,1671,
+        1673,5,70,0,0,1672,1671,1,0,0,0,1672,1673,1,0,0,0,1673,1674,1,0,
+        0,0,1674,1676,5,36,0,0,1675,1677,3,278,139,0,1676,1675,1,0,0,0,1676,
+        1677,1,0,0,0,1677,1679,1,0,0,0,1678,1680,3,272,136,0,1679,1678,1,
+        0,0,0,1679,1680,1,0,0,0,1680,1681,1,0,0,0,1681,1683,3,262,131,0,
+        1682,1684,3,92,46,0,1683,1682,1,0,0,0,1683,1684,1,0,0,0,1684,261,
+        1,0,0,0,1685,1686,5,27,0,0,1686,1687,5,103,0,0,1687,1688,3,276,138,
+        0,1688,1689,3,136,68,0,1689,1690,5,104,0,0,1690,1691,5,47,0,0,1691,
+        1692,5,103,0,0,1692,1697,3,252,126,0,1693,1694,5,97,0,0,1694,1696,
+        3,252,126,0,1695,1693,1,0,0,0,1696,1699,1,0,0,0,1697,1695,1,0,0,
+        0,1697,1698,1,0,0,0,1698,1700,1,0,0,0,1699,1697,1,0,0,0,1700,1701,
+        5,104,0,0,1701,1719,1,0,0,0,1702,1704,5,47,0,0,1703,1705,5,98,0,
+        0,1704,1703,1,0,0,0,1704,1705,1,0,0,0,1705,1706,1,0,0,0,1706,1707,
+        3,144,72,0,1707,1708,5,103,0,0,1708,1713,3,244,122,0,1709,1710,5,
+        97,0,0,1710,1712,3,244,122,0,1711,1709,1,0,0,0,1712,1715,1,0,0,0,
+        1713,1711,1,0,0,0,1713,1714,1,0,0,0,1714,1716,1,0,0,0,1715,1713,
+        1,0,0,0,1716,1717,5,104,0,0,1717,1719,1,0,0,0,1718,1685,1,0,0,0,
+        1718,1702,1,0,0,0,1719,263,1,0,0,0,1720,1721,5,15,0,0,1721,1722,
+        3,278,139,0,1722,1724,5,36,0,0,1723,1725,3,278,139,0,1724,1723,1,
+        0,0,0,1724,1725,1,0,0,0,1725,1727,1,0,0,0,1726,1728,3,272,136,0,
+        1727,1726,1,0,0,0,1727,1728,1,0,0,0,1728,1729,1,0,0,0,1729,1730,
+        5,27,0,0,1730,1731,5,103,0,0,1731,1732,3,276,138,0,1732,1733,3,136,
+        68,0,1733,1734,5,104,0,0,1734,1736,5,47,0,0,1735,1737,3,278,139,
+        0,1736,1735,1,0,0,0,1736,1737,1,0,0,0,1737,1738,1,0,0,0,1738,1740,
+        3,266,133,0,1739,1741,3,268,134,0,1740,1739,1,0,0,0,1740,1741,1,
+        0,0,0,1741,265,1,0,0,0,1742,1743,5,103,0,0,1743,1748,3,252,126,0,
+        1744,1745,5,97,0,0,1745,1747,3,252,126,0,1746,1744,1,0,0,0,1747,
+        1750,1,0,0,0,1748,1746,1,0,0,0,1748,1749,1,0,0,0,1749,1751,1,0,0,
+        0,1750,1748,1,0,0,0,1751,1752,5,104,0,0,1752,1765,1,0,0,0,1753,1754,
+        5,105,0,0,1754,1759,3,252,126,0,1755,1756,5,97,0,0,1756,1758,3,252,
+        126,0,1757,1755,1,0,0,0,1758,1761,1,0,0,0,1759,1757,1,0,0,0,1759,
+        1760,1,0,0,0,1760,1762,1,0,0,0,1761,1759,1,0,0,0,1762,1763,5,106,
+        0,0,1763,1765,1,0,0,0,1764,1742,1,0,0,0,1764,1753,1,0,0,0,1765,267,
+        1,0,0,0,1766,1767,3,278,139,0,1767,1768,3,242,121,0,1768,269,1,0,
+        0,0,1769,1770,5,21,0,0,1770,1771,5,36,0,0,1771,1773,3,278,139,0,
+        1772,1774,3,274,137,0,1773,1772,1,0,0,0,1773,1774,1,0,0,0,1774,271,
+        1,0,0,0,1775,1776,5,34,0,0,1776,1777,5,44,0,0,1777,1778,5,25,0,0,
+        1778,273,1,0,0,0,1779,1780,5,34,0,0,1780,1781,5,25,0,0,1781,275,
+        1,0,0,0,1782,1783,3,278,139,0,1783,277,1,0,0,0,1784,1788,5,115,0,
+        0,1785,1788,5,114,0,0,1786,1788,3,280,140,0,1787,1784,1,0,0,0,1787,
+        1785,1,0,0,0,1787,1786,1,0,0,0,1788,279,1,0,0,0,1789,1790,7,18,0,
+        0,1790,281,1,0,0,0,1791,1794,3,278,139,0,1792,1794,3,284,142,0,1793,
+        1791,1,0,0,0,1793,1792,1,0,0,0,1794,283,1,0,0,0,1795,1796,7,19,0,
+        0,1796,285,1,0,0,0,221,288,295,306,311,318,324,329,333,340,355,358,
+        365,377,380,400,403,410,414,422,432,435,438,443,445,448,452,458,
+        467,470,480,486,494,501,509,519,527,530,536,539,541,553,563,567,
+        572,584,593,601,626,634,646,649,657,669,675,678,682,685,695,704,
+        711,717,721,724,727,734,742,745,750,759,770,780,786,790,795,800,
+        806,811,816,821,826,834,842,845,856,865,870,877,882,886,892,896,
+        900,903,907,912,916,920,924,935,940,948,954,962,966,974,982,992,
+        996,1005,1010,1014,1018,1020,1025,1030,1037,1042,1048,1051,1055,
+        1059,1062,1065,1069,1075,1081,1086,1097,1100,1105,1111,1115,1123,
+        1127,1129,1133,1135,1138,1150,1159,1167,1175,1181,1192,1201,1223,
+        1227,1232,1235,1238,1245,1251,1257,1263,1268,1272,1280,1291,1301,
+        1307,1315,1317,1322,1330,1334,1337,1357,1366,1371,1375,1385,1396,
+        1402,1410,1415,1433,1453,1455,1466,1469,1478,1485,1488,1500,1510,
+        1513,1526,1531,1539,1545,1555,1558,1573,1576,1587,1592,1595,1605,
+        1635,1647,1657,1662,1668,1672,1676,1679,1683,1697,1704,1713,1718,
+        1724,1727,1736,1740,1748,1759,1764,1773,1787,1793
     ];
 
     private static __ATN: antlr.ATN;
@@ -11665,6 +11760,9 @@ export class ValueTypeAlternativeContext extends antlr.ParserRuleContext {
     }
     public NULL(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.NULL, 0);
+    }
+    public BANG(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.BANG, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_valueTypeAlternative;

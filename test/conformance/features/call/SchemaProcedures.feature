@@ -149,3 +149,47 @@ Feature: SchemaProcedures - db.labels(), db.relationshipTypes() and db.propertyK
       MATCH (label:Person) CALL db.labels() YIELD label RETURN label
       """
     Then a SyntaxError should be raised at compile time: VariableAlreadyBound
+
+  Scenario: [13] Property keys a statement sets, removes and replaces are listed as it left them
+    When executing query:
+      """
+      MATCH (ada {name: 'Ada'})-[r:ACTED_IN]->(m {title: 'M'}), (n {title: 'N'})
+      SET ada.nick = 'A', m = {title: 'M'}, r.year = 1990
+      REMOVE r.roles, ada.born, n.released
+      WITH count(*) AS rows
+      CALL db.propertyKeys() YIELD propertyKey
+      RETURN propertyKey ORDER BY propertyKey
+      """
+    Then the result should be, in order:
+      | propertyKey |
+      | 'name'      |
+      | 'nick'      |
+      | 'title'     |
+      | 'year'      |
+    And the side effects should be:
+      | +properties | 2 |
+      | -properties | 3 |
+
+  Scenario: [14] A key whose only holder the statement deletes is no longer listed, one created with a node is
+    When executing query:
+      """
+      MATCH (m {released: 1999}) DETACH DELETE m
+      CREATE (:Fresh {added: true})
+      WITH count(*) AS rows
+      CALL db.propertyKeys() YIELD propertyKey
+      RETURN propertyKey ORDER BY propertyKey
+      """
+    Then the result should be, in order:
+      | propertyKey |
+      | 'added'     |
+      | 'born'      |
+      | 'name'      |
+      | 'roles'     |
+      | 'title'     |
+    And the side effects should be:
+      | +nodes         | 1 |
+      | -nodes         | 1 |
+      | +labels        | 1 |
+      | -relationships | 1 |
+      | +properties    | 1 |
+      | -properties    | 2 |
