@@ -219,7 +219,7 @@ async function serveCall(
     switch (method.methodKind) {
       case 'unary': {
         const req = await readRequest(route, request, params, query, limits);
-        const body = await callUnary(method, handler, req, call.ctx, (res) => JSON.stringify(responseJson(route, res)));
+        const body = await callUnary(method, handler, req, call, (res) => JSON.stringify(responseJson(route, res)));
         return reply.code(200).header('content-type', json_type).send(body);
       }
       case 'client_streaming': {

@@ -50,6 +50,30 @@ describe('call context', () => {
     soon.close();
   });
 
+  it('onAbort hears a deadline or a cancel without the signal being made, and a signal made after tells the same reason', async () => {
+    const soon = openCall({ ...base, deadline_ms: Date.now() + 20 });
+    const heard = await new Promise<WeftError>((resolve) => soon.onAbort(resolve));
+    expect(heard.code).toBe('DEADLINE_EXCEEDED');
+    expect(soon.ctx.signal.reason).toBe(heard);
+    // A listener added once the call was aborted hears it at once.
+    let late: WeftError | undefined;
+    soon.onAbort((reason) => (late = reason));
+    expect(late).toBe(heard);
+    soon.close();
+
+    const cancelled = openCall(base);
+    const reasons: WeftError[] = [];
+    cancelled.onAbort((reason) => reasons.push(reason));
+    cancelled.onAbort((reason) => reasons.push(reason));
+    const reset = new WeftError('CANCELLED', 'the client went away');
+    cancelled.cancel(reset);
+    cancelled.cancel(new WeftError('UNAVAILABLE', 'stopping'));
+    expect(reasons).toEqual([reset, reset]);
+    expect(cancelled.ctx.signal.aborted).toBe(true);
+    expect(cancelled.ctx.signal.reason).toBe(reset);
+    cancelled.close();
+  });
+
   it('a call that ended is not cancelled by a late cancel, and its deadline timer is gone', async () => {
     const call = openCall({ ...base, deadline_ms: Date.now() + 20 });
     call.close();
