@@ -12,7 +12,11 @@ const timer_delay_ms_max = 2_147_483_647;
 export interface OpenCallOptions {
   readonly transport: Transport;
   readonly method: string;
-  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The call's metadata, or how to read it: read on first use of ctx.headers, since most handlers
+   * never look and reading it makes an object per call.
+   */
+  readonly headers: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>);
   readonly peer: string;
   /** Absolute epoch milliseconds. */
   readonly deadline_ms?: number | undefined;
@@ -73,12 +77,15 @@ export function openCall(o: OpenCallOptions): OpenCall {
       timer.unref();
     }
   }
+  let headers = typeof o.headers === 'function' ? undefined : o.headers;
   const ctx: CallContext = {
     get signal() {
       return made().signal;
     },
+    get headers() {
+      return (headers ??= (o.headers as () => Readonly<Record<string, string>>)());
+    },
     transport: o.transport,
-    headers: o.headers,
     method: o.method,
     peer: o.peer,
     ...(o.deadline_ms !== undefined ? { deadline_ms: o.deadline_ms } : {}),

@@ -87,7 +87,7 @@ class GrpcCall implements ActiveCall, CallStreamEvents {
     this.opened = openCall({
       transport: 'grpc',
       method: `/${method.parent.typeName}/${method.name}`,
-      headers: requestMetadata(headers),
+      headers: () => requestMetadata(headers),
       peer,
       deadline_ms,
       sendMetadata: (key, value) => writer.addMetadata(key, value),

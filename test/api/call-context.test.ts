@@ -74,6 +74,16 @@ describe('call context', () => {
     cancelled.close();
   });
 
+  it('metadata given as a reader is read once, on the first look at ctx.headers', () => {
+    let reads = 0;
+    const call = openCall({ ...base, headers: () => (reads++, { 'x-request-id': 'r1' }) });
+    expect(reads).toBe(0);
+    expect(call.ctx.headers['x-request-id']).toBe('r1');
+    expect(call.ctx.headers).toEqual({ 'x-request-id': 'r1' });
+    expect(reads).toBe(1);
+    call.close();
+  });
+
   it('a call that ended is not cancelled by a late cancel, and its deadline timer is gone', async () => {
     const call = openCall({ ...base, deadline_ms: Date.now() + 20 });
     call.close();
