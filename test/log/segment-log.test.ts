@@ -93,6 +93,23 @@ describe('segment log', () => {
     await log.close();
   });
 
+  it('group commit: a leader with followers waits the turn even for a lone append, so its sends to them leave first', async () => {
+    const log = SegmentLog.open(freshDir());
+    log.setLeading(true);
+    log.setGroupOfOne(false);
+    let written = atEndOfTurn(() => log.cacheIndex);
+    log.append([entry(1)]);
+    expect(await written).toBe(0);
+    await flushEnded(log);
+    // Alone in its group, the same lone append is written at once.
+    log.setGroupOfOne(true);
+    written = atEndOfTurn(() => log.cacheIndex);
+    log.append([entry(2)]);
+    expect(await written).toBe(2);
+    await log.sync();
+    await log.close();
+  });
+
   it('group commit: once appends arrive together, a flush waits a turn and gathers the callbacks of that turn', async () => {
     const log = SegmentLog.open(freshDir());
     // 64 proposals each from its own callback of one turn, as 64 calls read from their sockets.

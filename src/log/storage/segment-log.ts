@@ -265,8 +265,10 @@ export class SegmentLog {
     this.flushing = true;
     // While writes arrive together, one turn of the event loop lets concurrent proposals join this
     // batch; a lone write starts at once (in a microtask, so the rest of its caller's synchronous
-    // appends still join). Whatever is appended while a batch is written forms the next batch.
-    if (this.gathering) setImmediate(() => void this.flush());
+    // appends still join). Whatever is appended while a batch is written forms the next batch. A
+    // leader with followers always waits the turn: its appends to them leave at the end of this
+    // turn (peer-link.ts), and they should not wait behind its writev and the fsync's handoff.
+    if (this.gathering || (this.leading && !this.group_of_one)) setImmediate(() => void this.flush());
     else queueMicrotask(() => void this.flush());
   }
 
