@@ -103,7 +103,7 @@ function steps(of_write: boolean): { steps: Step[]; calls: number } {
     call.push([step, at - start]);
     if (step !== 'reply written:ret') continue;
     start = undefined;
-    if (call.some(([s]) => s === 'Database.write') !== of_write) continue;
+    if (call.some(([s]) => s === 'Database.write' || s === 'Database.writeHeld') !== of_write) continue;
     // The client's warm-up calls (and the node it reads, made first) are not measured.
     if (++seen_calls <= warm_up_calls + 1) continue;
     n++;
@@ -127,6 +127,8 @@ async function main(): Promise<void> {
   stamp(H2Connection.prototype, 'onSocketData', 'bytes in');
   stamp(RequestReader.prototype, 'onEnd', 'request read');
   stamp(Database.prototype, 'write', 'Database.write');
+  // GraphService's writes answer once proposed (their reply built during the fsync) and wait after.
+  stamp(Database.prototype, 'writeHeld', 'Database.writeHeld', true);
   stamp(StateMachine.prototype, 'checkProposal', 'checked', true);
   stamp(LogDriver.prototype, 'propose', 'proposed');
   stamp(StateMachine.prototype, 'apply', 'applied');

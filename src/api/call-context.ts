@@ -12,7 +12,11 @@ const timer_delay_ms_max = 2_147_483_647;
 export interface OpenCallOptions {
   readonly transport: Transport;
   readonly method: string;
-  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The call's metadata, or how to read it: read on first use of ctx.headers, since most handlers
+   * never look and reading it makes an object per call.
+   */
+  readonly headers: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>);
   readonly peer: string;
   /** Absolute epoch milliseconds. */
   readonly deadline_ms?: number | undefined;
@@ -28,6 +32,11 @@ export interface OpenCall {
   readonly ctx: CallContext;
   /** Whether the call was aborted (deadline or cancel), without making its signal. */
   readonly aborted: boolean;
+  /**
+   * Calls `listener` with the reason once the call is aborted (at once if it was), without making
+   * its signal: a transport waiting for a handler stops waiting this way.
+   */
+  onAbort(listener: (reason: WeftError) => void): void;
   /** Aborts the signal with this reason, unless already aborted or closed. */
   cancel(reason: WeftError): void;
   /** Whether close() was called: the call has ended, and cancelling it means nothing. */
@@ -43,23 +52,40 @@ export function openCall(o: OpenCallOptions): OpenCall {
   // Made on first use: most unary calls have no deadline and a handler that never looks at its
   // signal, and an AbortController with its signal costs microseconds on every call's path.
   let controller: AbortController | undefined;
-  const made = (): AbortController => (controller ??= new AbortController());
+  /** Set once, by the first abort; a signal made later is made aborted with it. */
+  let reason: WeftError | undefined;
+  let listeners: ((reason: WeftError) => void)[] | undefined;
+  const made = (): AbortController => {
+    if (controller !== undefined) return controller;
+    controller = new AbortController();
+    if (reason !== undefined) controller.abort(reason);
+    return controller;
+  };
+  const abort = (why: WeftError): void => {
+    if (reason !== undefined) return;
+    reason = why;
+    controller?.abort(why);
+    if (listeners !== undefined) for (const listener of listeners.splice(0)) listener(why);
+  };
   const now = o.now ?? Date.now;
   let timer: NodeJS.Timeout | undefined;
   if (o.deadline_ms !== undefined) {
     const delay_ms = o.deadline_ms - now();
-    if (delay_ms <= 0) made().abort(deadlineExceededError());
+    if (delay_ms <= 0) abort(deadlineExceededError());
     else if (delay_ms <= timer_delay_ms_max) {
-      timer = setTimeout(() => made().abort(deadlineExceededError()), delay_ms);
+      timer = setTimeout(() => abort(deadlineExceededError()), delay_ms);
       timer.unref();
     }
   }
+  let headers = typeof o.headers === 'function' ? undefined : o.headers;
   const ctx: CallContext = {
     get signal() {
       return made().signal;
     },
+    get headers() {
+      return (headers ??= (o.headers as () => Readonly<Record<string, string>>)());
+    },
     transport: o.transport,
-    headers: o.headers,
     method: o.method,
     peer: o.peer,
     ...(o.deadline_ms !== undefined ? { deadline_ms: o.deadline_ms } : {}),
@@ -69,13 +95,15 @@ export function openCall(o: OpenCallOptions): OpenCall {
   let closed = false;
   return {
     ctx,
-    cancel(reason) {
-      if (closed) return;
-      const c = made();
-      if (!c.signal.aborted) c.abort(reason);
+    cancel(why) {
+      if (!closed) abort(why);
     },
     get aborted() {
-      return controller?.signal.aborted === true;
+      return reason !== undefined;
+    },
+    onAbort(listener) {
+      if (reason !== undefined) listener(reason);
+      else (listeners ??= []).push(listener);
     },
     get closed() {
       return closed;

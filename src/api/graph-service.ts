@@ -7,7 +7,7 @@ import type { Direction, GraphReader } from '../projections/graph/view.js';
 import type { WriteSet } from '../projections/graph/write-set.js';
 import { GraphService, TraversalDirection } from '../gen/weft/v1/graph_pb.js';
 import type { OperationRef } from '../gen/weft/v1/common_pb.js';
-import { implement, type RegisteredService } from './handlers.js';
+import { HeldReply, implement, type RegisteredService } from './handlers.js';
 import { reasonError } from './error-catalog.js';
 import { edgeToWire, nodeToWire, propertiesFromWire } from './value-codec.js';
 
@@ -17,10 +17,14 @@ import { edgeToWire, nodeToWire, propertiesFromWire } from './value-codec.js';
  */
 export interface GraphBackend {
   readonly deployment: Uint8Array;
-  write<T>(
+  /**
+   * Runs `build` as one write and resolves once it is proposed (its fsync under way), with
+   * `settled` for its concern: a reply built from it is held until `settled` resolves (HeldReply).
+   */
+  writeHeld<T>(
     build: (ws: WriteSet) => T,
     options: { concern: ConcernWait; operation?: OperationClaim; always_propose?: boolean },
-  ): Promise<{ value: T; receipt: { index: number; commit_ts: number } }>;
+  ): Promise<{ value: T; receipt: { index: number; commit_ts: number }; settled: Promise<void> }>;
   enrollIssuer(issuer: Uint8Array, concern: ConcernWait): Promise<{ incarnation: number; next_sequence: number }>;
   latestCommitted(): GraphReader;
   /**
@@ -45,11 +49,11 @@ export function graphService(backend: GraphBackend): RegisteredService {
       const operation = req.operation === undefined ? undefined : claimOf(req.operation, backend.deployment);
       const labels = checkLabels(req.labels, 'labels');
       const props = propertiesFromWire(req.properties, 'properties');
-      const { value, receipt } = await backend.write((ws) => ws.createNode(labels, props), {
+      const { value, receipt, settled } = await backend.writeHeld((ws) => ws.createNode(labels, props), {
         concern: backend.defaultConcern(),
         ...(operation !== undefined ? { operation } : {}),
       });
-      return nodeToWire(backend.asWritten(value), receipt.commit_ts);
+      return new HeldReply(nodeToWire(backend.asWritten(value), receipt.commit_ts), settled);
     },
 
     async createNodesBatch(req) {
@@ -66,11 +70,11 @@ export function graphService(backend: GraphBackend): RegisteredService {
         labels: checkLabels(n.labels, `nodes[${i}].labels`),
         props: propertiesFromWire(n.properties, `nodes[${i}].properties`),
       }));
-      const { value, receipt } = await backend.write((ws) => specs.map((s) => ws.createNode(s.labels, s.props)), {
+      const { value, receipt, settled } = await backend.writeHeld((ws) => specs.map((s) => ws.createNode(s.labels, s.props)), {
         concern: backend.defaultConcern(),
         ...(operation !== undefined ? { operation, always_propose: true } : {}),
       });
-      return { nodes: value.map((n) => nodeToWire(backend.asWritten(n), receipt.commit_ts)) };
+      return new HeldReply({ nodes: value.map((n) => nodeToWire(backend.asWritten(n), receipt.commit_ts)) }, settled);
     },
 
     async getNode(req) {
@@ -88,7 +92,7 @@ export function graphService(backend: GraphBackend): RegisteredService {
       const source = req.sourceElementId !== '' ? idFromElement(req.sourceElementId, 'source_element_id') : requireId(req.sourceNodeId, 'source_node_id');
       const target = req.targetElementId !== '' ? idFromElement(req.targetElementId, 'target_element_id') : requireId(req.targetNodeId, 'target_node_id');
       const props = propertiesFromWire(req.properties, 'properties');
-      const { value } = await backend.write(
+      const { value, settled } = await backend.writeHeld(
         (ws) => {
           for (const [what, id] of [['source', source], ['target', target]] as const) {
             if (ws.node(id) === undefined) throw notFound(`${what} node ${id} does not exist`, '', { [`${what}_node_id`]: String(id) });
@@ -97,7 +101,7 @@ export function graphService(backend: GraphBackend): RegisteredService {
         },
         { concern: backend.defaultConcern(), ...(operation !== undefined ? { operation } : {}) },
       );
-      return edgeToWire(value);
+      return new HeldReply(edgeToWire(value), settled);
     },
 
     async traverse(req) {

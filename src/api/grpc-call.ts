@@ -17,7 +17,7 @@ import { errorTrailers, headerText, requestMetadata, trailersOnly } from './grpc
 import { RequestReader } from './grpc-request-reader.js';
 import { encodeMessageParts } from '../common/grpc/message-parts.js';
 import { ResponseWriter } from './grpc-response-writer.js';
-import type { CallObserver, RegisteredService } from './handlers.js';
+import { HeldReply, type CallObserver, type RegisteredService } from './handlers.js';
 import { callClientStreaming, callStreaming, findHandler, toOutputMessage } from './invoke.js';
 
 /**
@@ -87,7 +87,7 @@ class GrpcCall implements ActiveCall, CallStreamEvents {
     this.opened = openCall({
       transport: 'grpc',
       method: `/${method.parent.typeName}/${method.name}`,
-      headers: requestMetadata(headers),
+      headers: () => requestMetadata(headers),
       peer,
       deadline_ms,
       sendMetadata: (key, value) => writer.addMetadata(key, value),
@@ -154,7 +154,15 @@ class GrpcCall implements ActiveCall, CallStreamEvents {
       case 'unary': {
         const handler = findHandler(registered, method);
         const req = await reader.one();
-        writer.endWith(toBinary(method.output, toOutputMessage(method.output, await handler(req, ctx))));
+        const reply = await handler(req, ctx);
+        if (!(reply instanceof HeldReply)) {
+          writer.endWith(toBinary(method.output, toOutputMessage(method.output, reply)));
+          return;
+        }
+        // Encoded while the write's fsync runs; sent once its concern holds.
+        const encoded = toBinary(method.output, toOutputMessage(method.output, reply.reply));
+        await reply.settled;
+        writer.endWith(encoded);
         return;
       }
       case 'client_streaming': {

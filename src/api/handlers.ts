@@ -4,7 +4,7 @@
  * A handler is keyed by the method's local name in the generated service descriptor
  * (`GraphService.method.getNode` -> `getNode`). Its shape follows the method kind:
  *
- *   unary             (req, ctx) => Promise<res>
+ *   unary             (req, ctx) => Promise<res | HeldReply<res>>
  *   server streaming  (req, ctx) => AsyncIterable<res>
  *   client streaming  (reqs: AsyncIterable<req>, ctx) => Promise<res>
  *   bidi streaming    (reqs: AsyncIterable<req>, ctx) => AsyncIterable<res>
@@ -56,10 +56,22 @@ export type CallObserver = (call: CallRecord) => void;
 
 export type Reply<O extends DescMessage> = MessageInitShape<O>;
 
+/**
+ * A unary reply that may be sent only once `settled` resolves (a write's concern): the transport
+ * encodes it while the wait runs, then sends it; if `settled` rejects, the call fails with that
+ * error instead. So the work of building a write's reply overlaps the write's fsync, not follows it.
+ */
+export class HeldReply<R = unknown> {
+  constructor(
+    readonly reply: R,
+    readonly settled: Promise<unknown>,
+  ) {}
+}
+
 export type UnaryHandler<I extends DescMessage, O extends DescMessage> = (
   req: MessageShape<I>,
   ctx: CallContext,
-) => Promise<Reply<O>>;
+) => Promise<Reply<O> | HeldReply<Reply<O>>>;
 export type ServerStreamingHandler<I extends DescMessage, O extends DescMessage> = (
   req: MessageShape<I>,
   ctx: CallContext,

@@ -32,6 +32,7 @@
  */
 export {
   implement,
+  HeldReply,
   type CallContext,
   type ServiceHandlers,
   type MethodHandler,

@@ -5,7 +5,8 @@
  */
 import { create, isMessage, type DescMessage, type DescMethod, type Message } from '@bufbuild/protobuf';
 import { WeftError } from '../common/errors.js';
-import type { CallContext, ErasedHandler, RegisteredService } from './handlers.js';
+import type { OpenCall } from './call-context.js';
+import { HeldReply, type CallContext, type ErasedHandler, type RegisteredService } from './handlers.js';
 
 export function findHandler(registered: RegisteredService, method: DescMethod): ErasedHandler {
   const handler = registered.handlers.get(method.localName);
@@ -18,7 +19,7 @@ export function findHandler(registered: RegisteredService, method: DescMethod): 
 /** The reply as a message of the output type; handlers may return a plain init object. */
 export function toOutputMessage(output: DescMessage, reply: unknown): Message {
   if (isMessage(reply, output)) return reply;
-  if (typeof reply !== 'object' || reply === null || isMessage(reply)) {
+  if (typeof reply !== 'object' || reply === null || isMessage(reply) || reply instanceof HeldReply) {
     throw new TypeError(`handler returned ${describe(reply)} where ${output.typeName} was expected`);
   }
   return create(output, reply as Record<string, unknown>);
@@ -26,6 +27,7 @@ export function toOutputMessage(output: DescMessage, reply: unknown): Message {
 
 function describe(v: unknown): string {
   if (isMessage(v)) return `a ${v.$typeName}`;
+  if (v instanceof HeldReply) return 'a held reply (unary methods only)';
   return v === null ? 'null' : typeof v;
 }
 
@@ -55,9 +57,27 @@ export async function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promi
   }
 }
 
-export async function callUnary(method: DescMethod, handler: ErasedHandler, req: Message, ctx: CallContext): Promise<Message> {
-  const reply = await untilAborted(Promise.resolve(handler(req, ctx)), ctx.signal);
-  return toOutputMessage(method.output, reply);
+/**
+ * Awaits `p` unless the call is aborted first, as untilAborted does, without making the call's
+ * signal: most calls never abort, and a signal with a listener on it costs microseconds per call.
+ */
+export function untilCallAborted<T>(call: OpenCall, p: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    call.onAbort(reject);
+    p.then(resolve, reject);
+  });
+}
+
+/**
+ * A unary call's reply, encoded by `encode` (the transport's wire form). A held reply is encoded
+ * while its wait runs and returned once the wait resolves; its rejection is the call's error.
+ */
+export async function callUnary<T>(method: DescMethod, handler: ErasedHandler, req: Message, call: OpenCall, encode: (reply: Message) => T): Promise<T> {
+  const reply = await untilCallAborted(call, Promise.resolve(handler(req, call.ctx)));
+  if (!(reply instanceof HeldReply)) return encode(toOutputMessage(method.output, reply));
+  const encoded = encode(toOutputMessage(method.output, reply.reply));
+  await untilCallAborted(call, reply.settled);
+  return encoded;
 }
 
 export async function callClientStreaming(

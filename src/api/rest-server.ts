@@ -219,8 +219,8 @@ async function serveCall(
     switch (method.methodKind) {
       case 'unary': {
         const req = await readRequest(route, request, params, query, limits);
-        const res = await callUnary(method, handler, req, call.ctx);
-        return reply.code(200).header('content-type', json_type).send(JSON.stringify(responseJson(route, res)));
+        const body = await callUnary(method, handler, req, call, (res) => JSON.stringify(responseJson(route, res)));
+        return reply.code(200).header('content-type', json_type).send(body);
       }
       case 'client_streaming': {
         const reqs = rawIn !== undefined ? rawBodyMessages(method.input, rawIn, request.raw) : readRequestLines(route, request, params, limits);

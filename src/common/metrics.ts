@@ -56,12 +56,18 @@ abstract class Metric<Series> {
   protected abstract lines(labels: Labels, value: Series, out: string[]): void;
 
   protected seriesFor(labels: Labels): Series {
-    const keys = Object.keys(labels);
-    assert(
-      keys.length === this.label_names.length && this.label_names.every((l) => labels[l] !== undefined),
-      `${this.name} takes labels [${this.label_names.join(', ')}], got [${keys.join(', ')}]`,
-    );
-    const key = this.label_names.map((l) => labels[l]).join('\u0000');
+    // Every observation of every call comes here: the key is built and the labels checked without
+    // arrays or closures, and the failure's message only when it fails.
+    let given = 0;
+    for (const _ in labels) given++;
+    let complete = given === this.label_names.length;
+    let key = '';
+    for (let i = 0; i < this.label_names.length; i++) {
+      const value = labels[this.label_names[i]!];
+      if (value === undefined) complete = false;
+      key = i === 0 ? `${value}` : `${key}\u0000${value}`;
+    }
+    if (!complete) assert(false, `${this.name} takes labels [${this.label_names.join(', ')}], got [${Object.keys(labels).join(', ')}]`);
     let s = this.series.get(key);
     if (s === undefined) {
       assert(this.series.size < metric_series_max, `${this.name} has more than ${metric_series_max} label combinations`);
@@ -151,8 +157,9 @@ export class Histogram extends Metric<HistogramSeries> {
 
   observe(value: number, labels: Labels = {}): void {
     const s = this.seriesFor(labels);
-    const i = this.buckets.findIndex((b) => value <= b);
-    if (i >= 0) s.counts[i] = (s.counts[i] ?? 0) + 1;
+    let i = 0;
+    while (i < this.buckets.length && !(value <= this.buckets[i]!)) i++;
+    if (i < this.buckets.length) s.counts[i] = (s.counts[i] ?? 0) + 1;
     s.sum += value;
     s.count += 1;
   }

@@ -86,6 +86,19 @@ export interface WriteOptions {
   readonly computed_at_us?: number;
 }
 
+/** A write answered before its concern holds (Database.writeHeld). */
+export interface HeldWrite<T> {
+  readonly value: T;
+  readonly receipt: Receipt;
+  /**
+   * Resolves once the write concern holds; rejects as `write` would then (leadership lost, the log
+   * failed, the wait timed out). Nothing may be told of the write as done before it resolves.
+   */
+  readonly settled: Promise<void>;
+}
+
+const settled_already: Promise<void> = Promise.resolve();
+
 export type CommitListener = (entries: readonly Entry[]) => void;
 
 export class Database {
@@ -413,6 +426,18 @@ export class Database {
    * and resolves when the write concern holds. `build` runs synchronously: no other write interleaves.
    */
   async write<T>(build: (ws: WriteSet) => T, options: WriteOptions): Promise<{ value: T; receipt: Receipt }> {
+    const held = await this.writeHeld(build, options);
+    await held.settled;
+    return { value: held.value, receipt: held.receipt };
+  }
+
+  /**
+   * write(), answered before its concern holds: once the write is proposed and its entry written to
+   * this member's log file (its fsync under way), or its concern held, whichever is first. The
+   * caller builds its reply during the fsync and sends it only once `settled` resolves. A refused
+   * write throws here, as write() does.
+   */
+  async writeHeld<T>(build: (ws: WriteSet) => T, options: WriteOptions): Promise<HeldWrite<T>> {
     // Looked at again after the await: a commit may have begun to apply in steps since admitWrite did.
     do await this.admitWrite();
     while (this.stepping !== undefined);
@@ -433,7 +458,7 @@ export class Database {
     const ops = ws.ops();
     if (ops.length === 0 && options.always_propose !== true && options.operation === undefined && options.expect === undefined) {
       await this.settleSeen(seen, options.concern);
-      return { value, receipt: { index: 0, commit_ts: 0 } };
+      return { value, receipt: { index: 0, commit_ts: 0 }, settled: settled_already };
     }
     const event: GraphWrite = {
       kind: 'graph_write',
@@ -442,8 +467,10 @@ export class Database {
       ...(options.expect !== undefined ? { expect: options.expect } : {}),
       ...(options.read_check !== undefined ? { read_check: options.read_check } : {}),
     };
-    const receipt = await this.submitAdmitted(event, options.concern);
-    return { value, receipt };
+    const { receipt, settled } = await this.proposeAdmitted(event, options.concern);
+    // The entry's write to the file is the last step before its fsync starts (SegmentLog.persist).
+    await Promise.race([this.log.whenWritten(receipt.index), settled]);
+    return { value, receipt, settled };
   }
 
   /**
@@ -622,8 +649,19 @@ export class Database {
     return { index: entry.index, commit_ts: entry.commit_ts };
   }
 
-  /** submit() once admitted: synchronous up to the proposal, so nothing interleaves with the checks. */
+  /** submit() once admitted. */
   private async submitAdmitted(event: Event, concern: ConcernWait): Promise<Receipt> {
+    const { receipt, settled } = await this.proposeAdmitted(event, concern);
+    await settled;
+    return receipt;
+  }
+
+  /**
+   * Proposes an admitted event and applies it as pending: synchronous up to the proposal, so nothing
+   * interleaves with the checks. A refused write throws; otherwise its receipt and the wait for
+   * `concern`, which has begun (and holds off close's drain) whether or not the caller awaits it yet.
+   */
+  private async proposeAdmitted(event: Event, concern: ConcernWait): Promise<{ receipt: Receipt; settled: Promise<void> }> {
     this.log.checkConcern(concern);
     let checked: CheckedWrite | undefined;
     if (event.kind === 'graph_write') {
@@ -635,7 +673,16 @@ export class Database {
       checked = check.checked;
     }
     const entry = this.log.propose(event);
-    return this.settleProposed(entry, this.sm.apply(entry, false, checked), concern);
+    const outcome = this.sm.apply(entry, false, checked);
+    if (outcome.status === 'refused') {
+      await this.settleSeen(entry.index, concern);
+      throw refusalError(outcome.refusal);
+    }
+    const settled = this.untilConcern(entry.index, concern);
+    // A caller that fails before it awaits this (its reply could not be built) has told nobody the
+    // write is done; the rejection is then nobody's to handle.
+    settled.catch(() => {});
+    return { receipt: { index: entry.index, commit_ts: entry.commit_ts }, settled };
   }
 
   /** A proposed entry applied here as pending: refused, it throws; else it waits for `concern`. */
@@ -644,9 +691,15 @@ export class Database {
       await this.settleSeen(entry.index, concern);
       throw refusalError(outcome.refusal);
     }
+    await this.untilConcern(entry.index, concern);
+    return { index: entry.index, commit_ts: entry.commit_ts };
+  }
+
+  /** Waits for `concern` on a proposed entry; counted in `inflight` from the call on, for close's drain. */
+  private async untilConcern(index: number, concern: ConcernWait): Promise<void> {
     this.inflight++;
     try {
-      await this.log.awaitConcern(entry.index, concern);
+      await this.log.awaitConcern(index, concern);
       // A commit that applies in steps holds back the log's commits (`deferred`): answered before
       // they are applied, a caller's next read of committed state might not see its own write.
       while (this.stepping !== undefined) await this.stepping;
@@ -654,7 +707,6 @@ export class Database {
       this.inflight--;
       if (this.inflight === 0) for (const resolve of this.drained.splice(0)) resolve();
     }
-    return { index: entry.index, commit_ts: entry.commit_ts };
   }
 
   /**

@@ -114,7 +114,7 @@ export async function startServer(
     },
     // A write that reads (the endpoints of CreateEdge) sees computed properties as a read does: an
     // expired node not yet swept is not there.
-    write: (build, options) => db.write(build, { ...options, computed_at_us: clock_us() }),
+    writeHeld: (build, options) => db.writeHeld(build, { ...options, computed_at_us: clock_us() }),
     asWritten: (node) => computedNode(db, node, clock_us()),
     enrollIssuer: (issuer, concern) => db.enrollIssuer(issuer, concern),
     latestCommitted: () => readWithComputed(db, db.latestCommitted(), clock_us()),

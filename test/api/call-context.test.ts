@@ -50,6 +50,40 @@ describe('call context', () => {
     soon.close();
   });
 
+  it('onAbort hears a deadline or a cancel without the signal being made, and a signal made after tells the same reason', async () => {
+    const soon = openCall({ ...base, deadline_ms: Date.now() + 20 });
+    const heard = await new Promise<WeftError>((resolve) => soon.onAbort(resolve));
+    expect(heard.code).toBe('DEADLINE_EXCEEDED');
+    expect(soon.ctx.signal.reason).toBe(heard);
+    // A listener added once the call was aborted hears it at once.
+    let late: WeftError | undefined;
+    soon.onAbort((reason) => (late = reason));
+    expect(late).toBe(heard);
+    soon.close();
+
+    const cancelled = openCall(base);
+    const reasons: WeftError[] = [];
+    cancelled.onAbort((reason) => reasons.push(reason));
+    cancelled.onAbort((reason) => reasons.push(reason));
+    const reset = new WeftError('CANCELLED', 'the client went away');
+    cancelled.cancel(reset);
+    cancelled.cancel(new WeftError('UNAVAILABLE', 'stopping'));
+    expect(reasons).toEqual([reset, reset]);
+    expect(cancelled.ctx.signal.aborted).toBe(true);
+    expect(cancelled.ctx.signal.reason).toBe(reset);
+    cancelled.close();
+  });
+
+  it('metadata given as a reader is read once, on the first look at ctx.headers', () => {
+    let reads = 0;
+    const call = openCall({ ...base, headers: () => (reads++, { 'x-request-id': 'r1' }) });
+    expect(reads).toBe(0);
+    expect(call.ctx.headers['x-request-id']).toBe('r1');
+    expect(call.ctx.headers).toEqual({ 'x-request-id': 'r1' });
+    expect(reads).toBe(1);
+    call.close();
+  });
+
   it('a call that ended is not cancelled by a late cancel, and its deadline timer is gone', async () => {
     const call = openCall({ ...base, deadline_ms: Date.now() + 20 });
     call.close();

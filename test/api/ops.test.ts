@@ -102,6 +102,13 @@ describe('metrics registry', () => {
     expect(() => r.gauge({ name: 'graphdb_x', help: '' })).toThrow();
     const c = r.counter({ name: 'graphdb_y_total', help: '', label_names: ['a'] });
     expect(() => c.inc({ b: '1' })).toThrow();
+    expect(() => c.inc({ a: '1', b: '2' })).toThrow(/takes labels \[a\], got \[a, b\]/);
+    expect(() => c.inc({})).toThrow();
     expect(() => c.inc({ a: '1' }, -1)).toThrow();
+    const two = r.histogram({ name: 'graphdb_z_seconds', help: '', label_names: ['a', 'b'], buckets: [1] });
+    expect(() => two.observe(0.5, { a: '1' })).toThrow(/takes labels \[a, b\], got \[a\]/);
+    two.observe(0.5, { a: '1', b: '2' });
+    two.observe(Number.NaN, { a: '1', b: '2' });
+    expect(r.expose()).toContain('graphdb_z_seconds_bucket{a="1",b="2",le="1"} 1\ngraphdb_z_seconds_bucket{a="1",b="2",le="+Inf"} 2\n');
   });
 });

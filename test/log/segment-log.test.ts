@@ -20,6 +20,26 @@ afterEach(() => {
 
 const entry = (index: number, text = `entry ${index}`) => ({ index, term: 1, data: Buffer.from(text) });
 
+/** What `read` returns in a callback of the check phase scheduled now, before anything scheduled after it. */
+const atEndOfTurn = <T>(read: () => T): Promise<T> => new Promise((resolve) => setImmediate(() => resolve(read())));
+
+/** Appends `count` entries from `first` on, each from its own callback of one turn; resolves once all are fsynced. */
+async function appendFromCallbacks(log: SegmentLog, first: number, count: number): Promise<void> {
+  const appended = Array.from({ length: count }, (_, i) => new Promise<void>((resolve) => setImmediate(() => {
+    log.append([entry(first + i)]);
+    resolve();
+  })));
+  await Promise.all(appended);
+  await flushEnded(log);
+}
+
+/** Resolves once everything appended is fsynced and the flush that did it has ended. */
+async function flushEnded(log: SegmentLog): Promise<void> {
+  await log.sync();
+  // The flush that reported them durable ends in the microtasks after; the next append starts a new one.
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
 describe('segment log', () => {
   it('recovery: entries appended and fsynced are read back after reopening', async () => {
     const dir = freshDir();
@@ -61,6 +81,55 @@ describe('segment log', () => {
     await log.sync();
     expect(log.stats.entries_synced).toBe(500);
     expect(log.stats.fsyncs).toBeLessThanOrEqual(2);
+    await log.close();
+  });
+
+  it('group commit: a lone append is written at once, before the turn ends', async () => {
+    const log = SegmentLog.open(freshDir());
+    const written = atEndOfTurn(() => log.cacheIndex);
+    log.append([entry(1)]);
+    expect(await written).toBe(1);
+    await log.sync();
+    await log.close();
+  });
+
+  it('group commit: a leader with followers waits the turn even for a lone append, so its sends to them leave first', async () => {
+    const log = SegmentLog.open(freshDir());
+    log.setLeading(true);
+    log.setGroupOfOne(false);
+    let written = atEndOfTurn(() => log.cacheIndex);
+    log.append([entry(1)]);
+    expect(await written).toBe(0);
+    await flushEnded(log);
+    // Alone in its group, the same lone append is written at once.
+    log.setGroupOfOne(true);
+    written = atEndOfTurn(() => log.cacheIndex);
+    log.append([entry(2)]);
+    expect(await written).toBe(2);
+    await log.sync();
+    await log.close();
+  });
+
+  it('group commit: once appends arrive together, a flush waits a turn and gathers the callbacks of that turn', async () => {
+    const log = SegmentLog.open(freshDir());
+    // 64 proposals each from its own callback of one turn, as 64 calls read from their sockets.
+    // Nothing arrived together yet: the first is flushed alone, the rest join the next batch.
+    await appendFromCallbacks(log, 1, 64);
+    expect(log.stats.fsyncs).toBe(2);
+    // Now writes arrive together: the next flush waits for the turn's other callbacks.
+    await appendFromCallbacks(log, 65, 64);
+    expect(log.stats.fsyncs).toBe(3);
+    expect(log.stats.entries_synced).toBe(128);
+
+    // A lone append after them still waits a turn; once a lone batch was written, the next is at once.
+    let written = atEndOfTurn(() => log.cacheIndex);
+    log.append([entry(129)]);
+    expect(await written).toBe(128);
+    await flushEnded(log);
+    written = atEndOfTurn(() => log.cacheIndex);
+    log.append([entry(130)]);
+    expect(await written).toBe(130);
+    await log.sync();
     await log.close();
   });
 

@@ -129,7 +129,7 @@ export async function startInProcess(
   const concern = () => resolveWriteConcern(undefined, { acks: 0, journal: 'JOURNAL', timeout_ms: 0 }, 1);
   const graphBackend: GraphBackend = {
     deployment: db.deployment,
-    write: (build, o) => db.write(build, o),
+    writeHeld: (build, o) => db.writeHeld(build, o),
     enrollIssuer: (issuer, c) => db.enrollIssuer(issuer, c),
     latestCommitted: () => db.latestCommitted(),
     asWritten: (node) => node,

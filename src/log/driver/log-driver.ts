@@ -487,6 +487,15 @@ export class LogDriver {
     if (concern.acks > members) throw invalidArgument(`write concern acks ${concern.acks} exceeds the group's ${members} member(s)`);
   }
 
+  /**
+   * Resolves once entry `index` is written to this member's log file: the batch holding it has been
+   * handed to the file and its fsync started. Never resolves for an entry this member's log loses
+   * (a lost term's); callers race it with the entry's concern.
+   */
+  whenWritten(index: number): Promise<void> {
+    return this.storage.segmentLog.whenDurable(index, 'cache');
+  }
+
   /** Resolves when the concern holds for entry `index`; rejects DEADLINE_EXCEEDED on timeout. */
   awaitConcern(index: number, concern: ConcernWait): Promise<void> {
     if (concern.acks === 0 || concern.level === 'memory') return Promise.resolve();

@@ -115,6 +115,14 @@ export class SegmentLog {
   private waiters: { index: number; level: 'cache' | 'journal'; resolve: () => void; reject: (e: Error) => void }[] = [];
   private flushing = false;
   /**
+   * Whether writes have been arriving together: the last flush wrote a batch of more than one entry,
+   * or more than one batch (entries appended while a batch was being written). Then a new flush
+   * waits one turn of the event loop so that proposals arriving in that turn's other callbacks join
+   * its batch (group commit); otherwise a lone append is flushed at once, since nothing would join.
+   * False at open.
+   */
+  private gathering = false;
+  /**
    * Set when a spare was renamed into the newest segment and the directory not yet fsynced; the next
    * flush fsyncs the directory beside the file, so nothing in the segment is reported durable first.
    */
@@ -255,9 +263,13 @@ export class SegmentLog {
   private scheduleFlush(): void {
     if (this.flushing || this.pending.length === 0) return;
     this.flushing = true;
-    // One turn of the event loop lets concurrent proposals join this batch; the write and the fsync
-    // run off the main thread, and whatever is appended meanwhile forms the next batch.
-    setImmediate(() => void this.flush());
+    // While writes arrive together, one turn of the event loop lets concurrent proposals join this
+    // batch; a lone write starts at once (in a microtask, so the rest of its caller's synchronous
+    // appends still join). Whatever is appended while a batch is written forms the next batch. A
+    // leader with followers always waits the turn: its appends to them leave at the end of this
+    // turn (peer-link.ts), and they should not wait behind its writev and the fsync's handoff.
+    if (this.gathering || (this.leading && !this.group_of_one)) setImmediate(() => void this.flush());
+    else queueMicrotask(() => void this.flush());
   }
 
   /**
@@ -269,6 +281,7 @@ export class SegmentLog {
    */
   private async flush(): Promise<void> {
     let wait_ms = 0;
+    let batches = 0;
     try {
       while (!this.closed) {
         try {
@@ -277,6 +290,8 @@ export class SegmentLog {
           if (this.inflight.length === 0) {
             if (this.pending.length === 0) break;
             this.inflight = this.pending.splice(0, this.pending.length);
+            batches++;
+            this.gathering = this.inflight.length > 1 || batches > 1;
           }
           await this.persist(this.inflight);
           this.inflight = [];
