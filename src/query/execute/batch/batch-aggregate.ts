@@ -95,7 +95,7 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
   return (arg, sink) => {
     const foldedRun = folded === undefined ? undefined : foldedForms(folded, env, arg);
     const plan = foldedRun === undefined ? unfolded : (folded as BatchPlan);
-    const forms = foldedRun ?? formsFor(plan, env);
+    const forms = foldedRun ?? formsFor(plan, env, arg);
     if (forms === undefined) return rows(arg, sink);
     const scope = new BatchScope(plan, env, arg, forms.members.nodes.length);
     // Over a label alone the fused scan (`rows`) runs unless batches pay (see batchesPayOverLabel).
