@@ -12,8 +12,9 @@ import { canonical, withDb } from '../engine/support.js';
  * Batched pipelines whose scan compares an indexed property. The catalog declines a seek that would return
  * more than 5% of the label (and more than 1,000 nodes); the row path then reads the label in its own order,
  * and so may a batched run. A seek the index answers (a narrow range, an equality) keeps the row path, which
- * reads in the index's order. Every query must answer as the row operators do, rows in the same order, and
- * the wide ranges must have run batched.
+ * reads in the index's order. DISTINCT over a label alone runs batched when its columns are typed. Every
+ * query must answer as the row operators do, rows in the same order, and the wide ranges must have run
+ * batched.
  */
 const NODES = 3000;
 
@@ -24,6 +25,10 @@ const DECLINED: readonly string[] = [
   'MATCH (a:P)-[:R]->(b:P) WHERE a.k > $lo RETURN a.a AS a, min(b.k) AS lo, max(b.c) AS hi',
   'MATCH (a:P)<-[:R]-(b:P) WHERE a.k <= 2800 RETURN b.k AS k, a.k AS ak ORDER BY k DESC, ak LIMIT 12',
   "MATCH (a:P)-[:R]->(b:P) WHERE a.s STARTS WITH 'x' RETURN b.c AS c, count(*) AS n",
+  // DISTINCT over a label alone, whose typed columns run batched (no fused scan serves DISTINCT).
+  'MATCH (p:P) WHERE p.k < 2000 WITH DISTINCT p.c AS c, p.a > 2 AS big RETURN c, big',
+  'MATCH (p:P) WHERE p.k > $lo RETURN DISTINCT p.a AS a, p.c AS c',
+  'MATCH (p:P) RETURN DISTINCT p.c AS c, p.a AS a',
 ];
 
 /** Narrow ranges and equalities, planned as seeks: the index answers, and the rows come in its order. */
@@ -31,6 +36,7 @@ const ANSWERED: readonly string[] = [
   'MATCH (a:P)-[:R]->(b:P) WHERE a.k < 12 RETURN b.c AS c, count(*) AS n',
   'MATCH (a:P {k: 7})-[:R]->(b:P) RETURN b.k AS k, count(*) AS n',
   'MATCH (a:P)-[:R]->(b:P) WHERE a.k > $none RETURN count(*) AS n',
+  'MATCH (p:P) WHERE p.k >= 10 AND p.k < 16 RETURN DISTINCT p.c AS c, p.a AS a',
 ];
 
 async function load(db: Db, r: () => number): Promise<void> {
