@@ -17,7 +17,7 @@ import { foldedForms } from './end-filters.js';
 import { BatchScope, runBatches } from './pipeline.js';
 import { compositeGrouper } from './composite-keys.js';
 import { createTyped, feedExactIntegers, feedTyped, typedAggregate } from './typed-aggregates.js';
-import { boxed, compileVector, isTyped, type Vectorized } from './vector-expressions.js';
+import { boxed, compileVector, isTyped, typedPerValueOnly, type Vectorized } from './vector-expressions.js';
 
 /**
  * Aggregation over a batched pipeline (pipeline.ts): grouping keys and aggregate arguments are
@@ -282,7 +282,8 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
 
 /**
  * Whether batches pay over a label alone: every filter, grouping key and aggregate argument runs typed, and,
- * when `rows` is a fused scan, one of them only through a per-value table (a function, IN, division...), or an
+ * when `rows` is a fused scan, one of them only through a per-value table (a function, IN, division, a CASE
+ * whose results mix columns and literals...), or an
  * aggregate is min or max of strings (codes batched). Where plain operators suffice,
  * the fused scan's loop reads the same columns and its few closures reach optimized code in fewer runs. The row
  * operators (under DISTINCT) make a row of references and box each value per node: typed batches always pay.
@@ -296,7 +297,7 @@ function batchesPayOverLabel(plan: BatchPlan, keys: readonly GroupKey[], aggrega
     const x = a.call.args[0];
     return (name === 'min' || name === 'max') && a.call.args.length === 1 && x !== undefined && compileVector(x, scope).kind === 'code';
   });
-  return (stringExtreme || exprs.some((e) => !byOperators(e))) && exprs.every((e) => isTyped(e, scope));
+  return (stringExtreme || exprs.some((e) => !byOperators(e) || typedPerValueOnly(e, scope))) && exprs.every((e) => isTyped(e, scope));
 }
 
 /** Whether `e` is made only of what batched expressions type by their operators (see vector-expressions.ts). */
