@@ -186,7 +186,8 @@ export const BREADTH: readonly SocialQuery[] = [
   },
   {
     name: 'collected cities per age',
-    cypher: "MATCH (a:Person)-[:KNOWS]->(b:Person) WHERE a.city = 'City13' WITH a.age AS age, collect(DISTINCT b.city) AS cities, count(b) AS n RETURN age, size(cities) AS c, n ORDER BY age",
+    // One aggregate: Kùzu 0.11.3 answers null for any other aggregate beside a collect(DISTINCT).
+    cypher: "MATCH (a:Person)-[:KNOWS]->(b:Person) WHERE a.city = 'City13' WITH a.age AS age, collect(DISTINCT b.city) AS cities RETURN age, size(cities) AS c ORDER BY age",
     params: none,
   },
   { name: 'string extremes of friends', cypher: 'MATCH (a:Person)-[:KNOWS]->(b:Person) WHERE a.age = 77 RETURN a.city AS city, min(b.name) AS first, max(b.city) AS last ORDER BY city LIMIT 10', params: none },
