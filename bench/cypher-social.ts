@@ -5,7 +5,7 @@
  *
  *   npx tsx bench/cypher-social.ts [--persons 100000] [--edges 1000000] [--runs 10]
  *                                  [--engine weft-embedded,weft-grpc,kuzu] [--queries name,name]
- *                                  [--suite social|shapes|more|probes|wide]
+ *                                  [--suite social|shapes|more|probes|wide|breadth]
  *
  * Engines: weft-embedded (open() in this process), weft-grpc (a `weft serve` child process,
  * ExecuteCypher per query), kuzu (npm `kuzu`, installed on first use into a scratch folder; see
@@ -16,7 +16,8 @@
  * `--suite shapes` runs the second suite (bench/cypher-social-shapes.ts) on the same graph, `--suite more` the
  * third (bench/cypher-social-more.ts); `--suite probes` the shapes of bench/cypher-social-probes.ts, one more
  * member of each class of queries a mechanism of the engine serves; `--suite wide` the fifth
- * (bench/cypher-social-wide.ts), shapes users write that none of the others holds.
+ * (bench/cypher-social-wide.ts), shapes users write that none of the others holds; `--suite breadth` the sixth
+ * (bench/cypher-social-breadth.ts), the breadth of what users write (subqueries, comprehensions, paths, short reads).
  *
  * Prints a table and writes bench/results/cypher-social.json (cypher-social-shapes.json and
  * cypher-social-more.json for the other suites).
@@ -25,6 +26,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { answerOf, generate, QUERIES as SOCIAL, selectQueries, type Answer, type SocialEngine, type SocialGraph, type SocialQuery } from './cypher-social-graph.js';
+import { BREADTH } from './cypher-social-breadth.js';
 import { MORE } from './cypher-social-more.js';
 import { PROBES } from './cypher-social-probes.js';
 import { SHAPES } from './cypher-social-shapes.js';
@@ -43,7 +45,7 @@ const RUNS = Number(option('--runs', 10));
 const WARMUP_RUNS = 2;
 const SEED = 42;
 const SUITE = option('--suite', 'social');
-const suites: Record<string, readonly SocialQuery[]> = { social: SOCIAL, shapes: SHAPES, more: MORE, probes: PROBES, wide: WIDE };
+const suites: Record<string, readonly SocialQuery[]> = { social: SOCIAL, shapes: SHAPES, more: MORE, probes: PROBES, wide: WIDE, breadth: BREADTH };
 const suite = suites[SUITE];
 if (suite === undefined) throw new Error(`unknown suite ${SUITE} (known: ${Object.keys(suites).join(', ')})`);
 const QUERIES = selectQueries(option('--queries', ''), suite);

@@ -4,13 +4,14 @@
  * query's time goes, without Kùzu or the other queries in the profile.
  *
  *   npx tsx bench/profile-social.ts --queries 'name,name' [--persons 100000] [--edges 1000000] [--runs 30]
- *                                   [--after social|shapes|more|probes|wide]
+ *                                   [--after social|shapes|more|probes|wide|breadth]
  *
  * `--after <suite>` times the named queries fresh, then runs every query of that suite `--runs` times in the same
  * process, then times the named queries again: whether the state a process reaches after many shapes (its inline
  * caches, its heap) slows a query down.
  */
 import { answerOf, generate, QUERIES as SOCIAL, selectQueries, type SocialQuery } from './cypher-social-graph.js';
+import { BREADTH } from './cypher-social-breadth.js';
 import { MORE } from './cypher-social-more.js';
 import { PROBES } from './cypher-social-probes.js';
 import { SHAPES } from './cypher-social-shapes.js';
@@ -26,9 +27,9 @@ const PERSONS = Number(option('--persons', 100_000));
 const EDGES = Number(option('--edges', 1_000_000));
 const RUNS = Number(option('--runs', 30));
 const SEED = 42;
-const all: readonly SocialQuery[] = [...SOCIAL, ...SHAPES, ...MORE, ...PROBES, ...WIDE];
+const all: readonly SocialQuery[] = [...SOCIAL, ...SHAPES, ...MORE, ...PROBES, ...WIDE, ...BREADTH];
 const queries = selectQueries(option('--queries', ''), all);
-const suites: Record<string, readonly SocialQuery[]> = { social: SOCIAL, shapes: SHAPES, more: MORE, probes: PROBES, wide: WIDE };
+const suites: Record<string, readonly SocialQuery[]> = { social: SOCIAL, shapes: SHAPES, more: MORE, probes: PROBES, wide: WIDE, breadth: BREADTH };
 const after = option('--after', '');
 if (after !== '' && suites[after] === undefined) throw new Error(`unknown suite ${after} (known: ${Object.keys(suites).join(', ')})`);
 

@@ -522,7 +522,8 @@ function plannerCounts(target: GraphReader, unmeasured?: StatisticsAsk[]): Graph
     return known;
   };
   const histogram = (label: string, property: string): Histogram | undefined => columns(label, property)?.histogram;
-  return { ...stats, degree, distinct, histogram };
+  const strings = (label: string, property: string): readonly string[] | undefined => columns(label, property)?.strings;
+  return { ...stats, degree, distinct, histogram, strings };
 }
 
 /** A property of a label's nodes the planner asked statistics of. */

@@ -28,6 +28,11 @@ export interface GraphCounts {
    * keeps statistics of it; absent or undefined, comparisons keep fixed guesses.
    */
   readonly histogram?: (label: string, property: string) => Histogram | undefined;
+  /**
+   * A sample of the values of `property` among the nodes of `label` that have it, when they are all strings and
+   * the engine keeps statistics of it; absent or undefined, string predicates keep a fixed guess.
+   */
+  readonly strings?: (label: string, property: string) => readonly string[] | undefined;
   /** Whether an index of `label` answers equalities on `property`; absent, none is assumed. */
   readonly indexed?: (label: string, property: string) => boolean;
 }

@@ -178,8 +178,15 @@ function nodeEstimate(n: BoundNodePattern, counts: GraphCounts, hints: Hints): n
 /** The most a node's literal bounds may keep, by its histogram, for them to weigh where a pattern starts. */
 const RANGE_START_SHARE_MAX = 0.1;
 
-/** `n.p < literal` (or `<=`, `>`, `>=`, either way round): the node's slot and the property's key. */
+/**
+ * `n.p < literal` (or `<=`, `>`, `>=`, either way round), or `n.p STARTS WITH / ENDS WITH / CONTAINS 'literal'`:
+ * the node's slot and the property's key.
+ */
 function literalBound(c: BoundExpression): { readonly slot: number; readonly key: string } | undefined {
+  if (c.kind === 'binary' && (c.op === 'starts_with' || c.op === 'ends_with' || c.op === 'contains')) {
+    const p = c.left;
+    return p.kind === 'property' && p.object.kind === 'variable' && c.right.kind === 'literal' && typeof c.right.value === 'string' ? { slot: p.object.variable.id, key: p.key } : undefined;
+  }
   if (c.kind !== 'binary' || !(c.op === 'lt' || c.op === 'lte' || c.op === 'gt' || c.op === 'gte')) return undefined;
   for (const [side, other] of [
     [c.left, c.right],

@@ -129,6 +129,7 @@ function conjunctSelectivity(c: BoundExpression, cmp: Compared | undefined, coun
         const b = filterSelectivity(c.right, counts, labelOf);
         return a + b - a * b;
       }
+      if (c.op === 'starts_with' || c.op === 'ends_with' || c.op === 'contains') return textSelectivity(c, counts, labelOf);
       if (c.op === 'in' && c.right.kind === 'list' && c.left.kind === 'property' && c.left.object.kind === 'variable') {
         const label = labelOf(c.left.object.variable.id);
         const each = label === undefined ? EQUALITY_SELECTIVITY : equalitySelectivity(counts, label, c.left.key);
@@ -140,4 +141,23 @@ function conjunctSelectivity(c: BoundExpression, cmp: Compared | undefined, coun
     default:
       return PREDICATE_SELECTIVITY;
   }
+}
+
+/**
+ * What `n.key STARTS WITH / ENDS WITH / CONTAINS 'literal'` keeps: the share of the label's sampled strings that
+ * pass, times the share of nodes that have the property (a node without it, or with another kind, gives null).
+ * A fixed guess without a label, a string literal or a sample of strings.
+ */
+function textSelectivity(c: BoundExpression & { kind: 'binary' }, counts: GraphCounts, labelOf: LabelOf): number {
+  const p = c.left;
+  const text = c.right.kind === 'literal' ? c.right.value : undefined;
+  if (p.kind !== 'property' || p.object.kind !== 'variable' || typeof text !== 'string') return PREDICATE_SELECTIVITY;
+  const label = labelOf(p.object.variable.id);
+  const sample = label === undefined ? undefined : counts.strings?.(label, p.key);
+  if (label === undefined || sample === undefined || sample.length === 0) return PREDICATE_SELECTIVITY;
+  const test = c.op === 'starts_with' ? (s: string) => s.startsWith(text) : c.op === 'ends_with' ? (s: string) => s.endsWith(text) : (s: string) => s.includes(text);
+  let kept = 0;
+  for (const s of sample) if (test(s)) kept++;
+  const present = counts.distinct?.(label, p.key).present ?? 1;
+  return Math.max(floor(counts, label), (present * kept) / sample.length);
 }

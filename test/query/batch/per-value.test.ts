@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Value } from '../../../src/common/values/value.js';
 import type { Db } from '../../../src/index.js';
 import type { GraphReader } from '../../../src/projections/graph/view.js';
+import { batchedRuns } from '../../../src/query/execute/batch/batch-aggregate.js';
 import { perValueTables } from '../../../src/query/execute/batch/per-value.js';
 import { QueryEngine, type ExecuteContext } from '../../../src/query/engine.js';
 import { prng, testSeed } from '../../support/prng.js';
@@ -101,6 +102,30 @@ describe('expressions evaluated per value', () => {
       for (const text of texts) expect(outcome(batched, text, graph), `seed ${seed}: ${text}`).toEqual(outcome(rows, text, graph));
       expect(perValueTables.one - before.one).toBeGreaterThan(ONE.length);
       expect(perValueTables.two - before.two).toBeGreaterThan(TWO.length);
+    });
+  });
+
+  it('run a grouping over a label alone batched when a CASE mixing columns and literals needs a table', async () => {
+    const seed = testSeed('per-value-case');
+    const r = prng(seed);
+    await withDb(async (db) => {
+      await load(db, r);
+      for (let k = 0; k < 3; k++) await db.query('MATCH (n:V)-[:E]->(m) RETURN count(*)');
+      const graph = db.database.latestCommitted();
+      const batched = new QueryEngine();
+      const rows = new QueryEngine({ batched: false });
+      const texts = [
+        "MATCH (n:V) RETURN CASE WHEN n.i < 0 THEN n.s ELSE 'other' END AS k, count(*) AS c ORDER BY c DESC, k",
+        'MATCH (n:V) WHERE n.i > -3 RETURN CASE n.s WHEN 1 THEN 0 WHEN n.s THEN n.i ELSE 7.5 END AS k, count(*) AS c, sum(n.i) AS t ORDER BY k',
+        "MATCH (n:V) RETURN CASE WHEN n.f > 0 THEN n.f ELSE 'none' END AS k, count(*) AS c ORDER BY k",
+      ];
+      for (const text of texts) {
+        const want = outcome(rows, text, graph);
+        outcome(batched, text, graph);
+        const before = batchedRuns.count;
+        expect(outcome(batched, text, graph), `seed ${seed}: ${text}`).toEqual(want);
+        expect(batchedRuns.count - before, `seed ${seed}: ${text} ran batched`).toBe(1);
+      }
     });
   });
 

@@ -17,7 +17,7 @@ import { foldedForms } from './end-filters.js';
 import { BatchScope, runBatches } from './pipeline.js';
 import { compositeGrouper } from './composite-keys.js';
 import { createTyped, feedExactIntegers, feedTyped, typedAggregate } from './typed-aggregates.js';
-import { boxed, compileVector, isTyped, type Vectorized } from './vector-expressions.js';
+import { boxed, compileVector, isTyped, typedPerValueOnly, type Vectorized } from './vector-expressions.js';
 
 /**
  * Aggregation over a batched pipeline (pipeline.ts): grouping keys and aggregate arguments are
@@ -47,7 +47,7 @@ type AggregateCall = Op<'aggregate'>['aggregation']['aggregates'][number];
 
 export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
   const keys = op.aggregation.keys.map((k) => ({ slot: k.variable.id, expression: k.expression }));
-  return groupOverBatches(op.input, keys, op.aggregation.aggregates, rows, env);
+  return groupOverBatches(op.input, keys, op.aggregation.aggregates, rows, env, 'fused');
 }
 
 /**
@@ -60,10 +60,16 @@ export function distinctOverBatches(op: Op<'distinct'>, rows: PhysicalOp, env: O
   const project = op.input;
   if (project.op !== 'project' || project.items.length !== op.slots.length) return undefined;
   if (!project.items.every((item, i) => item.variable === op.slots[i])) return undefined;
-  return groupOverBatches(project.input, project.items.map((item) => ({ slot: item.variable, expression: item.expression })), [], rows, env);
+  return groupOverBatches(project.input, project.items.map((item) => ({ slot: item.variable, expression: item.expression })), [], rows, env, 'rows');
 }
 
-function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
+/**
+ * What `rows` is over a label alone: a fused scan's loop (column-scan.ts, under an aggregation), or the
+ * row operators (under DISTINCT, which no fused scan serves).
+ */
+type OverLabel = 'fused' | 'rows';
+
+function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], rows: PhysicalOp, env: OpEnv, overLabel: OverLabel): PhysicalOp | undefined {
   const isEntityCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && !a.call.distinct && a.call.args.length === 1);
   // count(x) of a node or relationship the MATCH binds (not OPTIONAL) is never null on any row: it is count(*),
   // so `WITH p, count(f)` reads nothing of f and its expand may be counted from degrees.
@@ -95,11 +101,11 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
   return (arg, sink) => {
     const foldedRun = folded === undefined ? undefined : foldedForms(folded, env, arg);
     const plan = foldedRun === undefined ? unfolded : (folded as BatchPlan);
-    const forms = foldedRun ?? formsFor(plan, env);
+    const forms = foldedRun ?? formsFor(plan, env, arg);
     if (forms === undefined) return rows(arg, sink);
     const scope = new BatchScope(plan, env, arg, forms.members.nodes.length);
     // Over a label alone the fused scan (`rows`) runs unless batches pay (see batchesPayOverLabel).
-    if (scanOnly(plan) && !batchesPayOverLabel(plan, keys, aggregates, scope)) return rows(arg, sink);
+    if (scanOnly(plan) && !batchesPayOverLabel(plan, keys, aggregates, scope, overLabel)) return rows(arg, sink);
     batchedRuns.count++;
     // A single key that is a pipeline entity (`WITH p, count(f)`) groups by its id column.
     const keyEntity = keys.length === 1 ? entityColumn((keys[0] as (typeof keys)[number]).expression, scope) : undefined;
@@ -275,20 +281,23 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
 }
 
 /**
- * Whether batches pay over a label alone: every filter, grouping key and aggregate argument runs typed, and
- * one of them only through a per-value table (a function, IN, division...), or an aggregate is min or max of
- * strings (codes batched). Where plain operators suffice,
- * the fused scan's loop reads the same columns and its few closures reach optimized code in fewer runs.
+ * Whether batches pay over a label alone: every filter, grouping key and aggregate argument runs typed, and,
+ * when `rows` is a fused scan, one of them only through a per-value table (a function, IN, division, a CASE
+ * whose results mix columns and literals...), or an
+ * aggregate is min or max of strings (codes batched). Where plain operators suffice,
+ * the fused scan's loop reads the same columns and its few closures reach optimized code in fewer runs. The row
+ * operators (under DISTINCT) make a row of references and box each value per node: typed batches always pay.
  */
-function batchesPayOverLabel(plan: BatchPlan, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], scope: BatchScope): boolean {
+function batchesPayOverLabel(plan: BatchPlan, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], scope: BatchScope, overLabel: OverLabel): boolean {
   const exprs = [...plan.stages.flatMap((s) => (s.kind === 'filter' ? [s.op.predicate] : [])), ...keys.map((k) => k.expression), ...aggregates.flatMap((a) => a.call.args)];
+  if (overLabel === 'rows') return exprs.every((e) => isTyped(e, scope));
   // min or max of strings is a loop over codes batched, a string comparison per row in the fused scan.
   const stringExtreme = aggregates.some((a) => {
     const name = a.call.name.toLowerCase();
     const x = a.call.args[0];
     return (name === 'min' || name === 'max') && a.call.args.length === 1 && x !== undefined && compileVector(x, scope).kind === 'code';
   });
-  return (stringExtreme || exprs.some((e) => !byOperators(e))) && exprs.every((e) => isTyped(e, scope));
+  return (stringExtreme || exprs.some((e) => !byOperators(e) || typedPerValueOnly(e, scope))) && exprs.every((e) => isTyped(e, scope));
 }
 
 /** Whether `e` is made only of what batched expressions type by their operators (see vector-expressions.ts). */

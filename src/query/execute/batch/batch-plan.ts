@@ -3,7 +3,9 @@ import type { LabelMembers } from '../../../projections/graph/records.js';
 import { SnapshotView } from '../../../projections/graph/view.js';
 import { freeSlots } from '../../plan/expressions.js';
 import type { LogicalOp } from '../../plan/logical.js';
-import type { OpEnv } from '../read-ops.js';
+import type { Value } from '../../../common/values/value.js';
+import type { Evaluator, Row } from '../context.js';
+import { indexSource, type OpEnv } from '../read-ops.js';
 import type { LayoutColumn } from './batch.js';
 
 /**
@@ -220,13 +222,12 @@ export interface Forms {
  * them (a write set, a lens, a label or type written since, no room in the scan cache): then the row
  * operators run. Asking counts as demand for them, so a form missing now is built for a later run.
  */
-export function formsFor(plan: BatchPlan, env: OpEnv): Forms | undefined {
+export function formsFor(plan: BatchPlan, env: OpEnv, arg: Row): Forms | undefined {
   const graph = env.cx.graph;
   if (env.batched === false || !env.access.cacheable || !(graph instanceof SnapshotView)) return undefined;
   const s = plan.scan;
-  // An index that may answer the scan makes the row path read the label in the index's order.
-  const catalog = env.cx.indexes;
-  if (s.props.some((p) => catalog.hasIndex(s.label, [p.key])) || (s.seekable !== undefined && catalog.hasIndex(s.label, [s.seekable.key]))) return undefined;
+  // An index that answers the scan for this row makes the row path read the label in the index's order.
+  if (indexAnswers(s, env)(arg)) return undefined;
   const members = graph.keptMembers(s.label);
   if (members === undefined) return undefined;
   const demand = members.nodes.length;
@@ -245,6 +246,41 @@ export function formsFor(plan: BatchPlan, env: OpEnv): Forms | undefined {
     bitmaps.push(bits);
   }
   return { members, csrs, bitmaps };
+}
+
+/** Per scan and compiled plan, whether an index answers the scan for a row (see `indexAnswers`). */
+const answersByScan = new WeakMap<OpEnv, WeakMap<Op<'node_scan'>, (arg: Row) => boolean>>();
+
+/**
+ * Whether an index answers `scan` for the row `arg`: an index of an inline property or of the scan's
+ * seekable comparison that the catalog does not decline. The catalog declines a seek that would return
+ * much of the label (`p.id < 20000` of 100,000 people), and then the row path reads the label in its
+ * own order, as a batched run does; only an index's answer (or 'none', a bound that keeps no row) makes
+ * the rows come in another order. Compiled once per scan of a compiled plan.
+ */
+function indexAnswers(scan: Op<'node_scan'>, env: OpEnv): (arg: Row) => boolean {
+  let byScan = answersByScan.get(env);
+  if (byScan === undefined) answersByScan.set(env, (byScan = new WeakMap()));
+  let answers = byScan.get(scan);
+  if (answers === undefined) {
+    answers = compileIndexAnswers(scan, env);
+    byScan.set(scan, answers);
+  }
+  return answers;
+}
+
+function compileIndexAnswers(scan: Op<'node_scan'>, env: OpEnv): (arg: Row) => boolean {
+  const catalog = env.cx.indexes;
+  const label = scan.label;
+  const indexed = label !== undefined && (scan.props.some((p) => catalog.hasIndex(label, [p.key])) || (scan.seekable !== undefined && catalog.hasIndex(label, [scan.seekable.key])));
+  const wanted = new Array<Value>(scan.props.length);
+  const source = indexed ? indexSource(scan, env, wanted) : undefined;
+  if (source === undefined) return () => false;
+  const values = scan.props.map((p) => env.exprs.compile(p.value));
+  return (arg) => {
+    for (let i = 0; i < wanted.length; i++) wanted[i] = (values[i] as Evaluator)(arg);
+    return source(arg) !== undefined;
+  };
 }
 
 export function expandsOf(plan: BatchPlan): Op<'expand'>[] {

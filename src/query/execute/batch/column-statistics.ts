@@ -26,6 +26,11 @@ export interface PropertyStatistics {
   readonly distinct: DistinctEstimate;
   /** Of the property's values when they are all numbers or all strings; undefined for a mix or other kinds. */
   readonly histogram: Histogram | undefined;
+  /**
+   * The sampled values (sorted by the histogram), when they are all strings: what STARTS WITH, ENDS WITH and CONTAINS
+   * keep is their share of it (a histogram orders strings, which tells nothing of a suffix or an infix).
+   */
+  readonly strings: readonly string[] | undefined;
 }
 
 const by_list = new WeakMap<LabelMembers['nodes'], Map<string, PropertyStatistics>>();
@@ -99,7 +104,7 @@ function measure(n: number, at: (i: number) => Value | undefined, histogram: boo
     else other++;
   }
   const present = numbers.length + strings.length + other;
-  if (looked === 0 || present === 0) return { distinct: { values: 0, present: 0 }, histogram: undefined };
+  if (looked === 0 || present === 0) return { distinct: { values: 0, present: 0 }, histogram: undefined, strings: undefined };
   // Distinct values by kind (an INTEGER and a FLOAT of one value count once, as `=` has them); other
   // values (lists, maps, temporals, NaN) are counted as if each differed.
   const counts = new Map<HistogramValue, number>();
@@ -110,6 +115,7 @@ function measure(n: number, at: (i: number) => Value | undefined, histogram: boo
   for (const c of counts.values()) if (c === 1) once++;
   const share = present / looked;
   const distinct = { values: estimateDistinct(present, counts.size + other, once, Math.round(n * share)), present: share };
-  if (!histogram || other > 0 || (numbers.length > 0 && strings.length > 0)) return { distinct, histogram: undefined };
-  return { distinct, histogram: numbers.length > 0 ? buildHistogram('number', numbers) : buildHistogram('string', strings) };
+  if (!histogram || other > 0 || (numbers.length > 0 && strings.length > 0)) return { distinct, histogram: undefined, strings: undefined };
+  if (numbers.length > 0) return { distinct, histogram: buildHistogram('number', numbers), strings: undefined };
+  return { distinct, histogram: buildHistogram('string', strings), strings };
 }

@@ -20,7 +20,7 @@ export const foldedRuns = { count: 0 };
 export function foldedForms(plan: BatchPlan, env: OpEnv, arg: Row): Forms | undefined {
   const filters = plan.end_filters;
   if (filters === undefined) return undefined;
-  const forms = formsFor(plan, env);
+  const forms = formsFor(plan, env, arg);
   if (forms === undefined) return undefined;
   const bitmaps = forms.bitmaps.slice();
   const expands = expandsOf(plan);

@@ -45,7 +45,7 @@ export function sortOverBatches(op: Op<'top'> | Op<'sort'>, rows: PhysicalOp, en
     const k = limit === undefined ? Infinity : asRowCount(limit(arg), 'LIMIT') + (skip === undefined ? 0 : asRowCount(skip(arg), 'SKIP'));
     // LIMIT 0 runs its input up to the first row: the row operator does that.
     if (k === 0) return rows(arg, sink);
-    const forms = formsFor(plan, env);
+    const forms = formsFor(plan, env, arg);
     if (forms === undefined) return rows(arg, sink);
     const scope = new BatchScope(plan, env, arg, forms.members.nodes.length);
     const keyVecs: Vectorized[] = op.keys.map((key) => compileVector(key.expression, scope));

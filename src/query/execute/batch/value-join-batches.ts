@@ -52,7 +52,7 @@ export function valueJoinOverBatches(op: Op<'value_hash_join'>, left: PhysicalOp
   const memory = env.cx.memory;
   const deadline = env.cx.deadline;
   return (arg, sink) => {
-    const forms = formsFor(plan, env);
+    const forms = formsFor(plan, env, arg);
     if (forms === undefined) return rows(arg, sink);
     const scope = new BatchScope(plan, env, arg, forms.members.nodes.length);
     const keys = op.right_keys.map((k) => compileVector(k, scope));

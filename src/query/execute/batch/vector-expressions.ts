@@ -84,6 +84,14 @@ export function isTyped(e: BoundExpression, scope: VectorScope): boolean {
   return t !== undefined && t.kind !== 'text';
 }
 
+/**
+ * Whether `e` runs over batches only through a per-value table of its own (per-value.ts): its operators alone do
+ * not type it (`CASE WHEN p.age < 40 THEN p.city ELSE 'older' END`, whose results mix a column and a literal).
+ */
+export function typedPerValueOnly(e: BoundExpression, scope: VectorScope): boolean {
+  return typedByOperator(e, scope) === undefined && perValue(e, scope) !== undefined;
+}
+
 /** The value at row `i` of a vector that `c` produced, boxed as the row evaluator would give it. */
 export function boxed(c: Compiled, v: Vec, i: number): Value {
   switch (v.kind) {
