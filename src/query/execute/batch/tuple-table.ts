@@ -40,6 +40,21 @@ export class TupleTable {
     grew(this.slots.byteLength + this.keys.byteLength + this.heads.byteLength + this.tails.byteLength + this.nexts.byteLength);
   }
 
+  /**
+   * Makes room for `groups` groups at once while the table is empty (a table built from rows already counted),
+   * so that it does not grow and rehash its way there.
+   */
+  reserve(groups: number): void {
+    if (this.groups > 0 || groups <= this.heads.length) return;
+    const room = 2 ** Math.ceil(Math.log2(groups));
+    const before = this.slots.byteLength + this.keys.byteLength + this.heads.byteLength + this.tails.byteLength;
+    this.slots = new Int32Array(2 * room);
+    this.keys = new Float64Array(room * this.width);
+    this.heads = new Int32Array(room);
+    this.tails = new Int32Array(room);
+    this.grew(this.slots.byteLength + this.keys.byteLength + this.heads.byteLength + this.tails.byteLength - before);
+  }
+
   /** The group of `tuple` (its first `width` doubles), or -1. */
   find(tuple: Float64Array): number {
     return this.findAt(tuple, 0);

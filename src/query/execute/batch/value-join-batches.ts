@@ -143,6 +143,13 @@ export function valueJoinOverBatches(op: Op<'value_hash_join'>, left: PhysicalOp
       // An INTEGER beyond 2^53 shares its double with others: `=` decides against the right side's FLOAT.
       if (loose && !exactlyEqual(leftKeys, row, kinds, table, g)) return true;
       let r = table.first(g);
+      // A group of left keys no right row matched.
+      if (r === NO_ROW) return true;
+      if (table.next(r) === NO_ROW) {
+        // One match (a join on a key the pattern side holds once): no loop to set up.
+        for (let c = 0; c < slots.length; c++) row[slots[c] as number] = (refs[c] as (id: number) => Value)((ids[c] as Int32Array)[r] as number);
+        return sink(row);
+      }
       return loop(() => {
         if (r === NO_ROW) return null;
         for (let c = 0; c < slots.length; c++) row[slots[c] as number] = (refs[c] as (id: number) => Value)((ids[c] as Int32Array)[r] as number);
@@ -212,6 +219,7 @@ export function valueJoinOverBatches(op: Op<'value_hash_join'>, left: PhysicalOp
       // With no left rows the right side never runs, as in the nested loop.
       if (kept.length === 0) return true;
       batchedJoins.built_left++;
+      table.reserve(kept.length);
       const groups = new Int32Array(kept.length);
       const exact = new Uint8Array(kept.length);
       for (let i = 0; i < kept.length; i++) {
