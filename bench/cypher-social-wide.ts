@@ -1,7 +1,8 @@
 /**
  * A fifth read suite on the social graph of `bench/cypher-social-graph.ts`, of shapes none of the other four
  * holds, written as users write them: string functions in filters and grouping keys, list and pattern
- * comprehensions per node, collect then UNWIND, top-k then expand, the best per group, several DISTINCT
+ * comprehensions per node, collect then UNWIND, top-k then expand, the best per group (value joins, over patterns
+ * that expand and over inputs of every name too), several DISTINCT
  * aggregates, DISTINCT after two hops, anti-joins, OPTIONAL MATCH whose aggregates see nulls, ranges on two
  * properties, open and closed ranges on an indexed property, ranges of strings, IN lists of parameters, arithmetic and CASE in grouping keys and aggregates, relationship
  * properties (the `since` year of a KNOWS) in filters, groups and path predicates, and path-length filters on
@@ -220,6 +221,46 @@ export const WIDE: readonly SocialQuery[] = [
   {
     name: 'relationship years by far city',
     cypher: 'MATCH (a:Person)-[k:KNOWS]->(b:Person) WHERE a.age > 60 RETURN b.city AS city, min(k.since) AS first, max(k.since) AS last, count(*) AS n ORDER BY city LIMIT 10',
+    params: none,
+  },
+  // Value joins beyond a few thousand input rows and over patterns that expand: the best per group met across a
+  // KNOWS (keys on the scanned node, and keys on both ends), an input of every name (the input larger than a
+  // table of the pattern is worth), a join after OPTIONAL MATCH (null keys join nothing), and an input filtered on
+  // its aggregate by WITH ... WHERE.
+  {
+    name: 'oldest per city, their friends',
+    cypher:
+      'MATCH (p:Person) WITH p.city AS city, max(p.age) AS oldest MATCH (q:Person)-[:KNOWS]->(f:Person) WHERE q.city = city AND q.age = oldest RETURN city, count(f) AS n ORDER BY city',
+    params: none,
+  },
+  {
+    name: 'youngest per city across a knows',
+    cypher:
+      'MATCH (p:Person) WITH p.city AS city, min(p.age) AS youngest MATCH (a:Person)-[:KNOWS]->(b:Person) WHERE a.city = city AND b.age = youngest RETURN city, count(*) AS n ORDER BY city LIMIT 10',
+    params: none,
+  },
+  {
+    name: 'every name, joined',
+    cypher:
+      'MATCH (p:Person) WHERE p.age < 60 WITH p.name AS name, p.age AS age, count(*) AS c MATCH (q:Person) WHERE q.name = name AND q.age = age RETURN q.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 5',
+    params: none,
+  },
+  {
+    name: 'every name, joined across a knows',
+    cypher:
+      'MATCH (p:Person) WHERE p.age > 70 WITH p.name AS name, count(*) AS c MATCH (a:Person)-[:KNOWS]->(b:Person) WHERE a.name = name AND b.age < 20 RETURN b.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 5',
+    params: none,
+  },
+  {
+    name: 'join after optional match',
+    cypher:
+      'MATCH (p:Person) WHERE p.age = 18 OPTIONAL MATCH (p)-[:KNOWS]->(f:Person) WHERE f.age = 77 WITH f.city AS city, count(*) AS c MATCH (q:Person) WHERE q.city = city AND q.age = 77 RETURN count(*) AS n, sum(c) AS s',
+    params: none,
+  },
+  {
+    name: 'join on a filtered aggregate',
+    cypher:
+      'MATCH (p:Person) WITH p.city AS city, p.age AS age, count(*) AS c WHERE c > 40 MATCH (q:Person)-[:KNOWS]->(f:Person) WHERE q.city = city AND q.age = age RETURN f.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 5',
     params: none,
   },
 ];

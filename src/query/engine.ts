@@ -27,6 +27,7 @@ import type { EpochInstant, TemporalClock } from './functions/context.js';
 import { optimize } from './optimize/index.js';
 import { parse } from './parse/index.js';
 import { snapshotStatistics, type PropertyStatistics } from './execute/batch/column-statistics.js';
+import { snapshotDegree } from './execute/batch/degree-statistics.js';
 import type { Histogram } from './plan/histogram.js';
 import { DEGREE_SAMPLE_EDGES_MAX, DEGREE_SAMPLE_NODES, DISTINCT_SAMPLE_NODES, estimateDistinct, type DistinctEstimate, type GraphCounts } from './plan/cardinality.js';
 import { explainPlan, explainStatement, no_indexes, type IndexCatalog, type QueryPlan } from './plan/explain.js';
@@ -473,8 +474,9 @@ function boundSlots(paths: readonly BoundPath[]): Set<number> {
 }
 
 /**
- * The graph's counts for the planner, with degrees measured per label on a sample of the label's
- * nodes (the first DEGREE_SAMPLE_NODES the store lists), each measurement made once per planning.
+ * The graph's counts for the planner, with degrees per label from the degree summaries of the snapshot's
+ * CSRs where it keeps them (degree-statistics.ts), else measured on a sample of the label's nodes (the
+ * first DEGREE_SAMPLE_NODES the store lists), each measurement made once per planning.
  */
 function plannerCounts(target: GraphReader, unmeasured?: StatisticsAsk[]): GraphCounts {
   // Samples read the committed state under a write set: a transaction's read set holds what its
@@ -486,6 +488,11 @@ function plannerCounts(target: GraphReader, unmeasured?: StatisticsAsk[]): Graph
     const key = `${label}\u0000${types.join('|')}\u0000${direction}`;
     const known = measured.get(key);
     if (known !== undefined) return known;
+    const summarized = snapshotDegree(graph, label, types, direction);
+    if (summarized !== undefined) {
+      measured.set(key, summarized);
+      return summarized;
+    }
     let nodes = 0;
     let edges = 0;
     for (const n of graph.nodesWithLabel(label)) {

@@ -173,6 +173,17 @@ export class GraphStore {
   }
 
   /**
+   * The CSR of `type` when one is kept and a reader at `readIndex` sees exactly it; unlike `adjacency`,
+   * it neither builds one nor counts as demand for one.
+   */
+  keptAdjacency(type: string, readIndex: number): TypeAdjacency | undefined {
+    const written = this.typeWritten.get(type) ?? 0;
+    if (written > readIndex) return undefined;
+    const kept = this.adjacencies.get(type);
+    return kept !== undefined && kept.written === written ? kept : undefined;
+  }
+
+  /**
    * The CSR of edge type `type` when a reader at `readIndex` sees exactly the edges it holds (no edge
    * of the type written since). `walked` is how many edges the caller walked record by record since
    * it last asked: a CSR is built once that work adds up to a quarter of the type's edges, so an

@@ -215,6 +215,14 @@ export class SnapshotView implements GraphReader {
   }
 
   /**
+   * The CSR of `type` as this reader sees it when the store keeps one; unlike `adjacency`, it neither
+   * builds one nor counts as demand (the planner's statistics read it).
+   */
+  keptAdjacency(type: string): TypeAdjacency | undefined {
+    return this.lens === undefined ? this.store.keptAdjacency(type, this.read_index) : undefined;
+  }
+
+  /**
    * The CSR of `type` as this reader sees it, when the store keeps (or now builds) one; `walked` is
    * the edges the caller walked record by record since it last asked (GraphStore.adjacency).
    * Never through a read lens: expiry and valid time can hide or change a node and its edges.

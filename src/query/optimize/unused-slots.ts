@@ -7,7 +7,8 @@ import { inputsOf, transformUp, type LogicalOp } from '../plan/logical.js';
 /**
  * Scans and expands write a reference per row into their slots; when no operator ever reads a slot
  * (`MATCH (a)-[:KNOWS]->(b) RETURN count(*)` reads neither the relationship nor b), the write and its
- * allocation are skipped. It runs after every other pass, since it needs the final set of readers.
+ * allocation are skipped; a value join copies only the right slots something reads. It runs after every
+ * other pass, since it needs the final set of readers.
  * A plan holding an EXISTS query body is left alone: the body's reads of the enclosing row are not
  * listed in its expression. A nested plan whose rows someone else reads (a pattern comprehension's
  * projection) names those slots in `readOutside`.
@@ -22,6 +23,8 @@ export function unusedSlots(plan: LogicalOp, readOutside: ReadonlySet<number> = 
       const unused = [op.rel, ...(op.into ? [] : [op.to]), ...op.groups.map((g) => g.group)].filter((s) => !read.has(s));
       return unused.length === 0 ? op : { ...op, unused };
     }
+    // A join copies only the right slots something reads: an unread one is left unbound below it too.
+    if (op.op === 'value_hash_join' && op.right_slots.some((s) => !read.has(s))) return { ...op, right_slots: op.right_slots.filter((s) => read.has(s)) };
     if (op.op === 'expand' && !op.rel_bound) {
       const relUnused = !read.has(op.rel);
       const toUnused = !op.into && !read.has(op.to);
@@ -112,9 +115,9 @@ export function readSlots(plan: LogicalOp): Set<number> {
         slots(op.right_slots);
         break;
       case 'value_hash_join':
+        // The join copies its right slots onto the left row; it reads none of them but through its keys.
         op.left_keys.forEach(expr);
         op.right_keys.forEach(expr);
-        slots(op.right_slots);
         break;
       case 'path':
         slots(op.nodes);

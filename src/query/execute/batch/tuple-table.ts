@@ -40,24 +40,44 @@ export class TupleTable {
     grew(this.slots.byteLength + this.keys.byteLength + this.heads.byteLength + this.tails.byteLength + this.nexts.byteLength);
   }
 
+  /**
+   * Makes room for `groups` groups at once while the table is empty (a table built from rows already counted),
+   * so that it does not grow and rehash its way there.
+   */
+  reserve(groups: number): void {
+    if (this.groups > 0 || groups <= this.heads.length) return;
+    const room = 2 ** Math.ceil(Math.log2(groups));
+    const before = this.slots.byteLength + this.keys.byteLength + this.heads.byteLength + this.tails.byteLength;
+    this.slots = new Int32Array(2 * room);
+    this.keys = new Float64Array(room * this.width);
+    this.heads = new Int32Array(room);
+    this.tails = new Int32Array(room);
+    this.grew(this.slots.byteLength + this.keys.byteLength + this.heads.byteLength + this.tails.byteLength - before);
+  }
+
   /** The group of `tuple` (its first `width` doubles), or -1. */
   find(tuple: Float64Array): number {
+    return this.findAt(tuple, 0);
+  }
+
+  /** The group of the tuple at [base, base + width) of `tuples` (a batch of tuples side by side), or -1. */
+  findAt(tuples: Float64Array, base: number): number {
     const mask = this.slots.length - 1;
-    for (let s = hash(tuple, this.width) & mask; ; s = (s + 1) & mask) {
+    for (let s = hash(tuples, base, this.width) & mask; ; s = (s + 1) & mask) {
       const g = (this.slots[s] as number) - 1;
       if (g < 0) return -1;
-      if (this.matches(g, tuple)) return g;
+      if (this.matches(g, tuples, base)) return g;
     }
   }
 
   /** The group of `tuple`, made (with no rows) when new. */
   intern(tuple: Float64Array): number {
     const mask = this.slots.length - 1;
-    let s = hash(tuple, this.width) & mask;
+    let s = hash(tuple, 0, this.width) & mask;
     for (; ; s = (s + 1) & mask) {
       const at = (this.slots[s] as number) - 1;
       if (at < 0) break;
-      if (this.matches(at, tuple)) return at;
+      if (this.matches(at, tuple, 0)) return at;
     }
     const g = this.groups++;
     if (g >= this.heads.length) {
@@ -103,9 +123,9 @@ export class TupleTable {
     return this.keys[g * this.width + k] as number;
   }
 
-  private matches(g: number, tuple: Float64Array): boolean {
-    const base = g * this.width;
-    for (let k = 0; k < this.width; k++) if (this.keys[base + k] !== tuple[k]) return false;
+  private matches(g: number, tuples: Float64Array, base: number): boolean {
+    const at = g * this.width;
+    for (let k = 0; k < this.width; k++) if (this.keys[at + k] !== tuples[base + k]) return false;
     return true;
   }
 
@@ -115,7 +135,7 @@ export class TupleTable {
     const tuple = new Float64Array(this.width);
     for (let g = 0; g < this.groups; g++) {
       for (let k = 0; k < this.width; k++) tuple[k] = this.keys[g * this.width + k] as number;
-      let s = hash(tuple, this.width) & mask;
+      let s = hash(tuple, 0, this.width) & mask;
       while (slots[s] !== EMPTY) s = (s + 1) & mask;
       slots[s] = g + 1;
     }
@@ -138,11 +158,11 @@ export function grownIds(a: Int32Array): Int32Array<ArrayBuffer> {
   return out;
 }
 
-/** A hash of a tuple's bits (murmur-style mixing of each double's two halves). */
-function hash(tuple: Float64Array, width: number): number {
+/** A hash of the bits of the tuple at [base, base + width) (murmur-style mixing of each double's two halves). */
+function hash(tuples: Float64Array, base: number, width: number): number {
   let h = 0x811c9dc5;
   for (let k = 0; k < width; k++) {
-    scratch[0] = tuple[k] as number;
+    scratch[0] = tuples[base + k] as number;
     h = Math.imul(h ^ (halves[0] as number), 0x9e3779b1);
     h = Math.imul(h ^ (halves[1] as number), 0x85ebca6b);
   }

@@ -1,12 +1,15 @@
 import { equals } from '../../../common/values/equality.js';
 import type { Value } from '../../../common/values/value.js';
-import { freeSlots } from '../../plan/expressions.js';
+import type { BoundExpression } from '../../bind/bound-expression.js';
+import { conjuncts, freeSlots } from '../../plan/expressions.js';
 import type { LogicalOp } from '../../plan/logical.js';
 import type { Evaluator, PhysicalOp, Row } from '../context.js';
 import { rowBytes, type OpEnv } from '../read-ops.js';
 import { after, holding, loop, type Flow } from '../slices.js';
 import { BATCH_ROWS, NULL_BOOL, type Batch, type Vec } from './batch.js';
-import { batchPlan, formsFor } from './batch-plan.js';
+import { batchPlan, expandsOf, formsFor, type BatchPlan, type Forms } from './batch-plan.js';
+import { mark, narrow, presenceBitmap, presenceOf, type Presence } from './join-narrowing.js';
+import { estimatedRows } from './join-estimate.js';
 import { BatchScope, runBatches } from './pipeline.js';
 import { grownIds, NO_ROW, TupleTable } from './tuple-table.js';
 import { EXACT_INTEGER_MAX } from './typed-columns.js';
@@ -21,15 +24,20 @@ import { compileVector, type Vectorized } from './vector-expressions.js';
  * string the right side never holds matches nothing). A kept right row is only the entity ids of the
  * slots the join binds, in typed arrays.
  *
- * When the left side is eager (an aggregation), its rows are read first, up to `left_rows_kept_max`
- * (copies). A left side that ends within it is the small side: its keys make the table, and the right
- * side streams past it a batch at a time, a pass per key first dropping rows whose value no left row
- * holds, keeping only the rows that match.
- * A longer left side makes the right side the table, which every left row probes. Either way the
- * pairs are those of the row-at-a-time join (value-join-op.ts), in its order: left rows in their
- * order, each meeting its matches in the right side's order, which the pipeline keeps. Otherwise
- * (keys of other types, a snapshot without the forms the pipeline reads, a write set) the
- * row-at-a-time join runs.
+ * The smaller side makes the table. When the left side is eager (an aggregation, perhaps under projections
+ * of variables and filters that cannot fail), its rows are read first (copies), up to the pattern side's
+ * estimated rows (join-estimate.ts: its scan's members times the mean degree of each expand, from the
+ * CSRs' degree summaries), at least `left_rows_kept_min` and at most `left_rows_kept_max`. A left side that
+ * ends within it makes the table from its keys, and the right side streams past it a batch at a time,
+ * narrowed by the values the left keys hold (join-narrowing.ts): scanned nodes before they are expanded,
+ * end nodes inside the expand, then each batch before its tuples are hashed, so only the rows that match
+ * are kept and an expanded row no left row can meet is never made. A longer left side makes the right side
+ * the table, which the left rows probe a batch at a time (their key values turned to doubles key by key,
+ * then looked up together). A left side that is not eager probes row by row as its rows come, so that
+ * nothing past a LIMIT is evaluated. Either way the pairs are those of the row-at-a-time join
+ * (value-join-op.ts), in its order: left rows in their order, each meeting its matches in the right side's
+ * order, which the pipeline keeps. Otherwise (keys of other types, a snapshot without the forms the pipeline
+ * reads, a write set) the row-at-a-time join runs.
  */
 type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
 
@@ -49,6 +57,10 @@ export function valueJoinOverBatches(op: Op<'value_hash_join'>, left: PhysicalOp
   const width = leftKeys.length;
   const slots = op.right_slots;
   const keepsLeft = eagerLeft(op.left);
+  // Keys that read the scanned node alone, tested right after the scan (`q.city = city` in
+  // `MATCH (q)-[:KNOWS]->(f) WHERE q.city = city AND f.age = age`), so a node no left row matches is never expanded.
+  const scanKeys = op.right_keys.map((k) => plan.stages.length > 0 && readsOnly(k, plan.scan.variable));
+  const allOfScan = scanKeys.every((x) => x);
   const memory = env.cx.memory;
   const deadline = env.cx.deadline;
   return (arg, sink) => {
@@ -69,7 +81,8 @@ export function valueJoinOverBatches(op: Op<'value_hash_join'>, left: PhysicalOp
     charge(ids.length * kept_rows_initial * 4);
     const keep = (b: Batch, i: number, g: number): void => {
       const row = table.append(g);
-      if (row >= ids[0]!.length) {
+      // A join that binds no slot (`RETURN count(*)`) keeps only the count of each group's rows.
+      if (ids.length > 0 && row >= ids[0]!.length) {
         charge(ids.length * ids[0]!.byteLength);
         ids = ids.map(grownIds);
       }
@@ -82,14 +95,10 @@ export function valueJoinOverBatches(op: Op<'value_hash_join'>, left: PhysicalOp
       const vecs = keys.map((k) => k.run(b));
       for (let i = 0, n = b.length; i < n; i++) if (rightTuple(vecs, i, tuple)) keep(b, i, table.intern(tuple));
     };
-    /** Per key, which typed values the left keys hold (filled once the left side is read), for `matchLeft`'s first pass. */
+    /** Per key, which typed values the left keys hold (filled once the left side is read), for narrowing. */
     const present = keys.map(presenceOf);
     const picked = new Int32Array(BATCH_ROWS);
-    /**
-     * Right rows into the groups of the left keys (already in the table) they match; the rest pass by.
-     * A pass per key over the batch first drops the rows whose value no left row holds, so only
-     * likely matches pay for a tuple's hash.
-     */
+    /** Right rows into the groups of the left keys (already in the table) they match; the rest pass by. */
     const matchLeft = (b: Batch): void => {
       const vecs = keys.map((k) => k.run(b));
       const m = narrow(vecs, present, b.length, picked);
@@ -100,25 +109,22 @@ export function valueJoinOverBatches(op: Op<'value_hash_join'>, left: PhysicalOp
         if (g >= 0) keep(b, i, g);
       }
     };
-    /**
-     * Keys that read the scanned node alone are tested against the left keys right after the scan, so a node
-     * no left row matches is never expanded (`MATCH (q)-[:KNOWS]->(f) WHERE q.city = city`). Typed keys cannot
-     * fail, so testing them before the pattern's filters raises nothing the join would not.
-     */
-    const keysOfScan = plan.stages.length > 0 && op.right_keys.every((k) => [...freeSlots(k)].every((s) => s === plan.scan.variable));
+    /** With every key on the scanned node the whole tuple is looked up; otherwise each such key narrows alone. */
     const scanKept = new Uint8Array(BATCH_ROWS);
     const scanPicked = new Int32Array(BATCH_ROWS);
     const scanTuple = new Float64Array(width);
+    const scanVecs: (Vec | undefined)[] = keys.map(() => undefined);
     const scanFilter = (b: Batch): Uint8Array => {
-      const vecs = keys.map((k) => k.run(b));
+      for (let k = 0; k < width; k++) scanVecs[k] = scanKeys[k] === true ? (keys[k] as Vectorized).run(b) : undefined;
       scanKept.fill(0, 0, b.length);
-      const m = narrow(vecs, present, b.length, scanPicked);
+      const m = narrow(scanVecs, present, b.length, scanPicked);
       for (let p = 0; p < m; p++) {
         const i = scanPicked[p] as number;
-        if (rightTuple(vecs, i, scanTuple) && table.find(scanTuple) >= 0) scanKept[i] = 1;
+        if (!allOfScan || (rightTuple(scanVecs as Vec[], i, scanTuple) && table.find(scanTuple) >= 0)) scanKept[i] = 1;
       }
       return scanKept;
     };
+    const narrowsScan = scanKeys.some((x, k) => x && (allOfScan || present[k] !== undefined));
     /** The left row's key as doubles in `tuple`; false when it can equal no right key. `inexact`: an INTEGER beyond 2^53 is among them. */
     let inexact = false;
     const leftTuple = (row: Row): boolean => {
@@ -132,11 +138,18 @@ export function valueJoinOverBatches(op: Op<'value_hash_join'>, left: PhysicalOp
       }
       return true;
     };
-    /** The left row once with each right row of group `g`, in the right side's order. */
-    const emit = (row: Row, g: number): Flow => {
+    /** The left row once with each right row of group `g`, in the right side's order; `loose`: it has an INTEGER key beyond 2^53. */
+    const emit = (row: Row, g: number, loose: boolean): Flow => {
       // An INTEGER beyond 2^53 shares its double with others: `=` decides against the right side's FLOAT.
-      if (inexact && !exactlyEqual(leftKeys, row, kinds, table, g)) return true;
+      if (loose && !exactlyEqual(leftKeys, row, kinds, table, g)) return true;
       let r = table.first(g);
+      // A group of left keys no right row matched.
+      if (r === NO_ROW) return true;
+      if (table.next(r) === NO_ROW) {
+        // One match (a join on a key the pattern side holds once): no loop to set up.
+        for (let c = 0; c < slots.length; c++) row[slots[c] as number] = (refs[c] as (id: number) => Value)((ids[c] as Int32Array)[r] as number);
+        return sink(row);
+      }
       return loop(() => {
         if (r === NO_ROW) return null;
         for (let c = 0; c < slots.length; c++) row[slots[c] as number] = (refs[c] as (id: number) => Value)((ids[c] as Int32Array)[r] as number);
@@ -147,23 +160,49 @@ export function valueJoinOverBatches(op: Op<'value_hash_join'>, left: PhysicalOp
     const probe = (row: Row): Flow => {
       if (!leftTuple(row)) return true;
       const g = table.find(tuple);
-      return g < 0 ? true : emit(row, g);
+      return g < 0 ? true : emit(row, g, inexact);
+    };
+    const probes = new BatchProbe(leftKeys, kinds as KeyKind[], keys, table);
+    /** Left rows a batch of BATCH_ROWS at a time: each batch's keys turned to doubles key by key and looked up together, then emitted in order. */
+    const probeRows = (batch: readonly Row[]): Flow => {
+      let from = 0;
+      let i = 0;
+      let n = 0;
+      return loop(() => {
+        if (i === n) {
+          if (from >= batch.length) return null;
+          n = probes.find(batch, from, Math.min(batch.length, from + BATCH_ROWS));
+          from += n;
+          i = 0;
+        }
+        const at = i++;
+        const g = probes.groups[at] as number;
+        return g < 0 ? true : emit(batch[from - n + at] as Row, g, probes.loose[at] === 1);
+      }, deadline);
     };
     /**
-     * Left rows are kept (copies) until they pass `left_rows_kept_max`. A left side that ends first is the
-     * small one: its keys make the table and the right side streams past it, keeping only the rows that
+     * Left rows are kept (copies) until they pass the pattern side's estimate. A left side that ends first is
+     * the smaller one: its keys make the table and the right side streams past it, keeping only the rows that
      * match; otherwise the right side is built and every left row, kept or still to come, probes it.
      */
+    const keptMax = keepsLeft ? Math.min(left_rows_kept_max, Math.max(left_rows_kept_min, estimatedRows(plan, forms))) : 0;
     const kept: Row[] = [];
+    let pending: Row[] = [];
     let building = false;
     let built = false;
-    const probeKept = (): Flow => {
-      let i = 0;
-      return loop(() => (i < kept.length ? probe(kept[i++] as Row) : null), deadline);
-    };
     const onLeft = (row: Row): Flow => {
-      if (built) return probe(row);
-      if (keepsLeft && !building && kept.length < left_rows_kept_max) {
+      if (built) {
+        if (!keepsLeft) return probe(row);
+        // An eager left side has made its rows already: they are probed a batch at a time.
+        const copy = row.slice();
+        charge(rowBytes(copy));
+        pending.push(copy);
+        if (pending.length < BATCH_ROWS) return true;
+        const full = pending;
+        pending = [];
+        return probeRows(full);
+      }
+      if (keepsLeft && !building && kept.length < keptMax) {
         const copy = row.slice();
         charge(rowBytes(copy));
         kept.push(copy);
@@ -173,13 +212,14 @@ export function valueJoinOverBatches(op: Op<'value_hash_join'>, left: PhysicalOp
       batchedJoins.built_right++;
       return after(runBatches(plan, forms, scope, env, buildRight), (ok) => {
         built = true;
-        return ok ? after(probeKept(), (more) => (more ? probe(row) : false)) : false;
+        return ok ? after(probeRows(kept), (more) => (more ? probe(row) : false)) : false;
       });
     };
     const joinKept = (): Flow => {
       // With no left rows the right side never runs, as in the nested loop.
       if (kept.length === 0) return true;
       batchedJoins.built_left++;
+      table.reserve(kept.length);
       const groups = new Int32Array(kept.length);
       const exact = new Uint8Array(kept.length);
       for (let i = 0; i < kept.length; i++) {
@@ -187,105 +227,154 @@ export function valueJoinOverBatches(op: Op<'value_hash_join'>, left: PhysicalOp
         if (groups[i] !== -1) for (let k = 0; k < width; k++) mark(present[k], tuple[k] as number);
         exact[i] = inexact ? 0 : 1;
       }
-      return after(runBatches(plan, forms, scope, env, matchLeft, keysOfScan ? scanFilter : undefined), (ok) => {
+      const narrowed = withEndPresence(plan, forms, op.right_keys, keys, present, scope);
+      return after(runBatches(plan, narrowed, scope, env, matchLeft, narrowsScan ? scanFilter : undefined), (ok) => {
         if (!ok) return false;
         let i = 0;
         return loop(() => {
           if (i >= kept.length) return null;
           const g = groups[i] as number;
-          inexact = exact[i] === 0;
+          const loose = exact[i] === 0;
           const row = kept[i++] as Row;
-          return g < 0 ? true : emit(row, g);
+          return g < 0 ? true : emit(row, g, loose);
         }, deadline);
       });
     };
+    const finishLeft = (ok: boolean): Flow => {
+      if (!ok) return false;
+      if (!building) return joinKept();
+      return pending.length === 0 ? true : probeRows(pending);
+    };
     return holding(
-      () => after(left(arg, onLeft), (ok) => (ok && !building ? joinKept() : ok)),
+      () => after(left(arg, onLeft), finishLeft),
       () => memory.release(held),
     );
   };
 }
 
-/** Runs that built the table from each side since the process started (tests check that both were taken). */
-export const batchedJoins = { built_left: 0, built_right: 0 };
+/**
+ * The left rows' keys as the table's doubles, a batch at a time: each key evaluated over the batch's rows in
+ * turn (one evaluator and one key kind per loop), then every tuple looked up in the table.
+ */
+class BatchProbe {
+  /** Per row of the batch, its group or -1. */
+  readonly groups = new Int32Array(BATCH_ROWS);
+  /** Per row of the batch, 1 when an INTEGER key is beyond 2^53 (`=` decides, see exactlyEqual). */
+  readonly loose = new Uint8Array(BATCH_ROWS);
+  /** Row i's tuple at [i * width, (i + 1) * width). */
+  private readonly tuples: Float64Array;
 
-/** Left rows kept before the right side is built: below it, the left side makes the table (its keys) and the right streams past. */
-export const left_rows_kept_max = 4096;
+  constructor(
+    private readonly leftKeys: readonly Evaluator[],
+    private readonly kinds: readonly KeyKind[],
+    private readonly keys: readonly Vectorized[],
+    private readonly table: TupleTable,
+  ) {
+    this.tuples = new Float64Array(BATCH_ROWS * leftKeys.length);
+  }
+
+  /** Looks up rows [from, to) of `rows` (at most BATCH_ROWS of them) into `groups` and `loose`; answers how many. */
+  find(rows: readonly Row[], from: number, to: number): number {
+    const n = to - from;
+    const width = this.leftKeys.length;
+    const tuples = this.tuples;
+    const loose = this.loose;
+    loose.fill(0, 0, n);
+    for (let k = 0; k < width; k++) {
+      const f = this.leftKeys[k] as Evaluator;
+      const kind = this.kinds[k] as KeyKind;
+      const key = this.keys[k] as Vectorized;
+      for (let i = 0; i < n; i++) {
+        const v = f(rows[from + i] as Row);
+        const x = leftDouble(v, kind, key);
+        tuples[i * width + k] = x;
+        if (typeof v === 'bigint' && !Number.isSafeInteger(x)) loose[i] = 1;
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      let some = true;
+      // NO_KEY (NaN) in any place: the row can equal no right key.
+      for (let k = 0; k < width; k++) if (Number.isNaN(tuples[i * width + k] as number)) some = false;
+      this.groups[i] = some ? this.table.findAt(tuples, i * width) : -1;
+    }
+    return n;
+  }
+}
+
+/**
+ * The forms with, for each plain expand of the plan, a bitmap by node id of the end nodes whose keys (the
+ * join's keys that read that end node alone, as `x.prop` on a typed column) hold a value the left rows hold:
+ * the expand tests it as it tests end labels, so no row is made for an end node the join would drop.
+ */
+function withEndPresence(
+  plan: BatchPlan,
+  forms: Forms,
+  rightKeys: readonly BoundExpression[],
+  keys: readonly Vectorized[],
+  present: readonly (Presence | undefined)[],
+  scope: BatchScope,
+): Forms {
+  const expands = expandsOf(plan);
+  let bitmaps: (readonly Uint8Array[])[] | undefined;
+  expands.forEach((e, j) => {
+    if (e.into || e.to_unused === true || !plan.stages.some((s) => s.kind === 'expand' && s.op === e)) return;
+    rightKeys.forEach((key, k) => {
+      if (key.kind !== 'property' || !readsOnly(key, e.to)) return;
+      const bitmap = presenceBitmap(key, keys[k] as Vectorized, present[k], scope.columnOf(e.to, key.key));
+      if (bitmap === undefined) return;
+      batchedJoins.end_narrowed++;
+      bitmaps ??= forms.bitmaps.slice();
+      bitmaps[j] = [...(bitmaps[j] ?? []), bitmap];
+    });
+  });
+  return bitmaps === undefined ? forms : { ...forms, bitmaps };
+}
+
+/** Whether `e` reads slot `slot` and nothing else. */
+function readsOnly(e: BoundExpression, slot: number): boolean {
+  const free = freeSlots(e);
+  return free.size === 1 && free.has(slot);
+}
+
+/**
+ * Runs that built the table from each side since the process started, and expands whose end nodes were
+ * narrowed by a key (tests check that each was taken).
+ */
+export const batchedJoins = { built_left: 0, built_right: 0, end_narrowed: 0 };
+
+/** Left rows always kept before the right side is built: below it, the left side makes the table (its keys) and the right streams past. */
+export const left_rows_kept_min = 4096;
+/** Left rows kept at most, however many rows the pattern side is estimated to make: past it, the right side makes the table. */
+export const left_rows_kept_max = 1 << 20;
 /** Right rows the kept ids start with room for (they double as needed). */
 const kept_rows_initial = 1024;
 
 /**
- * The typed values of one key the left rows hold, by value: a byte per dictionary code, or per
- * integer of a column whose magnitudes stay within `presence_integer_magnitude_max`. Undefined for
- * a key of other values (floats, wide integers): its rows are not narrowed.
- */
-interface Presence {
-  readonly offset: number;
-  readonly bits: Uint8Array;
-}
-
-/** An integer key whose values stay within this magnitude is narrowed through a byte per value. */
-const presence_integer_magnitude_max = 1 << 16;
-
-function presenceOf(k: Vectorized): Presence | undefined {
-  if (k.kind === 'code') return { offset: 0, bits: new Uint8Array(k.dictionary.length) };
-  if (k.kind === 'bool') return { offset: 0, bits: new Uint8Array(2) };
-  if (k.kind === 'num' && k.integer && k.max_abs <= presence_integer_magnitude_max) return { offset: k.max_abs, bits: new Uint8Array(2 * k.max_abs + 1) };
-  return undefined;
-}
-
-/** Marks a left key's double; a value outside the key's range is never held on the right. */
-function mark(p: Presence | undefined, x: number): void {
-  if (p === undefined) return;
-  const at = x + p.offset;
-  if (Number.isInteger(at) && at >= 0 && at < p.bits.length) p.bits[at] = 1;
-}
-
-/** The rows of the batch whose every narrowed key holds a value the left rows hold, into `out`; answers how many. */
-function narrow(vecs: readonly Vec[], present: readonly (Presence | undefined)[], n: number, out: Int32Array): number {
-  for (let i = 0; i < n; i++) out[i] = i;
-  let m = n;
-  for (let k = 0; k < vecs.length; k++) {
-    const p = present[k];
-    if (p === undefined) continue;
-    const v = vecs[k] as Vec;
-    const bits = p.bits;
-    let w = 0;
-    if (v.kind === 'code') {
-      const codes = v.codes;
-      for (let j = 0; j < m; j++) {
-        const i = out[j] as number;
-        const c = codes[i] as number;
-        if (c >= 0 && bits[c] === 1) out[w++] = i;
-      }
-    } else if (v.kind === 'num') {
-      const { values, nulls } = v;
-      const offset = p.offset;
-      for (let j = 0; j < m; j++) {
-        const i = out[j] as number;
-        if (nulls[i] === 0 && bits[(values[i] as number) + offset] === 1) out[w++] = i;
-      }
-    } else if (v.kind === 'bool') {
-      const values = v.values;
-      for (let j = 0; j < m; j++) {
-        const i = out[j] as number;
-        if (bits[values[i] as number] === 1) out[w++] = i;
-      }
-    } else continue;
-    m = w;
-  }
-  return m;
-}
-
-/**
  * Whether the left side makes all its rows before it passes any on (an aggregation, under projections of
- * bare variables; a DISTINCT passes each row on when first seen): then reading them all before the right side runs evaluates nothing the
- * row-at-a-time join would not have, even under a LIMIT. Any other left side is probed row by row as it comes.
+ * bare variables and filters that cannot fail; a DISTINCT passes each row on when first seen): then reading
+ * them all before the right side runs evaluates nothing the row-at-a-time join would not have that could
+ * show, even under a LIMIT. Any other left side is probed row by row as it comes.
  */
 function eagerLeft(op: LogicalOp): boolean {
   let at = op;
-  while (at.op === 'project' && at.items.every((item) => item.expression.kind === 'variable')) at = at.input;
+  for (;;) {
+    if (at.op === 'project' && at.items.every((item) => item.expression.kind === 'variable')) at = at.input;
+    else if (at.op === 'filter' && conjuncts(at.predicate).every(cannotFail)) at = at.input;
+    else break;
+  }
   return at.op === 'aggregate';
+}
+
+const COMPARISONS: ReadonlySet<string> = new Set(['eq', 'neq', 'lt', 'lte', 'gt', 'gte']);
+
+/**
+ * A comparison of variables, literals and parameters (`WITH ... count(*) AS c WHERE c > 40`), or a null test of a
+ * variable: such a test answers true, false or null for any values and never raises an error.
+ */
+function cannotFail(e: BoundExpression): boolean {
+  const operand = (x: BoundExpression): boolean => x.kind === 'variable' || x.kind === 'literal' || x.kind === 'parameter';
+  if (e.kind === 'binary' && COMPARISONS.has(e.op)) return operand(e.left) && operand(e.right);
+  return e.kind === 'is_null' && e.operand.kind === 'variable';
 }
 
 function keyKind(k: Vectorized): KeyKind | undefined {
