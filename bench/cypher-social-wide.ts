@@ -222,4 +222,59 @@ export const WIDE: readonly SocialQuery[] = [
     cypher: 'MATCH (a:Person)-[k:KNOWS]->(b:Person) WHERE a.age > 60 RETURN b.city AS city, min(k.since) AS first, max(k.since) AS last, count(*) AS n ORDER BY city LIMIT 10',
     params: none,
   },
+  // Expressions over columns of many distinct values (ids), evaluated over a whole label or after an expand, as keys
+  // and filters; a string range with a bound on another property; bounds given as parameters.
+  {
+    name: 'integer division key',
+    cypher: 'MATCH (p:Person) RETURN toInteger(p.id / 7) AS k, count(*) AS n ORDER BY n DESC, k LIMIT 5',
+    kuzu: 'MATCH (p:Person) RETURN p.id / 7 AS k, count(*) AS n ORDER BY n DESC, k LIMIT 5',
+    params: none,
+  },
+  {
+    name: 'rounded float key',
+    cypher: 'MATCH (p:Person) RETURN round(toFloat(p.age) / 7.0) AS k, count(*) AS n ORDER BY n DESC, k LIMIT 5',
+    kuzu: 'MATCH (p:Person) RETURN round(CAST(p.age AS DOUBLE) / 7.0, 0) AS k, count(*) AS n ORDER BY n DESC, k LIMIT 5',
+    params: none,
+  },
+  {
+    name: 'modulo filter and key',
+    cypher: 'MATCH (p:Person) WHERE p.id % 10 = 3 RETURN p.age % 5 AS k, count(*) AS n ORDER BY k',
+    params: none,
+  },
+  {
+    name: 'division by a column',
+    cypher: 'MATCH (p:Person) WHERE p.id / p.age > 3000 RETURN p.age / 10 AS decade, count(*) AS n ORDER BY decade',
+    params: none,
+  },
+  {
+    name: 'abs and modulo filter',
+    cypher: 'MATCH (p:Person) WHERE abs(p.age - 50) < 3 AND p.id % 2 = 0 RETURN count(*) AS n',
+    params: none,
+  },
+  {
+    name: 'coalesce over ids',
+    cypher: 'MATCH (p:Person) WHERE coalesce(p.id, 0) % 1000 < 5 RETURN p.age / 10 AS decade, count(*) AS n ORDER BY decade',
+    params: none,
+  },
+  {
+    name: 'float band key after an expand',
+    cypher: 'MATCH (a:Person)-[:KNOWS]->(b:Person) WHERE a.age < 25 RETURN floor(toFloat(b.id) / 10000.0) AS band, count(*) AS n ORDER BY band',
+    kuzu: 'MATCH (a:Person)-[:KNOWS]->(b:Person) WHERE a.age < 25 RETURN floor(CAST(b.id AS DOUBLE) / 10000.0) AS band, count(*) AS n ORDER BY band',
+    params: none,
+  },
+  {
+    name: 'string range and age bound',
+    cypher: "MATCH (p:Person) WHERE p.name >= 'person5' AND p.name < 'person6' AND p.age > 30 RETURN count(*) AS n",
+    params: none,
+  },
+  {
+    name: 'age bound as parameter',
+    cypher: 'MATCH (p:Person) WHERE p.age > $min RETURN p.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 5',
+    params: (run) => ({ min: 70 + (run % 5) }),
+  },
+  {
+    name: 'id range as parameters',
+    cypher: 'MATCH (p:Person) WHERE p.id >= $lo AND p.id < $hi AND p.age > 40 RETURN count(*) AS n, avg(p.age) AS a',
+    params: (run, persons) => ({ lo: (run * 7919) % (persons - 2000), hi: ((run * 7919) % (persons - 2000)) + 2000 }),
+  },
 ];
