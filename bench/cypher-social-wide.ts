@@ -4,8 +4,9 @@
  * comprehensions per node, collect then UNWIND, top-k then expand, the best per group, several DISTINCT
  * aggregates, DISTINCT after two hops, anti-joins, OPTIONAL MATCH whose aggregates see nulls, ranges on two
  * properties, open and closed ranges on an indexed property, ranges of strings, IN lists of parameters, arithmetic and CASE in grouping keys and aggregates, relationship
- * properties (the `since` year of a KNOWS) in filters, groups and path predicates, and path-length filters on
- * variable-length patterns. Run it with `npx tsx bench/cypher-social.ts --suite wide`; the harness, the graph and
+ * properties (the `since` year of a KNOWS) in filters, groups and path predicates, path-length filters on
+ * variable-length patterns, number expressions over ids (division, modulo, rounding, coalesce) as keys and
+ * filters, a string range beside a bound on another property, and bounds given as parameters. Run it with `npx tsx bench/cypher-social.ts --suite wide`; the harness, the graph and
  * the cross-check of answers against Kùzu are the first suite's.
  *
  * `kuzu` holds Kùzu's spelling where its dialect differs (`lower`, 1-based `substring`, lambdas for list

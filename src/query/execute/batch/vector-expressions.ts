@@ -11,11 +11,12 @@ import { EXACT_INTEGER_MAX, type TypedColumn } from './typed-columns.js';
  * for every row of a batch in one loop. Covered: property reads of the pipeline's nodes, literals and
  * parameters, comparisons, + - * and negation, AND/OR/XOR/NOT and IS [NOT] NULL, whenever the
  * operands' types make the answer certain without boxing (numbers with numbers, strings compared for
- * equality by dictionary code), and CASE whose conditions are typed and whose results are all numbers or
- * all string literals. Integer arithmetic is typed only while the operands' known bounds
- * keep the result below 2^53, so it can neither overflow nor lose exactness; anything else (division,
- * functions, mixed types, relationship properties) is evaluated per row by the row evaluator, which
- * gives it the same semantics as the row-at-a-time operators.
+ * equality by dictionary code), CASE whose conditions are typed and whose results are all numbers or
+ * all string literals, and the number kernels of vector-functions.ts (/ % and common number functions).
+ * Integer arithmetic is typed only while the operands' known bounds keep the result below 2^53, so it can
+ * neither overflow nor lose exactness; a typed expression never fails and never holds NaN. Anything else
+ * (a division that could fail, other functions, mixed types) is evaluated once per value (per-value.ts) or per
+ * row by the row evaluator, which gives it the same semantics as the row-at-a-time operators.
  */
 type NumVec = Extract<Vec, { kind: 'num' }>;
 type BoolVec = Extract<Vec, { kind: 'bool' }>;
