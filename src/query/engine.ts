@@ -323,7 +323,7 @@ export class QueryEngine {
    * (samples of degrees and distinct values) are taken on a miss only: a hit costs two lookups, and
    * one look at the snapshot's kept lists per property the plan was made without statistics of.
    *
-   * With `params` (a run, not EXPLAIN), a parameter compared with a property that has a histogram is weighed
+   * With `params` (a run, or EXPLAIN given values), a parameter compared with a property that has a histogram is weighed
    * as a literal would be (`p.age > $min` keeps the histogram's share above this run's value). Every plan is
    * correct for any value (no rewrite depends on one: a seek or a start only changes the cost), so a plan is
    * re-made rather than made robust: it is kept under the bands its parameters' values fell in (the histogram
@@ -334,7 +334,7 @@ export class QueryEngine {
     let byClass = this.plans.get(prepared);
     if (byClass === undefined) this.plans.set(prepared, (byClass = new Map()));
     const graph = target instanceof WriteSet ? target.baseReader : target;
-    // Plans made without parameter values (EXPLAIN) weigh none, and are kept apart.
+    // Plans made without parameter values (EXPLAIN without them) weigh none, and are kept apart.
     const key = `${sizeClass(graph.stats())}${params === undefined ? '\u0002' : ''}`;
     const latest = byClass.get(key);
     const cached = latest === undefined || latest.parameters.length === 0 || params === undefined ? latest : byClass.get(variantKey(key, bandsOf(latest.parameters, params, graph)));
