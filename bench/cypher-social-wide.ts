@@ -5,8 +5,9 @@
  * that expand and over inputs of every name too), several DISTINCT
  * aggregates, DISTINCT after two hops, anti-joins, OPTIONAL MATCH whose aggregates see nulls, ranges on two
  * properties, open and closed ranges on an indexed property, ranges of strings, IN lists of parameters, arithmetic and CASE in grouping keys and aggregates, relationship
- * properties (the `since` year of a KNOWS) in filters, groups and path predicates, and path-length filters on
- * variable-length patterns. Run it with `npx tsx bench/cypher-social.ts --suite wide`; the harness, the graph and
+ * properties (the `since` year of a KNOWS) in filters, groups and path predicates, path-length filters on
+ * variable-length patterns, number expressions over ids (division, modulo, rounding, coalesce) as keys and
+ * filters, a string range beside a bound on another property, and bounds given as parameters. Run it with `npx tsx bench/cypher-social.ts --suite wide`; the harness, the graph and
  * the cross-check of answers against Kùzu are the first suite's.
  *
  * `kuzu` holds Kùzu's spelling where its dialect differs (`lower`, 1-based `substring`, lambdas for list
@@ -262,5 +263,60 @@ export const WIDE: readonly SocialQuery[] = [
     cypher:
       'MATCH (p:Person) WITH p.city AS city, p.age AS age, count(*) AS c WHERE c > 40 MATCH (q:Person)-[:KNOWS]->(f:Person) WHERE q.city = city AND q.age = age RETURN f.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 5',
     params: none,
+  },
+  // Expressions over columns of many distinct values (ids), evaluated over a whole label or after an expand, as keys
+  // and filters; a string range with a bound on another property; bounds given as parameters.
+  {
+    name: 'integer division key',
+    cypher: 'MATCH (p:Person) RETURN toInteger(p.id / 7) AS k, count(*) AS n ORDER BY n DESC, k LIMIT 5',
+    kuzu: 'MATCH (p:Person) RETURN p.id / 7 AS k, count(*) AS n ORDER BY n DESC, k LIMIT 5',
+    params: none,
+  },
+  {
+    name: 'rounded float key',
+    cypher: 'MATCH (p:Person) RETURN round(toFloat(p.age) / 7.0) AS k, count(*) AS n ORDER BY n DESC, k LIMIT 5',
+    kuzu: 'MATCH (p:Person) RETURN round(CAST(p.age AS DOUBLE) / 7.0, 0) AS k, count(*) AS n ORDER BY n DESC, k LIMIT 5',
+    params: none,
+  },
+  {
+    name: 'modulo filter and key',
+    cypher: 'MATCH (p:Person) WHERE p.id % 10 = 3 RETURN p.age % 5 AS k, count(*) AS n ORDER BY k',
+    params: none,
+  },
+  {
+    name: 'division by a column',
+    cypher: 'MATCH (p:Person) WHERE p.id / p.age > 3000 RETURN p.age / 10 AS decade, count(*) AS n ORDER BY decade',
+    params: none,
+  },
+  {
+    name: 'abs and modulo filter',
+    cypher: 'MATCH (p:Person) WHERE abs(p.age - 50) < 3 AND p.id % 2 = 0 RETURN count(*) AS n',
+    params: none,
+  },
+  {
+    name: 'coalesce over ids',
+    cypher: 'MATCH (p:Person) WHERE coalesce(p.id, 0) % 1000 < 5 RETURN p.age / 10 AS decade, count(*) AS n ORDER BY decade',
+    params: none,
+  },
+  {
+    name: 'float band key after an expand',
+    cypher: 'MATCH (a:Person)-[:KNOWS]->(b:Person) WHERE a.age < 25 RETURN floor(toFloat(b.id) / 10000.0) AS band, count(*) AS n ORDER BY band',
+    kuzu: 'MATCH (a:Person)-[:KNOWS]->(b:Person) WHERE a.age < 25 RETURN floor(CAST(b.id AS DOUBLE) / 10000.0) AS band, count(*) AS n ORDER BY band',
+    params: none,
+  },
+  {
+    name: 'string range and age bound',
+    cypher: "MATCH (p:Person) WHERE p.name >= 'person5' AND p.name < 'person6' AND p.age > 30 RETURN count(*) AS n",
+    params: none,
+  },
+  {
+    name: 'age bound as parameter',
+    cypher: 'MATCH (p:Person) WHERE p.age > $min RETURN p.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 5',
+    params: (run) => ({ min: 70 + (run % 5) }),
+  },
+  {
+    name: 'id range as parameters',
+    cypher: 'MATCH (p:Person) WHERE p.id >= $lo AND p.id < $hi AND p.age > 40 RETURN count(*) AS n, avg(p.age) AS a',
+    params: (run, persons) => ({ lo: (run * 7919) % (persons - 2000), hi: ((run * 7919) % (persons - 2000)) + 2000 }),
   },
 ];

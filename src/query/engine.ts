@@ -28,7 +28,8 @@ import { optimize } from './optimize/index.js';
 import { parse } from './parse/index.js';
 import { snapshotStatistics, type PropertyStatistics } from './execute/batch/column-statistics.js';
 import { snapshotDegree } from './execute/batch/degree-statistics.js';
-import type { Histogram } from './plan/histogram.js';
+import { valueBand, type Histogram, type HistogramValue } from './plan/histogram.js';
+import { histogramValue } from './plan/selectivity.js';
 import { DEGREE_SAMPLE_EDGES_MAX, DEGREE_SAMPLE_NODES, DISTINCT_SAMPLE_NODES, estimateDistinct, type DistinctEstimate, type GraphCounts } from './plan/cardinality.js';
 import { explainPlan, explainStatement, no_indexes, type IndexCatalog, type QueryPlan } from './plan/explain.js';
 import { inputsOf, type LogicalOp } from './plan/logical.js';
@@ -149,7 +150,20 @@ interface CachedPlan {
   readonly asked: readonly IndexAnswer[];
   /** Properties whose column statistics the snapshot did not have yet: the plan is made again once it has them. */
   readonly unmeasured: readonly StatisticsAsk[];
+  /** Parameters the planner weighed by a histogram, with the band of the value it weighed (see `plan`). */
+  readonly parameters: readonly WeighedParameter[];
 }
+
+/** A parameter compared with `label.property`, whose value fell in `band` of the property's histogram. */
+interface WeighedParameter {
+  readonly name: string;
+  readonly label: string;
+  readonly property: string;
+  readonly band: number;
+}
+
+/** Plans kept per prepared statement, over its size classes and parameter bands; the oldest goes first. */
+const PLAN_VARIANTS_MAX = 16;
 
 interface CacheEntry {
   readonly prepared: Prepared;
@@ -185,14 +199,23 @@ export class QueryEngine {
     return this.entry(text).prepared;
   }
 
-  /** The plan of a statement without running it (SPEC ExplainCypher). */
-  explain(text: string, graph: GraphReader): QueryPlan {
+  /**
+   * The plan of a statement without running it (SPEC ExplainCypher); with `params`, the plan a run with those
+   * values would take (parameters weighed by histograms, see `plan`).
+   */
+  explain(text: string, graph: GraphReader, params?: ReadonlyMap<string, Value>): QueryPlan {
     const prepared = this.prepare(text);
     const s = prepared.statement;
     if (s.kind !== 'query') return explainStatement(s);
     // The plan takes its own counts, so a plan made before the snapshot had statistics is made again once it has.
-    const plan = this.plan(prepared, s, graph);
-    return explainPlan(plan, plannerCounts(graph), this.indexes, s.variables.map((v) => v.name));
+    const plan = this.plan(prepared, s, graph, params);
+    const counts = plannerCounts(graph);
+    // The estimates shown weigh the parameters as the plan did.
+    const parameter = (name: string, label: string, property: string): HistogramValue | undefined => {
+      const v = params?.get(name);
+      return v === undefined || counts.histogram?.(label, property) === undefined ? undefined : histogramValue(v);
+    };
+    return explainPlan(plan, params === undefined ? counts : { ...counts, parameter }, this.indexes, s.variables.map((v) => v.name));
   }
 
   /** The vector searches a query statement's plan holds (label, key and metric of each). */
@@ -250,7 +273,7 @@ export class QueryEngine {
       throw failedPrecondition(`a ${prepared.kind} statement is carried out by the server, not the query engine`);
     }
     if (prepared.explain) {
-      const plan = this.explain(prepared.text, graph);
+      const plan = this.explain(prepared.text, graph, ctx.params);
       return { columns: ['plan'], rows: [[plan.details.explain ?? '']], stats: zeroStats() };
     }
     for (const p of statement.parameters) if (!ctx.params.has(p)) throw missingParameter(p);
@@ -260,7 +283,7 @@ export class QueryEngine {
     }
     return runtimeLimits(() => {
       // The pipeline from bound statement to rows (parse and bind happened in `prepare`):
-      const logical = this.plan(prepared, statement, target); // plan + optimize, cached
+      const logical = this.plan(prepared, statement, target, ctx.params); // plan + optimize, cached
       const cx = this.context(statement, target, ctx);
       const physical = cx.subplan(logical); // compile to physical operators
       if (sliced) cx.deadline.beginSlice(ctx.slice_ms ?? slice_ms_max);
@@ -300,12 +323,22 @@ export class QueryEngine {
    * plan, then optimize; cached per prepared statement and graph size class. The planner's counts
    * (samples of degrees and distinct values) are taken on a miss only: a hit costs two lookups, and
    * one look at the snapshot's kept lists per property the plan was made without statistics of.
+   *
+   * With `params` (a run, or EXPLAIN given values), a parameter compared with a property that has a histogram is weighed
+   * as a literal would be (`p.age > $min` keeps the histogram's share above this run's value). Every plan is
+   * correct for any value (no rewrite depends on one: a seek or a start only changes the cost), so a plan is
+   * re-made rather than made robust: it is kept under the bands its parameters' values fell in (the histogram
+   * bucket of each, valueBand), and a run whose values fall in other bands plans again, under those. Bands
+   * move the estimates little within a bucket; across buckets they may move a seek, a start or a join.
    */
-  private plan(prepared: Prepared, statement: BoundQueryStatement, target: GraphReader): LogicalOp {
+  private plan(prepared: Prepared, statement: BoundQueryStatement, target: GraphReader, params?: ReadonlyMap<string, Value>): LogicalOp {
     let byClass = this.plans.get(prepared);
     if (byClass === undefined) this.plans.set(prepared, (byClass = new Map()));
-    const key = sizeClass((target instanceof WriteSet ? target.baseReader : target).stats());
-    const cached = byClass.get(key);
+    const graph = target instanceof WriteSet ? target.baseReader : target;
+    // Plans made without parameter values (EXPLAIN without them) weigh none, and are kept apart.
+    const key = `${sizeClass(graph.stats())}${params === undefined ? '\u0002' : ''}`;
+    const latest = byClass.get(key);
+    const cached = latest === undefined || latest.parameters.length === 0 || params === undefined ? latest : byClass.get(variantKey(key, bandsOf(latest.parameters, params, graph)));
     if (cached !== undefined && this.indexAnswersHold(cached) && !statisticsArrived(cached, target)) {
       this.planHits++;
       return cached.plan;
@@ -318,9 +351,23 @@ export class QueryEngine {
       return has;
     };
     const unmeasured: StatisticsAsk[] = [];
-    const weighed: GraphCounts = { ...plannerCounts(target, unmeasured), indexed };
+    const measured = plannerCounts(target, unmeasured);
+    const parameters: WeighedParameter[] = [];
+    const parameter = (name: string, label: string, property: string): HistogramValue | undefined => {
+      const v = params?.get(name);
+      const h = measured.histogram?.(label, property);
+      const value = v === undefined ? undefined : histogramValue(v);
+      if (h === undefined || value === undefined) return undefined;
+      if (!parameters.some((p) => p.name === name && p.label === label && p.property === property)) parameters.push({ name, label, property, band: valueBand(h, value) });
+      return value;
+    };
+    const weighed: GraphCounts = { ...measured, indexed, ...(params !== undefined && { parameter }) };
     const plan = optimize(planQuery(statement.query, weighed, this.joinPolicy), { counts: weighed }, this.skipPasses);
-    byClass.set(key, { plan, asked, unmeasured });
+    const made: CachedPlan = { plan, asked, unmeasured, parameters };
+    byClass.delete(key);
+    byClass.set(key, made);
+    if (parameters.length > 0) byClass.set(variantKey(key, parameters.map((p) => p.band)), made);
+    while (byClass.size > PLAN_VARIANTS_MAX) byClass.delete(byClass.keys().next().value as string);
     return plan;
   }
 
@@ -531,6 +578,21 @@ function plannerCounts(target: GraphReader, unmeasured?: StatisticsAsk[]): Graph
   const histogram = (label: string, property: string): Histogram | undefined => columns(label, property)?.histogram;
   const strings = (label: string, property: string): readonly string[] | undefined => columns(label, property)?.strings;
   return { ...stats, degree, distinct, histogram, strings };
+}
+
+/** The key of a plan made for parameter values in `bands`. */
+function variantKey(key: string, bands: readonly number[]): string {
+  return `${key}\u0001${bands.join(',')}`;
+}
+
+/** The bands this run's values of `parameters` fall in, by the snapshot's histograms (-3: no value, or no histogram now). */
+function bandsOf(parameters: readonly WeighedParameter[], params: ReadonlyMap<string, Value>, graph: GraphReader): number[] {
+  return parameters.map((p) => {
+    const v = params.get(p.name);
+    const value = v === undefined ? undefined : histogramValue(v);
+    const h = snapshotStatistics(graph, p.label, p.property)?.histogram;
+    return value === undefined || h === undefined ? -3 : valueBand(h, value);
+  });
 }
 
 /** A property of a label's nodes the planner asked statistics of. */

@@ -8,7 +8,7 @@ import type { LogicalOp } from '../plan/logical.js';
 import type { Evaluator, PhysicalOp, Row, Sink } from './context.js';
 import type { ExpressionCompiler, ScanColumns } from './expression.js';
 import { asPredicate, asRowCount } from '../values/coerce.js';
-import { applyBound, boundPositions, keyBounds, narrowPositions, valuePositions } from './key-bounds.js';
+import { applyBound, boundPositions, comparable, keyBounds, narrowPositions, valuePositions } from './key-bounds.js';
 import { topCandidates, TOP_CANDIDATES_K_MAX } from './top-candidates.js';
 import { indexSource, propertyEquals, type OpEnv } from './read-ops.js';
 import * as rel from './relational-ops.js';
@@ -367,12 +367,4 @@ export function topOverScan(op: Op<'top'>, rows: PhysicalOp, env: OpEnv): Physic
     }
     return rel.top(op, scan, env, (e) => columns.compile(e), first === undefined ? undefined : columns.integerColumn(first.expression));
   });
-}
-
-/** A bound's constant as the position loops compare it: a number (exact) or a string; undefined for anything else. */
-function comparable(v: Value): number | string | undefined {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number') return Number.isNaN(v) ? undefined : v;
-  if (typeof v === 'bigint') return v > BigInt(Number.MAX_SAFE_INTEGER) || v < -BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(v);
-  return undefined;
 }

@@ -7,7 +7,7 @@ import { conjuncts } from '../plan/expressions.js';
  * read as tests of integer columns: a top-k over the scan then looks for its candidates among the nodes that
  * pass them (see top-candidates.ts), instead of giving up when the scan is filtered.
  */
-type Bound = 'eq' | 'lt' | 'lte' | 'gt' | 'gte';
+export type Bound = 'eq' | 'lt' | 'lte' | 'gt' | 'gte';
 
 export interface KeyBound {
   readonly key: string;
@@ -154,4 +154,12 @@ export function valuePositions(column: readonly (Value | undefined)[], op: Bound
     }
   }
   return w;
+}
+
+/** A bound's constant as the position loops compare it: a number (exact) or a string; undefined for anything else. */
+export function comparable(v: Value): number | string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return Number.isNaN(v) ? undefined : v;
+  if (typeof v === 'bigint') return v > BigInt(Number.MAX_SAFE_INTEGER) || v < -BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(v);
+  return undefined;
 }

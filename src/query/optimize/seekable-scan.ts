@@ -17,7 +17,8 @@ import { transformUp, type LogicalOp, type SeekablePredicate, type SeekBound } f
  * those bounds are literals that keep more than a seek is worth (seek_fraction_max of the label, at
  * least seek_nodes_min nodes; bounded_seek_fraction_max when the filter only bounds properties, which
  * the scan answers from columns), so the scan reads the label's columns rather than asking the index
- * first. Bounds the plan cannot see (parameters) leave that to the index's count at run time.
+ * first. A parameter counts as a literal when the counts offer its value (see GraphCounts.parameter); bounds
+ * the plan cannot see leave that to the index's count at run time.
  */
 export function seekableScan(plan: LogicalOp, counts?: GraphCounts): LogicalOp {
   return transformUp(plan, (op) => {
@@ -50,7 +51,9 @@ function weighed(list: readonly BoundExpression[], slot: number, label: string, 
       return cmp !== undefined && cmp.key === key && RANGE_OPS.has(cmp.op);
     });
     const kept = filterSelectivity(conjunction(mine) as BoundExpression, counts, (s) => (s === slot ? label : undefined));
-    const literal = counts.histogram?.(label, key) !== undefined && mine.every((c) => c.kind === 'binary' && (c.left.kind === 'literal' || c.right.kind === 'literal'));
+    // Known when planning: literals, and parameters whose values the counts offer (the plan then holds for values in the same buckets).
+    const knownNow = (e: BoundExpression): boolean => e.kind === 'literal' || (e.kind === 'parameter' && counts.parameter?.(e.name, label, key) !== undefined);
+    const literal = counts.histogram?.(label, key) !== undefined && mine.every((c) => c.kind === 'binary' && (knownNow(c.left) || knownNow(c.right)));
     if (best === undefined || kept < best.kept) best = { key, kept, literal };
   }
   if (best === undefined) return undefined;

@@ -1,6 +1,6 @@
 import { assertNever } from '../../common/assert.js';
 import type { BoundExpression } from '../bind/bound-expression.js';
-import type { Histogram } from './histogram.js';
+import type { Histogram, HistogramValue } from './histogram.js';
 import type { LogicalOp } from './logical.js';
 import { filterSelectivity, knownLabels } from './selectivity.js';
 
@@ -35,6 +35,13 @@ export interface GraphCounts {
   readonly strings?: (label: string, property: string) => readonly string[] | undefined;
   /** Whether an index of `label` answers equalities on `property`; absent, none is assumed. */
   readonly indexed?: (label: string, property: string) => boolean;
+  /**
+   * The value parameter `name` has in the run being planned, as a histogram compares it, when it is compared with
+   * `property` of nodes with `label` and the planner may weigh it as it weighs a literal (the engine then keeps
+   * the plan only for values that fall in the same histogram buckets); absent or undefined, a parameter keeps
+   * the fixed guesses.
+   */
+  readonly parameter?: (name: string, label: string, property: string) => HistogramValue | undefined;
 }
 
 /** What a sample says of one property of one label's nodes. */

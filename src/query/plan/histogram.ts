@@ -109,6 +109,17 @@ function shareBelow(h: Histogram, value: HistogramValue, inclusive: boolean): nu
 }
 
 /** The first bucket whose upper bound is at or above `value`; undefined above the last one. */
+/**
+ * Where `value` falls in `h`: -1 below its least value, a bucket's index, or the number of buckets above its
+ * greatest. Two values in one band divide the histogram alike up to the linear share within the bucket, so a
+ * plan weighed with one is weighed nearly as well with the other.
+ */
+export function valueBand(h: Histogram, value: HistogramValue): number {
+  if (typeof value !== (h.kind === 'number' ? 'number' : 'string')) return -2;
+  if (value < h.min) return -1;
+  return bucketOf(h, value) ?? h.uppers.length;
+}
+
 function bucketOf(h: Histogram, value: HistogramValue): number | undefined {
   let lo = 0;
   let hi = h.uppers.length - 1;

@@ -120,16 +120,17 @@ function withFilters(plan: LogicalOp, filters: readonly BoundExpression[]): Logi
 /**
  * Per node slot, what WHERE conjuncts pin it by: `id(n) = ...` (0: one node), `n.p = ...` /
  * `n.p IN ...` (the property's key, weighed once the node's label is known), or a bound of a property by
- * a literal (`n.p > 70`, weighed by the property's histogram when the label has one; else not at all).
+ * a literal or a parameter (`n.p > 70`, `n.p > $min`, weighed by the property's histogram when the label has one
+ * and, for a parameter, the planner's counts offer its value; else not at all).
  */
-type SelectivityHint = 0 | string | { readonly bound: BoundExpression; readonly key: string };
+type SelectivityHint = 0 | string | { readonly bound: BoundExpression; readonly key: string; readonly value: BoundExpression };
 type Hints = ReadonlyMap<number, readonly SelectivityHint[]>;
 
 function selectivityHints(list: readonly BoundExpression[]): Map<number, SelectivityHint[]> {
   const hints = new Map<number, SelectivityHint[]>();
   for (const c of list) {
     const bound = literalBound(c);
-    if (bound !== undefined) hints.set(bound.slot, [...(hints.get(bound.slot) ?? []), { bound: c, key: bound.key }]);
+    if (bound !== undefined) hints.set(bound.slot, [...(hints.get(bound.slot) ?? []), { bound: c, key: bound.key, value: bound.value }]);
     if (c.kind !== 'binary' || (c.op !== 'eq' && c.op !== 'in')) continue;
     for (const [side, other] of [
       [c.left, c.right],
@@ -164,7 +165,10 @@ function nodeEstimate(n: BoundNodePattern, counts: GraphCounts, hints: Hints): n
   const keys = pins.filter((p): p is string => typeof p === 'string');
   const kept = keys.map((key) => equalitySelectivity(counts, label, key));
   // Bounds only where a histogram weighs them: a fixed guess for a range would move where patterns start.
-  const bounds = pins.flatMap((p) => (typeof p === 'object' && label !== undefined && counts.histogram?.(label, p.key) !== undefined ? [p.bound] : []));
+  // A parameter weighs as a literal when the counts offer its value (the plan is then kept for values in its buckets).
+  const known = (p: { readonly key: string; readonly value: BoundExpression }, l: string): boolean =>
+    p.value.kind === 'literal' || (p.value.kind === 'parameter' && counts.parameter?.(p.value.name, l, p.key) !== undefined);
+  const bounds = pins.flatMap((p) => (typeof p === 'object' && label !== undefined && counts.histogram?.(label, p.key) !== undefined && known(p, label) ? [p.bound] : []));
   if (bounds.length > 0) {
     const share = filterSelectivity(conjunction(bounds) as BoundExpression, counts, (slot) => (slot === n.variable.id ? label : undefined));
     // A range that keeps a large share does not move the start: on an expand's end it folds into the expand
@@ -179,20 +183,22 @@ function nodeEstimate(n: BoundNodePattern, counts: GraphCounts, hints: Hints): n
 const RANGE_START_SHARE_MAX = 0.1;
 
 /**
- * `n.p < literal` (or `<=`, `>`, `>=`, either way round), or `n.p STARTS WITH / ENDS WITH / CONTAINS 'literal'`:
- * the node's slot and the property's key.
+ * `n.p < literal` or `n.p < $param` (or `<=`, `>`, `>=`, either way round), or `n.p STARTS WITH / ENDS WITH /
+ * CONTAINS 'literal'`: the node's slot, the property's key, the value.
  */
-function literalBound(c: BoundExpression): { readonly slot: number; readonly key: string } | undefined {
+function literalBound(c: BoundExpression): { readonly slot: number; readonly key: string; readonly value: BoundExpression } | undefined {
   if (c.kind === 'binary' && (c.op === 'starts_with' || c.op === 'ends_with' || c.op === 'contains')) {
     const p = c.left;
-    return p.kind === 'property' && p.object.kind === 'variable' && c.right.kind === 'literal' && typeof c.right.value === 'string' ? { slot: p.object.variable.id, key: p.key } : undefined;
+    return p.kind === 'property' && p.object.kind === 'variable' && c.right.kind === 'literal' && typeof c.right.value === 'string' ? { slot: p.object.variable.id, key: p.key, value: c.right } : undefined;
   }
   if (c.kind !== 'binary' || !(c.op === 'lt' || c.op === 'lte' || c.op === 'gt' || c.op === 'gte')) return undefined;
   for (const [side, other] of [
     [c.left, c.right],
     [c.right, c.left],
   ] as const) {
-    if (side.kind === 'property' && side.object.kind === 'variable' && other.kind === 'literal') return { slot: side.object.variable.id, key: side.key };
+    if (side.kind === 'property' && side.object.kind === 'variable' && (other.kind === 'literal' || other.kind === 'parameter')) {
+      return { slot: side.object.variable.id, key: side.key, value: other };
+    }
   }
   return undefined;
 }

@@ -1,3 +1,4 @@
+import type { Value } from '../../common/values/value.js';
 import type { BoundExpression } from '../bind/bound-expression.js';
 import { EQUALITY_SELECTIVITY, equalitySelectivity, labelRows, PREDICATE_SELECTIVITY, type GraphCounts } from './cardinality.js';
 import { conjuncts } from './expressions.js';
@@ -27,7 +28,10 @@ export function knownLabels(op: LogicalOp): LabelOf {
   return (slot) => labels.get(slot);
 }
 
-/** A comparison of `slot.key` with a value known when planning (a literal), or unknown (a parameter, a row's value). */
+/**
+ * A comparison of `slot.key` with a value known when planning (a literal, or a parameter the counts offer the
+ * value of), or unknown (another parameter, a row's value).
+ */
 interface Compared {
   readonly slot: number;
   readonly key: string;
@@ -37,19 +41,31 @@ interface Compared {
 
 const FLIPPED = { eq: 'eq', lt: 'gt', lte: 'gte', gt: 'lt', gte: 'lte' } as const;
 
-function comparedOf(e: BoundExpression): Compared | undefined {
+function comparedOf(e: BoundExpression, counts: GraphCounts, labelOf: LabelOf): Compared | undefined {
   if (e.kind !== 'binary' || !(e.op === 'eq' || e.op === 'lt' || e.op === 'lte' || e.op === 'gt' || e.op === 'gte')) return undefined;
-  const side = (p: BoundExpression, other: BoundExpression, op: Compared['op']): Compared | undefined =>
-    p.kind === 'property' && p.object.kind === 'variable' && other.kind !== 'property' ? { slot: p.object.variable.id, key: p.key, op, value: known(other) } : undefined;
+  const side = (p: BoundExpression, other: BoundExpression, op: Compared['op']): Compared | undefined => {
+    if (p.kind !== 'property' || p.object.kind !== 'variable' || other.kind === 'property') return undefined;
+    const slot = p.object.variable.id;
+    return { slot, key: p.key, op, value: known(other, counts, labelOf(slot), p.key) };
+  };
   return side(e.left, e.right, e.op) ?? side(e.right, e.left, FLIPPED[e.op]);
 }
 
-/** A literal's value as a histogram compares it (INTEGERs as doubles); undefined for anything else. */
-function known(e: BoundExpression): HistogramValue | undefined {
+/**
+ * A literal's value as a histogram compares it (INTEGERs as doubles), or a parameter's when the counts offer it
+ * for `label.key`; undefined for anything else.
+ */
+function known(e: BoundExpression, counts: GraphCounts, label: string | undefined, key: string): HistogramValue | undefined {
+  if (e.kind === 'parameter') return label === undefined ? undefined : counts.parameter?.(e.name, label, key);
   if (e.kind !== 'literal') return undefined;
-  const v = e.value;
+  return histogramValue(e.value as Value);
+}
+
+/** A value as a histogram compares it: a number (INTEGERs as doubles, NaN excluded) or a string; undefined for anything else. */
+export function histogramValue(v: Value): HistogramValue | undefined {
   if (typeof v === 'bigint') return Number(v);
-  return typeof v === 'number' || typeof v === 'string' ? v : undefined;
+  if (typeof v === 'number') return Number.isNaN(v) ? undefined : v;
+  return typeof v === 'string' ? v : undefined;
 }
 
 interface Range {
@@ -66,7 +82,7 @@ export function filterSelectivity(e: BoundExpression, counts: GraphCounts, label
   const ranges = new Map<string, Range>();
   let kept = 1;
   for (const c of conjuncts(e)) {
-    const cmp = comparedOf(c);
+    const cmp = comparedOf(c, counts, labelOf);
     if (cmp === undefined || cmp.op === 'eq') {
       kept *= conjunctSelectivity(c, cmp, counts, labelOf);
       continue;

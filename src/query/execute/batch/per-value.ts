@@ -53,7 +53,7 @@ export interface PerValueScope {
 export type PerValueTable =
   | { readonly kind: 'bool'; readonly table: Uint8Array }
   | { readonly kind: 'code'; readonly table: Int32Array; readonly dictionary: readonly string[]; readonly index: ReadonlyMap<string, number> }
-  | { readonly kind: 'num'; readonly integer: boolean; readonly max_abs: number; readonly table: Float64Array; readonly nulls: Uint8Array }
+  | { readonly kind: 'num'; readonly integer: boolean; readonly max_abs: number; readonly min_abs: number; readonly table: Float64Array; readonly nulls: Uint8Array }
   | { readonly kind: 'any'; readonly table: readonly Value[] };
 
 
@@ -191,15 +191,17 @@ function classify(answers: readonly Value[]): PerValueTable {
     const table = new Float64Array(n);
     const nulls = new Uint8Array(n);
     let max_abs = 0;
+    let min_abs = Infinity;
     for (let i = 0; i < n; i++) {
       const a = answers[i] as bigint | number | null;
       if (a === null) nulls[i] = 1;
       else {
         table[i] = Number(a);
         max_abs = Math.max(max_abs, Math.abs(table[i] as number));
+        min_abs = Math.min(min_abs, Math.abs(table[i] as number));
       }
     }
-    return { kind: 'num', integer: ints, max_abs: ints ? max_abs : Infinity, table, nulls };
+    return { kind: 'num', integer: ints, max_abs, min_abs: min_abs === Infinity ? 0 : min_abs, table, nulls };
   }
   return { kind: 'any', table: answers };
 }
@@ -313,6 +315,7 @@ function reader(t: PerValueTable, entries: EntryReader): Vectorized {
         kind: 'num',
         integer: t.integer,
         max_abs: t.max_abs,
+        min_abs: t.min_abs,
         run: (b) => {
           entries(b, at);
           for (let i = 0, n = b.length; i < n; i++) {

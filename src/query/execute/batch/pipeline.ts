@@ -11,6 +11,7 @@ import type { Slices } from '../slices.js';
 import { Batch, BATCH_ROWS, NULL_BOOL, NULL_ID, valueBuffer, type EntityKind } from './batch.js';
 import { expandsOf, type BatchPlan, type Forms, type Stage } from './batch-plan.js';
 import { countedPair } from './counted-pair.js';
+import { leadingBounds, pickByBounds } from './scan-bounds.js';
 import { memberIds, typedCandidates } from './scan-candidates.js';
 import { countedExpand, expandStage, filterStage, optionalStage, scanEqualities, type BatchConsumer } from './stages.js';
 import { typedColumn, type TypedColumn } from './typed-columns.js';
@@ -159,7 +160,10 @@ export function runBatches(plan: BatchPlan, forms: Forms, scope: BatchScope, env
   const ids = batch.columns[0] as Int32Array;
   // The scan's equalities on typed columns pick the members first; the rest are checked on each one picked.
   const equalities = plan.scan.props.map((p) => ({ column: env.access.nodeColumn(p.key, nodes.length), wanted: env.exprs.compile(p.value)(scope.arg) }));
-  const picked = equalities.length === 0 ? undefined : typedCandidates(members, equalities);
+  const byEqualities = equalities.length === 0 ? undefined : typedCandidates(members, equalities);
+  // Then the bounds of the filters above the scan narrow them (the filters still run on every member read).
+  const bounds = leadingBounds(plan, scope);
+  const picked = bounds === undefined ? byEqualities : pickByBounds(members, bounds, bounds.map((x) => env.exprs.compile(x.value)(scope.arg)), byEqualities, equalities.length > 0);
   const admit = picked?.exact === true ? undefined : scanEqualities(plan.scan, env, scope.arg, nodes.length);
   const positions = picked?.positions;
   const n = picked === undefined ? nodes.length : picked.length;

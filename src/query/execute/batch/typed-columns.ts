@@ -14,12 +14,18 @@ export type TypedColumn =
       /** 1 where the node has no value (absent or no node). */
       readonly nulls: Uint8Array;
       readonly max_abs: number;
+      /** The smallest magnitude of a value (0 when some value is 0, or when there is none). */
+      readonly min_abs: number;
     }
   | {
       readonly kind: 'float';
       /** Every value a FLOAT other than NaN (NaN compares unlike any double, so such a column stays boxed). */
       readonly values: Float64Array;
       readonly nulls: Uint8Array;
+      /** The largest magnitude of a value: Infinity when some value is infinite. */
+      readonly max_abs: number;
+      /** The smallest magnitude of a value (0 when some value is ±0.0, or when there is none). */
+      readonly min_abs: number;
     }
   | {
       readonly kind: 'string';
@@ -87,6 +93,7 @@ function classify(values: readonly (Value | undefined)[]): TypedColumn {
   const doubles = new Float64Array(n);
   const nulls = new Uint8Array(n);
   let max_abs = 0;
+  let min_abs = Infinity;
   for (let i = 0; i < n; i++) {
     const v = values[i];
     if (v === undefined || v === null) {
@@ -95,8 +102,11 @@ function classify(values: readonly (Value | undefined)[]): TypedColumn {
     }
     const x = Number(v as bigint | number);
     doubles[i] = x;
-    if (Math.abs(x) > max_abs) max_abs = Math.abs(x);
+    const m = Math.abs(x);
+    if (m > max_abs) max_abs = m;
+    if (m < min_abs) min_abs = m;
   }
+  if (min_abs === Infinity) min_abs = 0;
   // A column with no value at all reads as INTEGER nulls: every read is null either way.
-  return floats > 0 ? { kind: 'float', values: doubles, nulls } : { kind: 'int', values: doubles, nulls, max_abs };
+  return floats > 0 ? { kind: 'float', values: doubles, nulls, max_abs, min_abs } : { kind: 'int', values: doubles, nulls, max_abs, min_abs };
 }

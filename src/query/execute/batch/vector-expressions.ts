@@ -3,6 +3,7 @@ import type { BoundExpression } from '../../bind/bound-expression.js';
 import { Batch, BATCH_ROWS, NULL_BOOL, NULL_ID, valueBuffer, type EntityKind, type Vec } from './batch.js';
 import type { Evaluator, Row } from '../context.js';
 import { perValue } from './per-value.js';
+import { callNumbers, divide, modulo, NUMBER_FUNCTIONS } from './vector-functions.js';
 import { EXACT_INTEGER_MAX, type TypedColumn } from './typed-columns.js';
 
 /**
@@ -10,11 +11,12 @@ import { EXACT_INTEGER_MAX, type TypedColumn } from './typed-columns.js';
  * for every row of a batch in one loop. Covered: property reads of the pipeline's nodes, literals and
  * parameters, comparisons, + - * and negation, AND/OR/XOR/NOT and IS [NOT] NULL, whenever the
  * operands' types make the answer certain without boxing (numbers with numbers, strings compared for
- * equality by dictionary code), and CASE whose conditions are typed and whose results are all numbers or
- * all string literals. Integer arithmetic is typed only while the operands' known bounds
- * keep the result below 2^53, so it can neither overflow nor lose exactness; anything else (division,
- * functions, mixed types, relationship properties) is evaluated per row by the row evaluator, which
- * gives it the same semantics as the row-at-a-time operators.
+ * equality by dictionary code), CASE whose conditions are typed and whose results are all numbers or
+ * all string literals, and the number kernels of vector-functions.ts (/ % and common number functions).
+ * Integer arithmetic is typed only while the operands' known bounds keep the result below 2^53, so it can
+ * neither overflow nor lose exactness; a typed expression never fails and never holds NaN. Anything else
+ * (a division that could fail, other functions, mixed types) is evaluated once per value (per-value.ts) or per
+ * row by the row evaluator, which gives it the same semantics as the row-at-a-time operators.
  */
 type NumVec = Extract<Vec, { kind: 'num' }>;
 type BoolVec = Extract<Vec, { kind: 'bool' }>;
@@ -24,9 +26,12 @@ type AnyVec = Extract<Vec, { kind: 'any' }>;
 export type Compiled =
   | {
       readonly kind: 'num';
-      /** INTEGER values (else FLOAT); then every value's magnitude is at most `max_abs` < 2^53. */
+      /** INTEGER values (else FLOAT, never NaN); then every value's magnitude is at most `max_abs` < 2^53. */
       readonly integer: boolean;
+      /** Every value's magnitude is at most this; for FLOATs, Infinity when a value may be infinite. */
       readonly max_abs: number;
+      /** Every value's magnitude is at least this: above 0, no value is zero (a divisor that cannot fail). */
+      readonly min_abs: number;
       readonly run: (b: Batch) => NumVec;
     }
   | { readonly kind: 'bool'; readonly run: (b: Batch) => BoolVec }
@@ -120,13 +125,14 @@ function constant(value: Value): Compiled | undefined {
     if (value > BigInt(EXACT_INTEGER_MAX) || value < -BigInt(EXACT_INTEGER_MAX)) return undefined;
     const vec: NumVec = { kind: 'num', ...numBuffers() };
     vec.values.fill(Number(value));
-    return { kind: 'num', integer: true, max_abs: Math.abs(Number(value)), run: () => vec };
+    const m = Math.abs(Number(value));
+    return { kind: 'num', integer: true, max_abs: m, min_abs: m, run: () => vec };
   }
   if (typeof value === 'number') {
     if (Number.isNaN(value)) return undefined;
     const vec: NumVec = { kind: 'num', ...numBuffers() };
     vec.values.fill(value);
-    return { kind: 'num', integer: false, max_abs: Infinity, run: () => vec };
+    return { kind: 'num', integer: false, max_abs: Math.abs(value), min_abs: Math.abs(value), run: () => vec };
   }
   if (typeof value === 'boolean') {
     const vec: BoolVec = { kind: 'bool', values: new Uint8Array(BATCH_ROWS).fill(value ? 1 : 0) };
@@ -168,7 +174,7 @@ function property(e: Extract<BoundExpression, { kind: 'property' }>, scope: Vect
         }
         return vec;
       };
-      return column.kind === 'int' ? { kind: 'num', integer: true, max_abs: column.max_abs, run } : { kind: 'num', integer: false, max_abs: Infinity, run };
+      return { kind: 'num', integer: column.kind === 'int', max_abs: column.max_abs, min_abs: column.min_abs, run };
     }
     case 'string': {
       const vec: CodeVec = { kind: 'code', codes: new Int32Array(BATCH_ROWS) };
@@ -248,12 +254,26 @@ function typedByOperator(e: BoundExpression, scope: VectorScope): Compiled | und
         case 'sub':
         case 'mul':
           return l.kind === 'num' && r.kind === 'num' ? arithmetic(e.op, l, r) : undefined;
+        case 'div':
+          return l.kind === 'num' && r.kind === 'num' ? divide(l, r) : undefined;
+        case 'mod':
+          return l.kind === 'num' && r.kind === 'num' ? modulo(l, r) : undefined;
         default:
           return undefined;
       }
     }
     case 'case':
       return caseOf(e, scope);
+    case 'function': {
+      if (!NUMBER_FUNCTIONS.has(e.name)) return undefined;
+      const args: Compiled[] = [];
+      for (const a of e.args) {
+        const c = typed(a, scope);
+        if (c === undefined) return undefined;
+        args.push(c);
+      }
+      return callNumbers(e.name, args);
+    }
     default:
       return undefined;
   }
@@ -309,12 +329,14 @@ function not(o: BoolCompiled): BoolCompiled {
 
 function negate(o: NumCompiled): NumCompiled {
   const vec: NumVec = { kind: 'num', ...numBuffers() };
+  // An INTEGER has no -0: 0 - x gives +0 where -x would give -0 (seen once the value turns FLOAT).
+  const zero = o.integer ? 0 : -0;
   return {
     ...o,
     run: (b) => {
       const x = o.run(b);
       for (let i = 0, n = b.length; i < n; i++) {
-        vec.values[i] = -(x.values[i] as number);
+        vec.values[i] = zero - (x.values[i] as number);
         vec.nulls[i] = x.nulls[i] as number;
       }
       return vec;
@@ -450,18 +472,26 @@ function compareCodes(op: 'eq' | 'neq', l: Compiled, r: Compiled): BoolCompiled 
   };
 }
 
-/** + - * where the result is certain to be exact: FLOAT when either side is, INTEGER within bounds. */
+/**
+ * + - * where the result is certain to be exact: FLOAT when either side is, INTEGER within bounds. A FLOAT
+ * result is typed only when it cannot be NaN (Infinity - Infinity, 0 * Infinity), which a number vector never
+ * holds.
+ */
 function arithmetic(op: 'add' | 'sub' | 'mul', l: NumCompiled, r: NumCompiled): NumCompiled | undefined {
   const integer = l.integer && r.integer;
-  const max_abs = integer ? (op === 'mul' ? l.max_abs * r.max_abs : l.max_abs + r.max_abs) : Infinity;
+  const max_abs = op === 'mul' ? l.max_abs * r.max_abs : l.max_abs + r.max_abs;
   // Beyond 2^53 an INTEGER result could lose exactness or overflow 64 bits: the row evaluator decides.
   if (integer && !(max_abs <= EXACT_INTEGER_MAX)) return undefined;
+  if (!integer && mayBeNaN(op, l, r)) return undefined;
+  const min_abs = op === 'mul' ? l.min_abs * r.min_abs : 0;
   const vec: NumVec = { kind: 'num', ...numBuffers() };
-  const loop = ARITHMETIC_LOOPS[op];
+  // (-3) * 0 is -0 in doubles; an INTEGER product is +0.
+  const loop = integer && op === 'mul' ? multiplyIntegers : ARITHMETIC_LOOPS[op];
   return {
     kind: 'num',
     integer,
     max_abs,
+    min_abs,
     run: (b) => {
       const x = l.run(b);
       const y = r.run(b);
@@ -472,6 +502,12 @@ function arithmetic(op: 'add' | 'sub' | 'mul', l: NumCompiled, r: NumCompiled): 
       return vec;
     },
   };
+}
+
+/** Whether + - * of two FLOAT operands with these bounds may give NaN. */
+function mayBeNaN(op: 'add' | 'sub' | 'mul', l: NumCompiled, r: NumCompiled): boolean {
+  if (op !== 'mul') return l.max_abs === Infinity && r.max_abs === Infinity;
+  return (l.max_abs === Infinity && r.min_abs === 0) || (r.max_abs === Infinity && l.min_abs === 0);
 }
 
 type ArithmeticLoop = (x: Float64Array, y: Float64Array, out: Float64Array, n: number) => void;
@@ -486,6 +522,10 @@ const ARITHMETIC_LOOPS: Readonly<Record<'add' | 'sub' | 'mul', ArithmeticLoop>> 
   mul: (x, y, out, n) => {
     for (let i = 0; i < n; i++) out[i] = (x[i] as number) * (y[i] as number);
   },
+};
+
+const multiplyIntegers: ArithmeticLoop = (x, y, out, n) => {
+  for (let i = 0; i < n; i++) out[i] = (x[i] as number) * (y[i] as number) + 0;
 };
 
 /**
@@ -538,11 +578,14 @@ function caseNumbers(whens: readonly BoolCompiled[], results: readonly NumCompil
   const chosen = new Int32Array(BATCH_ROWS);
   const branches = otherwise === undefined ? results : [...results, otherwise];
   const integer = branches.every((r) => r.integer);
-  const max_abs = integer ? Math.max(0, ...branches.map((r) => r.max_abs)) : Infinity;
+  const max_abs = Math.max(0, ...branches.map((r) => r.max_abs));
+  // A row that no branch takes gets null, not a number: only the branches bound the magnitudes.
+  const min_abs = Math.min(...branches.map((r) => r.min_abs));
   return {
     kind: 'num',
     integer,
     max_abs,
+    min_abs,
     run: (b) => {
       chooseBranches(whens, b, chosen);
       const vecs = branches.map((r) => r.run(b));
