@@ -645,8 +645,9 @@ mapProjectionItem
     | variable                                         # mapProjectionVariable
     ;
 
+// A parameter's name follows `$` directly, so any word may be one (`$limit`, `$end`).
 parameter
-    : DOLLAR (symbolicName | DecimalInteger)
+    : DOLLAR (schemaName | DecimalInteger)
     ;
 
 // ---------------------------------------------------------------------------------------------
@@ -769,8 +770,55 @@ ifExists
 // ---------------------------------------------------------------------------------------------
 // Names
 
+// Neo4j 5 accepts keywords as variable names (`MATCH (end) RETURN end`, `WITH 1 AS asc RETURN asc`),
+// where openCypher 9 reserves them. Where a keyword could start the construct it names (`CASE WHEN`,
+// `RETURN DISTINCT`, `NOT x`), the parser takes the keyword first; the literals null, true and false
+// stay literals.
 variable
     : symbolicName
+    | keywordVariable
+    ;
+
+keywordVariable
+    : ALL
+    | AND
+    | AS
+    | ASC
+    | BY
+    | CALL
+    | CASE
+    | CONTAINS
+    | CREATE
+    | DELETE
+    | DESC
+    | DETACH
+    | DISTINCT
+    | ELSE
+    | END
+    | ENDS
+    | IN
+    | IS
+    | LIMIT
+    | MATCH
+    | MERGE
+    | NOT
+    | ON
+    | OPTIONAL
+    | OR
+    | ORDER
+    | REMOVE
+    | RETURN
+    | SET
+    | SKIP_
+    | STARTS
+    | THEN
+    | UNION
+    | UNWIND
+    | WHEN
+    | WHERE
+    | WITH
+    | XOR
+    | YIELD
     ;
 
 // A name usable for a variable, function or procedure: every identifier plus the keywords that

@@ -38,7 +38,7 @@ import {
   type SetItemContext,
   type WhereContext,
 } from '../grammar/gen/CypherParser.js';
-import { schemaName, symbolicName, type Builder } from './builder.js';
+import { schemaName, symbolicName, variableName, type Builder } from './builder.js';
 import type { ExpressionBuilder } from './build-expression.js';
 import { labelNames } from './build-expression.js';
 
@@ -59,7 +59,7 @@ export class ClauseBuilder {
       const exprCtx = item.expression();
       const projected: ProjectionItem = {
         expression: this.b.expression(exprCtx),
-        alias: symbolicName(item.variable().symbolicName()),
+        alias: variableName(item.variable()),
         text: this.b.source.slice(this.b.source.span(exprCtx)),
         span,
       };
@@ -91,7 +91,7 @@ export class ClauseBuilder {
       return {
         kind: 'unwind',
         expression: this.b.expression(unwind.expression()),
-        variable: symbolicName(v.symbolicName()),
+        variable: variableName(v),
         variable_span: this.b.source.span(v),
         span,
       };
@@ -135,7 +135,7 @@ export class ClauseBuilder {
           const dynamic = this.expressions.dynamicNames(item.nodeLabels());
           return {
             kind: 'remove_labels',
-            variable: symbolicName(item.variable().symbolicName()),
+            variable: variableName(item.variable()),
             labels: labelNames(item.nodeLabels()),
             ...(dynamic.length > 0 && { dynamic }),
             span: item_span,
@@ -179,7 +179,7 @@ export class ClauseBuilder {
         yielded = 'star';
       } else {
         yielded = items.yieldItem().map((item): YieldItem => {
-          const variable = symbolicName(item.variable().symbolicName());
+          const variable = variableName(item.variable());
           const field = item.symbolicName();
           return { field: field !== null ? symbolicName(field) : variable, variable, span: this.b.source.span(item) };
         });
@@ -204,7 +204,7 @@ export class ClauseBuilder {
       scope =
         scopeCtx.STAR() !== null
           ? 'all'
-          : scopeCtx.variable().map((v) => ({ name: symbolicName(v.symbolicName()), span: this.b.source.span(v) }));
+          : scopeCtx.variable().map((v) => ({ name: variableName(v), span: this.b.source.span(v) }));
     }
     const tx = ctx.inTransactions();
     return {
@@ -244,7 +244,7 @@ export class ClauseBuilder {
     return {
       ...(ctx._batchSize !== undefined && { rows: this.b.expression(ctx._batchSize) }),
       on_error,
-      ...(r !== undefined && { report: { name: symbolicName(r.variable().symbolicName()), span: this.b.source.span(r.variable()) } }),
+      ...(r !== undefined && { report: { name: variableName(r.variable()), span: this.b.source.span(r.variable()) } }),
       ...(ctx._concurrency !== undefined && { concurrency: this.b.expression(ctx._concurrency) }),
       span,
     };
@@ -261,7 +261,7 @@ export class ClauseBuilder {
     const v = ctx.variable();
     return {
       kind: 'foreach',
-      variable: symbolicName(v.symbolicName()),
+      variable: variableName(v),
       variable_span: this.b.source.span(v),
       list: this.b.expression(ctx.expression()),
       clauses,
@@ -286,7 +286,7 @@ export class ClauseBuilder {
     if (item instanceof SetAllPropertiesContext) {
       return {
         kind: 'replace_properties',
-        variable: symbolicName(item.variable().symbolicName()),
+        variable: variableName(item.variable()),
         value: this.b.expression(item.expression()),
         span,
       };
@@ -294,7 +294,7 @@ export class ClauseBuilder {
     if (item instanceof SetMergePropertiesContext) {
       return {
         kind: 'merge_properties',
-        variable: symbolicName(item.variable().symbolicName()),
+        variable: variableName(item.variable()),
         value: this.b.expression(item.expression()),
         span,
       };
@@ -312,7 +312,7 @@ export class ClauseBuilder {
     const dynamic = this.expressions.dynamicNames(item.nodeLabels());
     return {
       kind: 'set_labels',
-      variable: symbolicName(item.variable().symbolicName()),
+      variable: variableName(item.variable()),
       labels: labelNames(item.nodeLabels()),
       ...(dynamic.length > 0 && { dynamic }),
       span,
@@ -343,7 +343,7 @@ export class ClauseBuilder {
       const text = this.b.source.slice(this.b.source.span(exprCtx));
       return {
         expression,
-        ...(alias !== null && { alias: symbolicName(alias.symbolicName()) }),
+        ...(alias !== null && { alias: variableName(alias) }),
         text,
         span: this.b.source.span(item),
       };

@@ -266,10 +266,11 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_ifNotExists = 136;
     public static readonly RULE_ifExists = 137;
     public static readonly RULE_variable = 138;
-    public static readonly RULE_symbolicName = 139;
-    public static readonly RULE_nonReservedKeyword = 140;
-    public static readonly RULE_schemaName = 141;
-    public static readonly RULE_reservedWord = 142;
+    public static readonly RULE_keywordVariable = 139;
+    public static readonly RULE_symbolicName = 140;
+    public static readonly RULE_nonReservedKeyword = 141;
+    public static readonly RULE_schemaName = 142;
+    public static readonly RULE_reservedWord = 143;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
@@ -342,8 +343,8 @@ export class CypherParser extends antlr.Parser {
         "schemaCommand", "createConstraint", "constraintRequirement", "propertyReference", 
         "propertyReferenceList", "typeName", "dropConstraint", "createIndex", 
         "indexTarget", "createSearchIndex", "searchIndexProperties", "indexOptions", 
-        "dropIndex", "ifNotExists", "ifExists", "variable", "symbolicName", 
-        "nonReservedKeyword", "schemaName", "reservedWord",
+        "dropIndex", "ifNotExists", "ifExists", "variable", "keywordVariable", 
+        "symbolicName", "nonReservedKeyword", "schemaName", "reservedWord",
     ];
 
     public get grammarFileName(): string { return "Cypher.g4"; }
@@ -367,19 +368,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 286;
-            this.statement();
             this.state = 288;
+            this.statement();
+            this.state = 290;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 287;
+                this.state = 289;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 290;
+            this.state = 292;
             this.match(CypherParser.EOF);
             }
         }
@@ -400,27 +401,27 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 295;
+            this.state = 297;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 292;
+                this.state = 294;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 293;
+                this.state = 295;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 294;
+                this.state = 296;
                 this.query();
                 }
                 break;
@@ -445,13 +446,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 297;
-            this.match(CypherParser.SET);
-            this.state = 298;
-            this.symbolicName();
             this.state = 299;
-            this.match(CypherParser.EQ);
+            this.match(CypherParser.SET);
             this.state = 300;
+            this.symbolicName();
+            this.state = 301;
+            this.match(CypherParser.EQ);
+            this.state = 302;
             this.sessionValue();
             }
         }
@@ -472,13 +473,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 6, CypherParser.RULE_sessionValue);
         try {
-            this.state = 306;
+            this.state = 308;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 302;
+                this.state = 304;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -488,7 +489,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 303;
+                this.state = 305;
                 this.numberLiteral();
                 }
                 break;
@@ -496,7 +497,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 304;
+                this.state = 306;
                 this.booleanLiteral();
                 }
                 break;
@@ -539,7 +540,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 305;
+                this.state = 307;
                 this.symbolicName();
                 }
                 break;
@@ -567,47 +568,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 311;
+            this.state = 313;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 72) {
                 {
                 {
-                this.state = 308;
+                this.state = 310;
                 this.queryOption();
                 }
                 }
-                this.state = 313;
+                this.state = 315;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 314;
+            this.state = 316;
             this.singleQuery();
-            this.state = 318;
+            this.state = 320;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 69) {
                 {
                 {
-                this.state = 315;
+                this.state = 317;
                 this.unionPart();
                 }
                 }
-                this.state = 320;
+                this.state = 322;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 324;
+            this.state = 326;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 72) {
                 {
                 {
-                this.state = 321;
+                this.state = 323;
                 this.queryOption();
                 }
                 }
-                this.state = 326;
+                this.state = 328;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -630,20 +631,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 10, CypherParser.RULE_queryOption);
         try {
-            this.state = 329;
+            this.state = 331;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 327;
+                this.state = 329;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 328;
+                this.state = 330;
                 this.queryHint();
                 }
                 break;
@@ -671,14 +672,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 331;
-            this.match(CypherParser.UNION);
             this.state = 333;
+            this.match(CypherParser.UNION);
+            this.state = 335;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 20) {
                 {
-                this.state = 332;
+                this.state = 334;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -690,7 +691,7 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 335;
+            this.state = 337;
             this.singleQuery();
             }
         }
@@ -714,17 +715,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 338;
+            this.state = 340;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 337;
+                this.state = 339;
                 this.clause();
                 }
                 }
-                this.state = 340;
+                this.state = 342;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 47514499) !== 0) || ((((_la - 68)) & ~0x1F) === 0 && ((1 << (_la - 68)) & 137) !== 0));
@@ -749,13 +750,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 342;
-            this.match(CypherParser.AS);
-            this.state = 343;
-            this.match(CypherParser.OF);
             this.state = 344;
-            this.match(CypherParser.TIMESTAMP);
+            this.match(CypherParser.AS);
             this.state = 345;
+            this.match(CypherParser.OF);
+            this.state = 346;
+            this.match(CypherParser.TIMESTAMP);
+            this.state = 347;
             this.expression();
             }
         }
@@ -779,39 +780,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 347;
-            this.match(CypherParser.USING);
-            this.state = 348;
-            this.functionName();
             this.state = 349;
+            this.match(CypherParser.USING);
+            this.state = 350;
+            this.functionName();
+            this.state = 351;
             this.match(CypherParser.LPAREN);
-            this.state = 358;
+            this.state = 360;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
-                this.state = 350;
+                this.state = 352;
                 this.expression();
-                this.state = 355;
+                this.state = 357;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 351;
+                    this.state = 353;
                     this.match(CypherParser.COMMA);
-                    this.state = 352;
+                    this.state = 354;
                     this.expression();
                     }
                     }
-                    this.state = 357;
+                    this.state = 359;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 360;
+            this.state = 362;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -835,21 +836,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 365;
+            this.state = 367;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
                 {
-                this.state = 362;
+                this.state = 364;
                 this.hintCall();
                 }
                 }
-                this.state = 367;
+                this.state = 369;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 368;
+            this.state = 370;
             this.match(CypherParser.EOF);
             }
         }
@@ -873,37 +874,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 370;
+            this.state = 372;
             this.functionName();
-            this.state = 371;
+            this.state = 373;
             this.match(CypherParser.LPAREN);
-            this.state = 380;
+            this.state = 382;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
-                this.state = 372;
+                this.state = 374;
                 this.expression();
-                this.state = 377;
+                this.state = 379;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 373;
+                    this.state = 375;
                     this.match(CypherParser.COMMA);
-                    this.state = 374;
+                    this.state = 376;
                     this.expression();
                     }
                     }
-                    this.state = 379;
+                    this.state = 381;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 382;
+            this.state = 384;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -924,118 +925,118 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 24, CypherParser.RULE_clause);
         try {
-            this.state = 400;
+            this.state = 402;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 14, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 384;
+                this.state = 386;
                 this.matchClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 385;
+                this.state = 387;
                 this.unwindClause();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 386;
+                this.state = 388;
                 this.subqueryCallClause();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 387;
+                this.state = 389;
                 this.callClause();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 388;
+                this.state = 390;
                 this.createClause();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 389;
+                this.state = 391;
                 this.mergeClause();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 390;
+                this.state = 392;
                 this.setClause();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 391;
+                this.state = 393;
                 this.removeClause();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 392;
+                this.state = 394;
                 this.deleteClause();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 393;
+                this.state = 395;
                 this.withClause();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 394;
+                this.state = 396;
                 this.returnClause();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 395;
+                this.state = 397;
                 this.foreachClause();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 396;
+                this.state = 398;
                 this.finishClause();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 397;
+                this.state = 399;
                 this.orderSkipLimitClause();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 398;
+                this.state = 400;
                 this.letClause();
                 }
                 break;
             case 16:
                 this.enterOuterAlt(localContext, 16);
                 {
-                this.state = 399;
+                this.state = 401;
                 this.filterClause();
                 }
                 break;
@@ -1062,42 +1063,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 403;
+            this.state = 405;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 402;
+                this.state = 404;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 405;
+            this.state = 407;
             this.match(CypherParser.MATCH);
-            this.state = 406;
+            this.state = 408;
             this.pattern();
-            this.state = 410;
+            this.state = 412;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 407;
+                    this.state = 409;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 412;
+                this.state = 414;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             }
-            this.state = 414;
+            this.state = 416;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 413;
+                this.state = 415;
                 this.where();
                 }
             }
@@ -1123,13 +1124,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 416;
-            this.match(CypherParser.UNWIND);
-            this.state = 417;
-            this.expression();
             this.state = 418;
-            this.match(CypherParser.AS);
+            this.match(CypherParser.UNWIND);
             this.state = 419;
+            this.expression();
+            this.state = 420;
+            this.match(CypherParser.AS);
+            this.state = 421;
             this.variable();
             }
         }
@@ -1153,82 +1154,98 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 422;
+            this.state = 424;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 421;
+                this.state = 423;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 424;
+            this.state = 426;
             this.match(CypherParser.CALL);
-            this.state = 425;
+            this.state = 427;
             this.procedureName();
-            this.state = 438;
+            this.state = 440;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 103) {
                 {
-                this.state = 426;
+                this.state = 428;
                 this.match(CypherParser.LPAREN);
-                this.state = 435;
+                this.state = 437;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                     {
-                    this.state = 427;
+                    this.state = 429;
                     this.expression();
-                    this.state = 432;
+                    this.state = 434;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     while (_la === 97) {
                         {
                         {
-                        this.state = 428;
+                        this.state = 430;
                         this.match(CypherParser.COMMA);
-                        this.state = 429;
+                        this.state = 431;
                         this.expression();
                         }
                         }
-                        this.state = 434;
+                        this.state = 436;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 437;
+                this.state = 439;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 445;
+            this.state = 447;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 77) {
                 {
-                this.state = 440;
+                this.state = 442;
                 this.match(CypherParser.YIELD);
-                this.state = 443;
+                this.state = 445;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 441;
+                    this.state = 443;
                     this.match(CypherParser.STAR);
                     }
                     break;
+                case CypherParser.ALL:
+                case CypherParser.AND:
                 case CypherParser.ANY:
+                case CypherParser.AS:
+                case CypherParser.ASC:
                 case CypherParser.ASSERT:
                 case CypherParser.ASCENDING:
+                case CypherParser.BY:
+                case CypherParser.CALL:
+                case CypherParser.CASE:
                 case CypherParser.CONSTRAINT:
+                case CypherParser.CONTAINS:
                 case CypherParser.COUNT:
                 case CypherParser.COLLECT:
+                case CypherParser.CREATE:
+                case CypherParser.DELETE:
+                case CypherParser.DESC:
                 case CypherParser.DESCENDING:
+                case CypherParser.DETACH:
+                case CypherParser.DISTINCT:
                 case CypherParser.DROP:
+                case CypherParser.ELSE:
+                case CypherParser.END:
+                case CypherParser.ENDS:
                 case CypherParser.EXISTS:
                 case CypherParser.FOR:
                 case CypherParser.FOREACH:
@@ -1238,14 +1255,30 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.INSERT:
                 case CypherParser.FILTER:
                 case CypherParser.IF:
+                case CypherParser.IN:
                 case CypherParser.INDEX:
+                case CypherParser.IS:
                 case CypherParser.KEY:
+                case CypherParser.LIMIT:
+                case CypherParser.MATCH:
+                case CypherParser.MERGE:
                 case CypherParser.NODE:
                 case CypherParser.NONE:
+                case CypherParser.NOT:
                 case CypherParser.OF:
+                case CypherParser.ON:
+                case CypherParser.OPTIONAL:
+                case CypherParser.OR:
+                case CypherParser.ORDER:
                 case CypherParser.REDUCE:
+                case CypherParser.REMOVE:
                 case CypherParser.REQUIRE:
+                case CypherParser.RETURN:
+                case CypherParser.SET:
                 case CypherParser.SINGLE:
+                case CypherParser.SKIP_:
+                case CypherParser.STARTS:
+                case CypherParser.THEN:
                 case CypherParser.TIMESTAMP:
                 case CypherParser.TYPED:
                 case CypherParser.NORMALIZED:
@@ -1254,12 +1287,19 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.BOTH:
                 case CypherParser.FROM:
                 case CypherParser.OFFSET:
+                case CypherParser.UNION:
                 case CypherParser.UNIQUE:
+                case CypherParser.UNWIND:
                 case CypherParser.USING:
+                case CypherParser.WHEN:
+                case CypherParser.WHERE:
+                case CypherParser.WITH:
+                case CypherParser.XOR:
+                case CypherParser.YIELD:
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 442;
+                    this.state = 444;
                     this.yieldItems();
                     }
                     break;
@@ -1291,40 +1331,40 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 448;
+            this.state = 450;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 447;
+                this.state = 449;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 450;
-            this.match(CypherParser.CALL);
             this.state = 452;
+            this.match(CypherParser.CALL);
+            this.state = 454;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 103) {
                 {
-                this.state = 451;
+                this.state = 453;
                 this.subqueryScope();
                 }
             }
 
-            this.state = 454;
-            this.match(CypherParser.LBRACE);
-            this.state = 455;
-            this.query();
             this.state = 456;
-            this.match(CypherParser.RBRACE);
+            this.match(CypherParser.LBRACE);
+            this.state = 457;
+            this.query();
             this.state = 458;
+            this.match(CypherParser.RBRACE);
+            this.state = 460;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 35) {
                 {
-                this.state = 457;
+                this.state = 459;
                 this.inTransactions();
                 }
             }
@@ -1351,25 +1391,41 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 460;
+            this.state = 462;
             this.match(CypherParser.LPAREN);
-            this.state = 470;
+            this.state = 472;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 {
-                this.state = 461;
+                this.state = 463;
                 this.match(CypherParser.STAR);
                 }
                 break;
+            case CypherParser.ALL:
+            case CypherParser.AND:
             case CypherParser.ANY:
+            case CypherParser.AS:
+            case CypherParser.ASC:
             case CypherParser.ASSERT:
             case CypherParser.ASCENDING:
+            case CypherParser.BY:
+            case CypherParser.CALL:
+            case CypherParser.CASE:
             case CypherParser.CONSTRAINT:
+            case CypherParser.CONTAINS:
             case CypherParser.COUNT:
             case CypherParser.COLLECT:
+            case CypherParser.CREATE:
+            case CypherParser.DELETE:
+            case CypherParser.DESC:
             case CypherParser.DESCENDING:
+            case CypherParser.DETACH:
+            case CypherParser.DISTINCT:
             case CypherParser.DROP:
+            case CypherParser.ELSE:
+            case CypherParser.END:
+            case CypherParser.ENDS:
             case CypherParser.EXISTS:
             case CypherParser.FOR:
             case CypherParser.FOREACH:
@@ -1379,14 +1435,30 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.INSERT:
             case CypherParser.FILTER:
             case CypherParser.IF:
+            case CypherParser.IN:
             case CypherParser.INDEX:
+            case CypherParser.IS:
             case CypherParser.KEY:
+            case CypherParser.LIMIT:
+            case CypherParser.MATCH:
+            case CypherParser.MERGE:
             case CypherParser.NODE:
             case CypherParser.NONE:
+            case CypherParser.NOT:
             case CypherParser.OF:
+            case CypherParser.ON:
+            case CypherParser.OPTIONAL:
+            case CypherParser.OR:
+            case CypherParser.ORDER:
             case CypherParser.REDUCE:
+            case CypherParser.REMOVE:
             case CypherParser.REQUIRE:
+            case CypherParser.RETURN:
+            case CypherParser.SET:
             case CypherParser.SINGLE:
+            case CypherParser.SKIP_:
+            case CypherParser.STARTS:
+            case CypherParser.THEN:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
             case CypherParser.NORMALIZED:
@@ -1395,26 +1467,33 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.BOTH:
             case CypherParser.FROM:
             case CypherParser.OFFSET:
+            case CypherParser.UNION:
             case CypherParser.UNIQUE:
+            case CypherParser.UNWIND:
             case CypherParser.USING:
+            case CypherParser.WHEN:
+            case CypherParser.WHERE:
+            case CypherParser.WITH:
+            case CypherParser.XOR:
+            case CypherParser.YIELD:
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 462;
+                this.state = 464;
                 this.variable();
-                this.state = 467;
+                this.state = 469;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 463;
+                    this.state = 465;
                     this.match(CypherParser.COMMA);
-                    this.state = 464;
+                    this.state = 466;
                     this.variable();
                     }
                     }
-                    this.state = 469;
+                    this.state = 471;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1425,7 +1504,7 @@ export class CypherParser extends antlr.Parser {
             default:
                 break;
             }
-            this.state = 472;
+            this.state = 474;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1447,40 +1526,40 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 36, CypherParser.RULE_inTransactions);
         let _la: number;
         try {
-            this.state = 541;
+            this.state = 543;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 39, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 474;
+                this.state = 476;
                 this.match(CypherParser.IN);
-                this.state = 475;
+                this.state = 477;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 480;
+                this.state = 482;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 46) {
                     {
-                    this.state = 476;
-                    this.match(CypherParser.OF);
-                    this.state = 477;
-                    localContext._batchSize = this.expression();
                     this.state = 478;
+                    this.match(CypherParser.OF);
+                    this.state = 479;
+                    localContext._batchSize = this.expression();
+                    this.state = 480;
                     localContext._rowsWord = this.symbolicName();
                     }
                 }
 
-                this.state = 486;
+                this.state = 488;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 47) {
                     {
-                    this.state = 482;
-                    this.match(CypherParser.ON);
-                    this.state = 483;
-                    localContext._errorWord = this.symbolicName();
                     this.state = 484;
+                    this.match(CypherParser.ON);
+                    this.state = 485;
+                    localContext._errorWord = this.symbolicName();
+                    this.state = 486;
                     localContext._errorMode = this.symbolicName();
                     }
                 }
@@ -1490,36 +1569,36 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 488;
+                this.state = 490;
                 this.match(CypherParser.IN);
-                this.state = 489;
+                this.state = 491;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 494;
+                this.state = 496;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 31, this.context) ) {
                 case 1:
                     {
-                    this.state = 490;
-                    this.match(CypherParser.OF);
-                    this.state = 491;
-                    localContext._batchSize = this.expression();
                     this.state = 492;
+                    this.match(CypherParser.OF);
+                    this.state = 493;
+                    localContext._batchSize = this.expression();
+                    this.state = 494;
                     localContext._rowsWord = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 496;
+                this.state = 498;
                 this.inTransactionsReport();
-                this.state = 501;
+                this.state = 503;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 47) {
                     {
-                    this.state = 497;
-                    this.match(CypherParser.ON);
-                    this.state = 498;
-                    localContext._errorWord = this.symbolicName();
                     this.state = 499;
+                    this.match(CypherParser.ON);
+                    this.state = 500;
+                    localContext._errorWord = this.symbolicName();
+                    this.state = 501;
                     localContext._errorMode = this.symbolicName();
                     }
                 }
@@ -1529,99 +1608,99 @@ export class CypherParser extends antlr.Parser {
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 503;
+                this.state = 505;
                 this.match(CypherParser.IN);
-                this.state = 504;
+                this.state = 506;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 509;
+                this.state = 511;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 46) {
                     {
-                    this.state = 505;
-                    this.match(CypherParser.OF);
-                    this.state = 506;
-                    localContext._batchSize = this.expression();
                     this.state = 507;
+                    this.match(CypherParser.OF);
+                    this.state = 508;
+                    localContext._batchSize = this.expression();
+                    this.state = 509;
                     localContext._rowsWord = this.symbolicName();
                     }
                 }
 
                 {
-                this.state = 511;
-                this.match(CypherParser.ON);
-                this.state = 512;
-                localContext._errorWord = this.symbolicName();
                 this.state = 513;
+                this.match(CypherParser.ON);
+                this.state = 514;
+                localContext._errorWord = this.symbolicName();
+                this.state = 515;
                 localContext._errorMode = this.symbolicName();
                 }
-                this.state = 515;
+                this.state = 517;
                 this.inTransactionsReport();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 517;
-                this.match(CypherParser.IN);
                 this.state = 519;
+                this.match(CypherParser.IN);
+                this.state = 521;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 34, this.context) ) {
                 case 1:
                     {
-                    this.state = 518;
+                    this.state = 520;
                     localContext._concurrency = this.expression();
                     }
                     break;
                 }
-                this.state = 521;
+                this.state = 523;
                 localContext._concurrentWord = this.symbolicName();
-                this.state = 522;
+                this.state = 524;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 527;
+                this.state = 529;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 35, this.context) ) {
                 case 1:
                     {
-                    this.state = 523;
-                    this.match(CypherParser.OF);
-                    this.state = 524;
-                    localContext._batchSize = this.expression();
                     this.state = 525;
+                    this.match(CypherParser.OF);
+                    this.state = 526;
+                    localContext._batchSize = this.expression();
+                    this.state = 527;
                     localContext._rowsWord = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 530;
+                this.state = 532;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 36, this.context) ) {
                 case 1:
                     {
-                    this.state = 529;
+                    this.state = 531;
                     this.inTransactionsReport();
                     }
                     break;
                 }
-                this.state = 536;
+                this.state = 538;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 47) {
                     {
-                    this.state = 532;
-                    this.match(CypherParser.ON);
-                    this.state = 533;
-                    localContext._errorWord = this.symbolicName();
                     this.state = 534;
+                    this.match(CypherParser.ON);
+                    this.state = 535;
+                    localContext._errorWord = this.symbolicName();
+                    this.state = 536;
                     localContext._errorMode = this.symbolicName();
                     }
                 }
 
-                this.state = 539;
+                this.state = 541;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 38, this.context) ) {
                 case 1:
                     {
-                    this.state = 538;
+                    this.state = 540;
                     this.inTransactionsReport();
                     }
                     break;
@@ -1649,13 +1728,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 543;
-            localContext._reportWord = this.symbolicName();
-            this.state = 544;
-            localContext._statusWord = this.symbolicName();
             this.state = 545;
-            this.match(CypherParser.AS);
+            localContext._reportWord = this.symbolicName();
             this.state = 546;
+            localContext._statusWord = this.symbolicName();
+            this.state = 547;
+            this.match(CypherParser.AS);
+            this.state = 548;
             this.variable();
             }
         }
@@ -1679,25 +1758,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 553;
+            this.state = 555;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 40, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 548;
+                    this.state = 550;
                     this.schemaName();
-                    this.state = 549;
+                    this.state = 551;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 555;
+                this.state = 557;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 40, this.context);
             }
-            this.state = 556;
+            this.state = 558;
             this.schemaName();
             }
         }
@@ -1721,30 +1800,30 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 558;
+            this.state = 560;
             this.yieldItem();
-            this.state = 563;
+            this.state = 565;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 559;
+                this.state = 561;
                 this.match(CypherParser.COMMA);
-                this.state = 560;
+                this.state = 562;
                 this.yieldItem();
                 }
                 }
-                this.state = 565;
+                this.state = 567;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 567;
+            this.state = 569;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 566;
+                this.state = 568;
                 this.where();
                 }
             }
@@ -1770,19 +1849,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 572;
+            this.state = 574;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
             case 1:
                 {
-                this.state = 569;
+                this.state = 571;
                 this.symbolicName();
-                this.state = 570;
+                this.state = 572;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 574;
+            this.state = 576;
             this.variable();
             }
         }
@@ -1806,7 +1885,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 576;
+            this.state = 578;
             _la = this.tokenStream.LA(1);
             if(!(_la === 15 || _la === 32)) {
             this.errorHandler.recoverInline(this);
@@ -1815,7 +1894,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 577;
+            this.state = 579;
             this.pattern();
             }
         }
@@ -1839,21 +1918,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 579;
+            this.state = 581;
             this.match(CypherParser.MERGE);
-            this.state = 580;
+            this.state = 582;
             this.patternPart();
-            this.state = 584;
+            this.state = 586;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 47) {
                 {
                 {
-                this.state = 581;
+                this.state = 583;
                 this.mergeAction();
                 }
                 }
-                this.state = 586;
+                this.state = 588;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1876,28 +1955,28 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MergeActionContext(this.context, this.state);
         this.enterRule(localContext, 50, CypherParser.RULE_mergeAction);
         try {
-            this.state = 593;
+            this.state = 595;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 45, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 587;
-                this.match(CypherParser.ON);
-                this.state = 588;
-                this.match(CypherParser.MATCH);
                 this.state = 589;
+                this.match(CypherParser.ON);
+                this.state = 590;
+                this.match(CypherParser.MATCH);
+                this.state = 591;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 590;
-                this.match(CypherParser.ON);
-                this.state = 591;
-                this.match(CypherParser.CREATE);
                 this.state = 592;
+                this.match(CypherParser.ON);
+                this.state = 593;
+                this.match(CypherParser.CREATE);
+                this.state = 594;
                 this.setClause();
                 }
                 break;
@@ -1923,23 +2002,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 595;
+            this.state = 597;
             this.match(CypherParser.SET);
-            this.state = 596;
+            this.state = 598;
             this.setItem();
-            this.state = 601;
+            this.state = 603;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 597;
+                this.state = 599;
                 this.match(CypherParser.COMMA);
-                this.state = 598;
+                this.state = 600;
                 this.setItem();
                 }
                 }
-                this.state = 603;
+                this.state = 605;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1962,18 +2041,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SetItemContext(this.context, this.state);
         this.enterRule(localContext, 54, CypherParser.RULE_setItem);
         try {
-            this.state = 626;
+            this.state = 628;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 47, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 604;
-                this.propertyExpression();
-                this.state = 605;
-                this.match(CypherParser.EQ);
                 this.state = 606;
+                this.propertyExpression();
+                this.state = 607;
+                this.match(CypherParser.EQ);
+                this.state = 608;
                 this.expression();
                 }
                 break;
@@ -1981,11 +2060,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 608;
-                this.variable();
-                this.state = 609;
-                this.match(CypherParser.EQ);
                 this.state = 610;
+                this.variable();
+                this.state = 611;
+                this.match(CypherParser.EQ);
+                this.state = 612;
                 this.expression();
                 }
                 break;
@@ -1993,11 +2072,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 612;
-                this.variable();
-                this.state = 613;
-                this.match(CypherParser.PLUSEQ);
                 this.state = 614;
+                this.variable();
+                this.state = 615;
+                this.match(CypherParser.PLUSEQ);
+                this.state = 616;
                 this.expression();
                 }
                 break;
@@ -2005,9 +2084,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 616;
+                this.state = 618;
                 this.variable();
-                this.state = 617;
+                this.state = 619;
                 this.nodeLabels();
                 }
                 break;
@@ -2015,17 +2094,17 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 619;
-                this.atom();
-                this.state = 620;
-                this.match(CypherParser.LBRACK);
                 this.state = 621;
-                (localContext as SetDynamicPropertyContext)._key = this.expression();
+                this.atom();
                 this.state = 622;
-                this.match(CypherParser.RBRACK);
+                this.match(CypherParser.LBRACK);
                 this.state = 623;
-                this.match(CypherParser.EQ);
+                (localContext as SetDynamicPropertyContext)._key = this.expression();
                 this.state = 624;
+                this.match(CypherParser.RBRACK);
+                this.state = 625;
+                this.match(CypherParser.EQ);
+                this.state = 626;
                 (localContext as SetDynamicPropertyContext)._value = this.expression();
                 }
                 break;
@@ -2051,23 +2130,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 628;
+            this.state = 630;
             this.match(CypherParser.REMOVE);
-            this.state = 629;
+            this.state = 631;
             this.removeItem();
-            this.state = 634;
+            this.state = 636;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 630;
+                this.state = 632;
                 this.match(CypherParser.COMMA);
-                this.state = 631;
+                this.state = 633;
                 this.removeItem();
                 }
                 }
-                this.state = 636;
+                this.state = 638;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2090,16 +2169,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new RemoveItemContext(this.context, this.state);
         this.enterRule(localContext, 58, CypherParser.RULE_removeItem);
         try {
-            this.state = 646;
+            this.state = 648;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 49, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 637;
+                this.state = 639;
                 this.variable();
-                this.state = 638;
+                this.state = 640;
                 this.nodeLabels();
                 }
                 break;
@@ -2107,7 +2186,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 640;
+                this.state = 642;
                 this.propertyExpression();
                 }
                 break;
@@ -2115,13 +2194,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemoveDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 641;
-                this.atom();
-                this.state = 642;
-                this.match(CypherParser.LBRACK);
                 this.state = 643;
-                this.expression();
+                this.atom();
                 this.state = 644;
+                this.match(CypherParser.LBRACK);
+                this.state = 645;
+                this.expression();
+                this.state = 646;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -2147,12 +2226,12 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 649;
+            this.state = 651;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19 || _la === 31) {
                 {
-                this.state = 648;
+                this.state = 650;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 19 || _la === 31)) {
                 this.errorHandler.recoverInline(this);
@@ -2164,23 +2243,23 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 651;
+            this.state = 653;
             this.match(CypherParser.DELETE);
-            this.state = 652;
+            this.state = 654;
             this.expression();
-            this.state = 657;
+            this.state = 659;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 653;
+                this.state = 655;
                 this.match(CypherParser.COMMA);
-                this.state = 654;
+                this.state = 656;
                 this.expression();
                 }
                 }
-                this.state = 659;
+                this.state = 661;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2206,33 +2285,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 660;
-            this.match(CypherParser.FOREACH);
-            this.state = 661;
-            this.match(CypherParser.LPAREN);
             this.state = 662;
-            this.variable();
+            this.match(CypherParser.FOREACH);
             this.state = 663;
-            this.match(CypherParser.IN);
+            this.match(CypherParser.LPAREN);
             this.state = 664;
-            this.expression();
+            this.variable();
             this.state = 665;
-            this.match(CypherParser.PIPE);
+            this.match(CypherParser.IN);
+            this.state = 666;
+            this.expression();
             this.state = 667;
+            this.match(CypherParser.PIPE);
+            this.state = 669;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 666;
+                this.state = 668;
                 this.clause();
                 }
                 }
-                this.state = 669;
+                this.state = 671;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 47514499) !== 0) || ((((_la - 68)) & ~0x1F) === 0 && ((1 << (_la - 68)) & 137) !== 0));
-            this.state = 671;
+            this.state = 673;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2253,30 +2332,30 @@ export class CypherParser extends antlr.Parser {
         let localContext = new OrderSkipLimitClauseContext(this.context, this.state);
         this.enterRule(localContext, 64, CypherParser.RULE_orderSkipLimitClause);
         try {
-            this.state = 685;
+            this.state = 687;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ORDER:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 673;
-                this.order();
                 this.state = 675;
+                this.order();
+                this.state = 677;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 53, this.context) ) {
                 case 1:
                     {
-                    this.state = 674;
+                    this.state = 676;
                     this.skip();
                     }
                     break;
                 }
-                this.state = 678;
+                this.state = 680;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 54, this.context) ) {
                 case 1:
                     {
-                    this.state = 677;
+                    this.state = 679;
                     this.limit();
                     }
                     break;
@@ -2287,14 +2366,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.OFFSET:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 680;
-                this.skip();
                 this.state = 682;
+                this.skip();
+                this.state = 684;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 55, this.context) ) {
                 case 1:
                     {
-                    this.state = 681;
+                    this.state = 683;
                     this.limit();
                     }
                     break;
@@ -2304,7 +2383,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.LIMIT:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 684;
+                this.state = 686;
                 this.limit();
                 }
                 break;
@@ -2331,7 +2410,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 687;
+            this.state = 689;
             this.match(CypherParser.FINISH);
             }
         }
@@ -2355,23 +2434,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 689;
+            this.state = 691;
             this.match(CypherParser.LET);
-            this.state = 690;
+            this.state = 692;
             this.letItem();
-            this.state = 695;
+            this.state = 697;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 691;
+                this.state = 693;
                 this.match(CypherParser.COMMA);
-                this.state = 692;
+                this.state = 694;
                 this.letItem();
                 }
                 }
-                this.state = 697;
+                this.state = 699;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2396,11 +2475,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 698;
-            this.variable();
-            this.state = 699;
-            this.match(CypherParser.EQ);
             this.state = 700;
+            this.variable();
+            this.state = 701;
+            this.match(CypherParser.EQ);
+            this.state = 702;
             this.expression();
             }
         }
@@ -2420,23 +2499,22 @@ export class CypherParser extends antlr.Parser {
     public filterClause(): FilterClauseContext {
         let localContext = new FilterClauseContext(this.context, this.state);
         this.enterRule(localContext, 72, CypherParser.RULE_filterClause);
-        let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 702;
-            this.match(CypherParser.FILTER);
             this.state = 704;
+            this.match(CypherParser.FILTER);
+            this.state = 706;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 74) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
+            case 1:
                 {
-                this.state = 703;
+                this.state = 705;
                 this.match(CypherParser.WHERE);
                 }
+                break;
             }
-
-            this.state = 706;
+            this.state = 708;
             this.expression();
             }
         }
@@ -2460,16 +2538,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 708;
+            this.state = 710;
             this.match(CypherParser.WITH);
-            this.state = 709;
-            this.projectionBody();
             this.state = 711;
+            this.projectionBody();
+            this.state = 713;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 710;
+                this.state = 712;
                 this.where();
                 }
             }
@@ -2495,9 +2573,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 713;
+            this.state = 715;
             this.match(CypherParser.RETURN);
-            this.state = 714;
+            this.state = 716;
             this.projectionBody();
             }
         }
@@ -2517,48 +2595,47 @@ export class CypherParser extends antlr.Parser {
     public projectionBody(): ProjectionBodyContext {
         let localContext = new ProjectionBodyContext(this.context, this.state);
         this.enterRule(localContext, 78, CypherParser.RULE_projectionBody);
-        let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 717;
+            this.state = 719;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 20) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 60, this.context) ) {
+            case 1:
                 {
-                this.state = 716;
+                this.state = 718;
                 this.match(CypherParser.DISTINCT);
                 }
+                break;
             }
-
-            this.state = 719;
-            this.projectionItems();
             this.state = 721;
+            this.projectionItems();
+            this.state = 723;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 61, this.context) ) {
             case 1:
                 {
-                this.state = 720;
+                this.state = 722;
                 this.order();
                 }
                 break;
             }
-            this.state = 724;
+            this.state = 726;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 62, this.context) ) {
             case 1:
                 {
-                this.state = 723;
+                this.state = 725;
                 this.skip();
                 }
                 break;
             }
-            this.state = 727;
+            this.state = 729;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 63, this.context) ) {
             case 1:
                 {
-                this.state = 726;
+                this.state = 728;
                 this.limit();
                 }
                 break;
@@ -2583,42 +2660,56 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 80, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 745;
+            this.state = 747;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 729;
+                this.state = 731;
                 this.match(CypherParser.STAR);
-                this.state = 734;
+                this.state = 736;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 730;
+                    this.state = 732;
                     this.match(CypherParser.COMMA);
-                    this.state = 731;
+                    this.state = 733;
                     this.projectionItem();
                     }
                     }
-                    this.state = 736;
+                    this.state = 738;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
                 break;
             case CypherParser.ALL:
+            case CypherParser.AND:
             case CypherParser.ANY:
+            case CypherParser.AS:
+            case CypherParser.ASC:
             case CypherParser.ASSERT:
             case CypherParser.ASCENDING:
+            case CypherParser.BY:
+            case CypherParser.CALL:
             case CypherParser.CASE:
             case CypherParser.CONSTRAINT:
+            case CypherParser.CONTAINS:
             case CypherParser.COUNT:
             case CypherParser.COLLECT:
+            case CypherParser.CREATE:
+            case CypherParser.DELETE:
+            case CypherParser.DESC:
             case CypherParser.DESCENDING:
+            case CypherParser.DETACH:
+            case CypherParser.DISTINCT:
             case CypherParser.DROP:
+            case CypherParser.ELSE:
+            case CypherParser.END:
+            case CypherParser.ENDS:
             case CypherParser.EXISTS:
             case CypherParser.FALSE:
             case CypherParser.FOR:
@@ -2629,16 +2720,31 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.INSERT:
             case CypherParser.FILTER:
             case CypherParser.IF:
+            case CypherParser.IN:
             case CypherParser.INDEX:
+            case CypherParser.IS:
             case CypherParser.KEY:
+            case CypherParser.LIMIT:
+            case CypherParser.MATCH:
+            case CypherParser.MERGE:
             case CypherParser.NODE:
             case CypherParser.NONE:
             case CypherParser.NOT:
             case CypherParser.NULL:
             case CypherParser.OF:
+            case CypherParser.ON:
+            case CypherParser.OPTIONAL:
+            case CypherParser.OR:
+            case CypherParser.ORDER:
             case CypherParser.REDUCE:
+            case CypherParser.REMOVE:
             case CypherParser.REQUIRE:
+            case CypherParser.RETURN:
+            case CypherParser.SET:
             case CypherParser.SINGLE:
+            case CypherParser.SKIP_:
+            case CypherParser.STARTS:
+            case CypherParser.THEN:
             case CypherParser.TIMESTAMP:
             case CypherParser.TRUE:
             case CypherParser.TYPED:
@@ -2648,8 +2754,15 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.BOTH:
             case CypherParser.FROM:
             case CypherParser.OFFSET:
+            case CypherParser.UNION:
             case CypherParser.UNIQUE:
+            case CypherParser.UNWIND:
             case CypherParser.USING:
+            case CypherParser.WHEN:
+            case CypherParser.WHERE:
+            case CypherParser.WITH:
+            case CypherParser.XOR:
+            case CypherParser.YIELD:
             case CypherParser.PLUS:
             case CypherParser.MINUS:
             case CypherParser.DOLLAR:
@@ -2665,21 +2778,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 737;
+                this.state = 739;
                 this.projectionItem();
-                this.state = 742;
+                this.state = 744;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 738;
+                    this.state = 740;
                     this.match(CypherParser.COMMA);
-                    this.state = 739;
+                    this.state = 741;
                     this.projectionItem();
                     }
                     }
-                    this.state = 744;
+                    this.state = 746;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2708,16 +2821,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 747;
+            this.state = 749;
             this.expression();
-            this.state = 750;
+            this.state = 752;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 67, this.context) ) {
             case 1:
                 {
-                this.state = 748;
+                this.state = 750;
                 this.match(CypherParser.AS);
-                this.state = 749;
+                this.state = 751;
                 this.variable();
                 }
                 break;
@@ -2744,25 +2857,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 752;
-            this.match(CypherParser.ORDER);
-            this.state = 753;
-            this.match(CypherParser.BY);
             this.state = 754;
+            this.match(CypherParser.ORDER);
+            this.state = 755;
+            this.match(CypherParser.BY);
+            this.state = 756;
             this.sortItem();
-            this.state = 759;
+            this.state = 761;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 755;
+                this.state = 757;
                 this.match(CypherParser.COMMA);
-                this.state = 756;
+                this.state = 758;
                 this.sortItem();
                 }
                 }
-                this.state = 761;
+                this.state = 763;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2788,7 +2901,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 762;
+            this.state = 764;
             _la = this.tokenStream.LA(1);
             if(!(_la === 57 || _la === 68)) {
             this.errorHandler.recoverInline(this);
@@ -2797,7 +2910,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 763;
+            this.state = 765;
             this.expression();
             }
         }
@@ -2820,9 +2933,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 765;
+            this.state = 767;
             this.match(CypherParser.LIMIT);
-            this.state = 766;
+            this.state = 768;
             this.expression();
             }
         }
@@ -2846,14 +2959,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 768;
-            this.expression();
             this.state = 770;
+            this.expression();
+            this.state = 772;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 769;
+                this.state = 771;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2886,9 +2999,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 772;
+            this.state = 774;
             this.match(CypherParser.WHERE);
-            this.state = 773;
+            this.state = 775;
             this.expression();
             }
         }
@@ -2912,21 +3025,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 775;
+            this.state = 777;
             this.patternPart();
-            this.state = 780;
+            this.state = 782;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 776;
+                this.state = 778;
                 this.match(CypherParser.COMMA);
-                this.state = 777;
+                this.state = 779;
                 this.patternPart();
                 }
                 }
-                this.state = 782;
+                this.state = 784;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2949,30 +3062,30 @@ export class CypherParser extends antlr.Parser {
         let localContext = new PatternPartContext(this.context, this.state);
         this.enterRule(localContext, 96, CypherParser.RULE_patternPart);
         try {
-            this.state = 800;
+            this.state = 802;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 74, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 786;
+                this.state = 788;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 71, this.context) ) {
                 case 1:
                     {
-                    this.state = 783;
+                    this.state = 785;
                     this.variable();
-                    this.state = 784;
+                    this.state = 786;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 790;
+                this.state = 792;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LPAREN:
                     {
-                    this.state = 788;
+                    this.state = 790;
                     this.patternElement();
                     }
                     break;
@@ -3014,7 +3127,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 789;
+                    this.state = 791;
                     this.shortestPathPattern();
                     }
                     break;
@@ -3026,21 +3139,21 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 795;
+                this.state = 797;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 73, this.context) ) {
                 case 1:
                     {
-                    this.state = 792;
+                    this.state = 794;
                     this.variable();
-                    this.state = 793;
+                    this.state = 795;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 797;
+                this.state = 799;
                 this.pathSelector();
-                this.state = 798;
+                this.state = 800;
                 this.patternElement();
                 }
                 break;
@@ -3064,26 +3177,26 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 98, CypherParser.RULE_pathSelector);
         let _la: number;
         try {
-            this.state = 845;
+            this.state = 847;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 82, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 802;
+                this.state = 804;
                 this.match(CypherParser.ALL);
-                this.state = 806;
+                this.state = 808;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                     {
                     {
-                    this.state = 803;
+                    this.state = 805;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 808;
+                    this.state = 810;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3092,30 +3205,30 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 809;
-                this.match(CypherParser.ANY);
                 this.state = 811;
+                this.match(CypherParser.ANY);
+                this.state = 813;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
                     {
-                    this.state = 810;
+                    this.state = 812;
                     localContext._count = this.integerLiteral();
                     }
                 }
 
-                this.state = 816;
+                this.state = 818;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                     {
                     {
-                    this.state = 813;
+                    this.state = 815;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 818;
+                    this.state = 820;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3124,31 +3237,31 @@ export class CypherParser extends antlr.Parser {
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 819;
+                this.state = 821;
                 localContext._symbolicName = this.symbolicName();
                 localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 821;
+                this.state = 823;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
                     {
-                    this.state = 820;
+                    this.state = 822;
                     localContext._count = this.integerLiteral();
                     }
                 }
 
-                this.state = 826;
+                this.state = 828;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                     {
                     {
-                    this.state = 823;
+                    this.state = 825;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 828;
+                    this.state = 830;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3157,22 +3270,22 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 829;
+                this.state = 831;
                 this.match(CypherParser.ANY);
-                this.state = 830;
+                this.state = 832;
                 localContext._countParameter = this.parameter();
-                this.state = 834;
+                this.state = 836;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                     {
                     {
-                    this.state = 831;
+                    this.state = 833;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 836;
+                    this.state = 838;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3181,23 +3294,23 @@ export class CypherParser extends antlr.Parser {
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 837;
+                this.state = 839;
                 localContext._symbolicName = this.symbolicName();
                 localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 838;
+                this.state = 840;
                 localContext._countParameter = this.parameter();
-                this.state = 842;
+                this.state = 844;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                     {
                     {
-                    this.state = 839;
+                    this.state = 841;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 844;
+                    this.state = 846;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3224,13 +3337,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 847;
-            this.symbolicName();
-            this.state = 848;
-            this.match(CypherParser.LPAREN);
             this.state = 849;
-            this.patternElement();
+            this.symbolicName();
             this.state = 850;
+            this.match(CypherParser.LPAREN);
+            this.state = 851;
+            this.patternElement();
+            this.state = 852;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3252,25 +3365,25 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 102, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 886;
+            this.state = 888;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 88, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 852;
+                this.state = 854;
                 this.nodePattern();
-                this.state = 856;
+                this.state = 858;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 853;
+                    this.state = 855;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 858;
+                    this.state = 860;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3279,40 +3392,40 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 859;
-                this.match(CypherParser.LPAREN);
-                this.state = 860;
-                this.patternElement();
                 this.state = 861;
+                this.match(CypherParser.LPAREN);
+                this.state = 862;
+                this.patternElement();
+                this.state = 863;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 863;
-                this.quantifiedPath();
                 this.state = 865;
+                this.quantifiedPath();
+                this.state = 867;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 84, this.context) ) {
                 case 1:
                     {
-                    this.state = 864;
+                    this.state = 866;
                     this.nodePattern();
                     }
                     break;
                 }
-                this.state = 870;
+                this.state = 872;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 867;
+                    this.state = 869;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 872;
+                    this.state = 874;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3321,35 +3434,35 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 873;
+                this.state = 875;
                 this.match(CypherParser.LPAREN);
-                this.state = 877;
+                this.state = 879;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3758088191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || _la === 114 || _la === 115) {
                     {
-                    this.state = 874;
+                    this.state = 876;
                     localContext._subpath = this.variable();
-                    this.state = 875;
+                    this.state = 877;
                     this.match(CypherParser.EQ);
                     }
                 }
 
-                this.state = 879;
+                this.state = 881;
                 this.patternElement();
-                this.state = 882;
+                this.state = 884;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 74) {
                     {
-                    this.state = 880;
+                    this.state = 882;
                     this.match(CypherParser.WHERE);
-                    this.state = 881;
+                    this.state = 883;
                     this.expression();
                     }
                 }
 
-                this.state = 884;
+                this.state = 886;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3375,9 +3488,9 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 888;
-            this.nodePattern();
             this.state = 890;
+            this.nodePattern();
+            this.state = 892;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -3385,7 +3498,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 889;
+                    this.state = 891;
                     this.patternElementChain();
                     }
                     }
@@ -3393,7 +3506,7 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 892;
+                this.state = 894;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 89, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
@@ -3417,106 +3530,106 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 106, CypherParser.RULE_nodePattern);
         let _la: number;
         try {
-            this.state = 924;
+            this.state = 926;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 97, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 894;
-                this.match(CypherParser.LPAREN);
                 this.state = 896;
+                this.match(CypherParser.LPAREN);
+                this.state = 898;
                 this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 90, this.context) ) {
+                case 1:
                     {
-                    this.state = 895;
+                    this.state = 897;
                     this.variable();
                     }
+                    break;
                 }
-
-                this.state = 900;
+                this.state = 902;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 91, this.context) ) {
                 case 1:
                     {
-                    this.state = 898;
+                    this.state = 900;
                     this.nodeLabels();
                     }
                     break;
                 case 2:
                     {
-                    this.state = 899;
+                    this.state = 901;
                     this.labelExpression();
                     }
                     break;
                 }
-                this.state = 903;
+                this.state = 905;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 102 || _la === 107) {
                     {
-                    this.state = 902;
+                    this.state = 904;
                     this.properties();
                     }
                 }
 
-                this.state = 907;
+                this.state = 909;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 74) {
                     {
-                    this.state = 905;
+                    this.state = 907;
                     this.match(CypherParser.WHERE);
-                    this.state = 906;
+                    this.state = 908;
                     localContext._nodeWhere = this.expression();
                     }
                 }
 
-                this.state = 909;
+                this.state = 911;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 910;
-                this.match(CypherParser.LPAREN);
                 this.state = 912;
+                this.match(CypherParser.LPAREN);
+                this.state = 914;
                 this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 94, this.context) ) {
+                case 1:
                     {
-                    this.state = 911;
+                    this.state = 913;
                     this.variable();
                     }
+                    break;
                 }
-
-                this.state = 914;
-                this.isLabelExpression();
                 this.state = 916;
+                this.isLabelExpression();
+                this.state = 918;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 102 || _la === 107) {
                     {
-                    this.state = 915;
+                    this.state = 917;
                     this.properties();
                     }
                 }
 
-                this.state = 920;
+                this.state = 922;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 74) {
                     {
-                    this.state = 918;
+                    this.state = 920;
                     this.match(CypherParser.WHERE);
-                    this.state = 919;
+                    this.state = 921;
                     localContext._nodeWhere = this.expression();
                     }
                 }
 
-                this.state = 922;
+                this.state = 924;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3541,9 +3654,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 926;
+            this.state = 928;
             this.match(CypherParser.IS);
-            this.state = 927;
+            this.state = 929;
             this.labelDisjunction();
             }
         }
@@ -3566,9 +3679,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 929;
+            this.state = 931;
             this.match(CypherParser.COLON);
-            this.state = 930;
+            this.state = 932;
             this.labelDisjunction();
             }
         }
@@ -3593,33 +3706,33 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 932;
+            this.state = 934;
             this.labelConjunction();
-            this.state = 940;
+            this.state = 942;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 99, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 933;
-                    this.match(CypherParser.PIPE);
                     this.state = 935;
+                    this.match(CypherParser.PIPE);
+                    this.state = 937;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 98) {
                         {
-                        this.state = 934;
+                        this.state = 936;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 937;
+                    this.state = 939;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 942;
+                this.state = 944;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 99, this.context);
             }
@@ -3645,21 +3758,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 943;
+            this.state = 945;
             this.labelNegation();
-            this.state = 948;
+            this.state = 950;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 944;
+                this.state = 946;
                 this.match(CypherParser.AMP);
-                this.state = 945;
+                this.state = 947;
                 this.labelNegation();
                 }
                 }
-                this.state = 950;
+                this.state = 952;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3682,15 +3795,15 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LabelNegationContext(this.context, this.state);
         this.enterRule(localContext, 116, CypherParser.RULE_labelNegation);
         try {
-            this.state = 954;
+            this.state = 956;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 951;
+                this.state = 953;
                 this.match(CypherParser.BANG);
-                this.state = 952;
+                this.state = 954;
                 this.labelNegation();
                 }
                 break;
@@ -3777,7 +3890,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 953;
+                this.state = 955;
                 this.labelAtom();
                 }
                 break;
@@ -3802,7 +3915,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LabelAtomContext(this.context, this.state);
         this.enterRule(localContext, 118, CypherParser.RULE_labelAtom);
         try {
-            this.state = 962;
+            this.state = 964;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -3886,25 +3999,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 956;
+                this.state = 958;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 957;
+                this.state = 959;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 958;
-                this.match(CypherParser.LPAREN);
-                this.state = 959;
-                this.labelDisjunction();
                 this.state = 960;
+                this.match(CypherParser.LPAREN);
+                this.state = 961;
+                this.labelDisjunction();
+                this.state = 962;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3930,41 +4043,41 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 120, CypherParser.RULE_patternElementChain);
         let _la: number;
         try {
-            this.state = 974;
+            this.state = 976;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 104, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 964;
-                this.relationshipPattern();
                 this.state = 966;
+                this.relationshipPattern();
+                this.state = 968;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 524293) !== 0)) {
                     {
-                    this.state = 965;
+                    this.state = 967;
                     this.pathQuantifier();
                     }
                 }
 
-                this.state = 968;
+                this.state = 970;
                 this.nodePattern();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 970;
+                this.state = 972;
                 this.quantifiedPath();
-                this.state = 971;
+                this.state = 973;
                 this.nodePattern();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 973;
+                this.state = 975;
                 this.quantifiedPath();
                 }
                 break;
@@ -3988,99 +4101,99 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 122, CypherParser.RULE_quantifiedPath);
         let _la: number;
         try {
-            this.state = 1010;
+            this.state = 1012;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 109, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 976;
-                this.match(CypherParser.LPAREN);
-                this.state = 977;
-                this.nodePattern();
                 this.state = 978;
-                this.relationshipPattern();
+                this.match(CypherParser.LPAREN);
                 this.state = 979;
                 this.nodePattern();
-                this.state = 982;
+                this.state = 980;
+                this.relationshipPattern();
+                this.state = 981;
+                this.nodePattern();
+                this.state = 984;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 74) {
                     {
-                    this.state = 980;
+                    this.state = 982;
                     this.match(CypherParser.WHERE);
-                    this.state = 981;
+                    this.state = 983;
                     this.expression();
                     }
                 }
 
-                this.state = 984;
+                this.state = 986;
                 this.match(CypherParser.RPAREN);
-                this.state = 985;
+                this.state = 987;
                 this.pathQuantifier();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 987;
+                this.state = 989;
                 this.match(CypherParser.LPAREN);
-                this.state = 988;
-                this.nodePattern();
                 this.state = 990;
+                this.nodePattern();
+                this.state = 992;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 do {
                     {
                     {
-                    this.state = 989;
+                    this.state = 991;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 992;
+                    this.state = 994;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 } while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 131081) !== 0));
-                this.state = 996;
+                this.state = 998;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 74) {
                     {
-                    this.state = 994;
+                    this.state = 996;
                     this.match(CypherParser.WHERE);
-                    this.state = 995;
+                    this.state = 997;
                     this.expression();
                     }
                 }
 
-                this.state = 998;
+                this.state = 1000;
                 this.match(CypherParser.RPAREN);
-                this.state = 999;
+                this.state = 1001;
                 this.pathQuantifier();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1001;
+                this.state = 1003;
                 this.match(CypherParser.LPAREN);
-                this.state = 1002;
+                this.state = 1004;
                 this.nodePattern();
-                this.state = 1005;
+                this.state = 1007;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 74) {
                     {
-                    this.state = 1003;
+                    this.state = 1005;
                     this.match(CypherParser.WHERE);
-                    this.state = 1004;
+                    this.state = 1006;
                     this.expression();
                     }
                 }
 
-                this.state = 1007;
+                this.state = 1009;
                 this.match(CypherParser.RPAREN);
-                this.state = 1008;
+                this.state = 1010;
                 this.pathQuantifier();
                 }
                 break;
@@ -4104,37 +4217,37 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 124, CypherParser.RULE_pathQuantifier);
         let _la: number;
         try {
-            this.state = 1025;
+            this.state = 1027;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1012;
-                this.match(CypherParser.LBRACE);
                 this.state = 1014;
+                this.match(CypherParser.LBRACE);
+                this.state = 1016;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
                     {
-                    this.state = 1013;
+                    this.state = 1015;
                     localContext._lo = this.integerLiteral();
                     }
                 }
 
-                this.state = 1020;
+                this.state = 1022;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 97) {
                     {
-                    this.state = 1016;
-                    this.match(CypherParser.COMMA);
                     this.state = 1018;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1020;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
                         {
-                        this.state = 1017;
+                        this.state = 1019;
                         localContext._hi = this.integerLiteral();
                         }
                     }
@@ -4142,21 +4255,21 @@ export class CypherParser extends antlr.Parser {
                     }
                 }
 
-                this.state = 1022;
+                this.state = 1024;
                 this.match(CypherParser.RBRACE);
                 }
                 break;
             case CypherParser.PLUS:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1023;
+                this.state = 1025;
                 this.match(CypherParser.PLUS);
                 }
                 break;
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1024;
+                this.state = 1026;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -4182,90 +4295,90 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 126, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 1051;
+            this.state = 1053;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 118, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1027;
+                this.state = 1029;
                 this.match(CypherParser.LT);
-                this.state = 1028;
-                this.match(CypherParser.MINUS);
                 this.state = 1030;
+                this.match(CypherParser.MINUS);
+                this.state = 1032;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 105) {
                     {
-                    this.state = 1029;
+                    this.state = 1031;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1032;
+                this.state = 1034;
                 this.match(CypherParser.MINUS);
-                this.state = 1033;
+                this.state = 1035;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1034;
+                this.state = 1036;
                 this.match(CypherParser.LT);
-                this.state = 1035;
-                this.match(CypherParser.MINUS);
                 this.state = 1037;
+                this.match(CypherParser.MINUS);
+                this.state = 1039;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 105) {
                     {
-                    this.state = 1036;
+                    this.state = 1038;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1039;
+                this.state = 1041;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1040;
-                this.match(CypherParser.MINUS);
                 this.state = 1042;
+                this.match(CypherParser.MINUS);
+                this.state = 1044;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 105) {
                     {
-                    this.state = 1041;
+                    this.state = 1043;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1044;
+                this.state = 1046;
                 this.match(CypherParser.MINUS);
-                this.state = 1045;
+                this.state = 1047;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1046;
-                this.match(CypherParser.MINUS);
                 this.state = 1048;
+                this.match(CypherParser.MINUS);
+                this.state = 1050;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 105) {
                     {
-                    this.state = 1047;
+                    this.state = 1049;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1050;
+                this.state = 1052;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -4291,67 +4404,67 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1053;
-            this.match(CypherParser.LBRACK);
             this.state = 1055;
+            this.match(CypherParser.LBRACK);
+            this.state = 1057;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 119, this.context) ) {
+            case 1:
                 {
-                this.state = 1054;
+                this.state = 1056;
                 this.variable();
                 }
+                break;
             }
-
-            this.state = 1059;
+            this.state = 1061;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 120, this.context) ) {
             case 1:
                 {
-                this.state = 1057;
+                this.state = 1059;
                 this.relationshipTypes();
                 }
                 break;
             case 2:
                 {
-                this.state = 1058;
+                this.state = 1060;
                 this.labelExpression();
                 }
                 break;
             }
-            this.state = 1062;
+            this.state = 1064;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 79 || _la === 90) {
                 {
-                this.state = 1061;
+                this.state = 1063;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 1065;
+            this.state = 1067;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 102 || _la === 107) {
                 {
-                this.state = 1064;
+                this.state = 1066;
                 this.properties();
                 }
             }
 
-            this.state = 1069;
+            this.state = 1071;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 1067;
+                this.state = 1069;
                 this.match(CypherParser.WHERE);
-                this.state = 1068;
+                this.state = 1070;
                 localContext._relWhere = this.expression();
                 }
             }
 
-            this.state = 1071;
+            this.state = 1073;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4372,20 +4485,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new PropertiesContext(this.context, this.state);
         this.enterRule(localContext, 130, CypherParser.RULE_properties);
         try {
-            this.state = 1075;
+            this.state = 1077;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1073;
+                this.state = 1075;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1074;
+                this.state = 1076;
                 this.parameter();
                 }
                 break;
@@ -4411,39 +4524,39 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 132, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 1100;
+            this.state = 1102;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 128, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1077;
+                this.state = 1079;
                 this.match(CypherParser.COLON);
-                this.state = 1078;
+                this.state = 1080;
                 this.relTypeName();
-                this.state = 1086;
+                this.state = 1088;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 101) {
                     {
                     {
-                    this.state = 1079;
-                    this.match(CypherParser.PIPE);
                     this.state = 1081;
+                    this.match(CypherParser.PIPE);
+                    this.state = 1083;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 98) {
                         {
-                        this.state = 1080;
+                        this.state = 1082;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 1083;
+                    this.state = 1085;
                     this.relTypeName();
                     }
                     }
-                    this.state = 1088;
+                    this.state = 1090;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -4452,32 +4565,32 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1089;
+                this.state = 1091;
                 this.match(CypherParser.COLON);
-                this.state = 1090;
+                this.state = 1092;
                 this.dynamicName();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1091;
+                this.state = 1093;
                 this.match(CypherParser.IS);
-                this.state = 1092;
+                this.state = 1094;
                 this.relTypeName();
-                this.state = 1097;
+                this.state = 1099;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 101) {
                     {
                     {
-                    this.state = 1093;
+                    this.state = 1095;
                     this.match(CypherParser.PIPE);
-                    this.state = 1094;
+                    this.state = 1096;
                     this.relTypeName();
                     }
                     }
-                    this.state = 1099;
+                    this.state = 1101;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -4505,17 +4618,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1103;
+            this.state = 1105;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1102;
+                this.state = 1104;
                 this.nodeLabel();
                 }
                 }
-                this.state = 1105;
+                this.state = 1107;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 98);
@@ -4538,24 +4651,24 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NodeLabelContext(this.context, this.state);
         this.enterRule(localContext, 136, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 1111;
+            this.state = 1113;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 130, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1107;
+                this.state = 1109;
                 this.match(CypherParser.COLON);
-                this.state = 1108;
+                this.state = 1110;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1109;
+                this.state = 1111;
                 this.match(CypherParser.COLON);
-                this.state = 1110;
+                this.state = 1112;
                 this.dynamicName();
                 }
                 break;
@@ -4581,14 +4694,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1113;
-            this.match(CypherParser.DOLLAR);
             this.state = 1115;
+            this.match(CypherParser.DOLLAR);
+            this.state = 1117;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 1114;
+                this.state = 1116;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -4600,11 +4713,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 1117;
-            this.match(CypherParser.LPAREN);
-            this.state = 1118;
-            this.expression();
             this.state = 1119;
+            this.match(CypherParser.LPAREN);
+            this.state = 1120;
+            this.expression();
+            this.state = 1121;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4626,37 +4739,37 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 140, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 1135;
+            this.state = 1137;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1121;
-                this.match(CypherParser.STAR);
                 this.state = 1123;
+                this.match(CypherParser.STAR);
+                this.state = 1125;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7340033) !== 0)) {
                     {
-                    this.state = 1122;
+                    this.state = 1124;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 1129;
+                this.state = 1131;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 79) {
                     {
-                    this.state = 1125;
-                    this.match(CypherParser.DOTDOT);
                     this.state = 1127;
+                    this.match(CypherParser.DOTDOT);
+                    this.state = 1129;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7340033) !== 0)) {
                         {
-                        this.state = 1126;
+                        this.state = 1128;
                         this.rangeBound();
                         }
                     }
@@ -4669,14 +4782,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1131;
-                this.match(CypherParser.DOTDOT);
                 this.state = 1133;
+                this.match(CypherParser.DOTDOT);
+                this.state = 1135;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7340033) !== 0)) {
                     {
-                    this.state = 1132;
+                    this.state = 1134;
                     this.rangeBound();
                     }
                 }
@@ -4707,17 +4820,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1138;
+            this.state = 1140;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 89) {
                 {
-                this.state = 1137;
+                this.state = 1139;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 1140;
+            this.state = 1142;
             this.integerLiteral();
             }
         }
@@ -4740,7 +4853,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1142;
+            this.state = 1144;
             this.schemaName();
             }
         }
@@ -4763,7 +4876,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1144;
+            this.state = 1146;
             this.schemaName();
             }
         }
@@ -4787,19 +4900,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1146;
-            this.atom();
             this.state = 1148;
+            this.atom();
+            this.state = 1150;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1147;
+                this.state = 1149;
                 this.propertyLookup();
                 }
                 }
-                this.state = 1150;
+                this.state = 1152;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 96);
@@ -4824,7 +4937,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1152;
+            this.state = 1154;
             this.orExpression();
             }
         }
@@ -4848,21 +4961,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1154;
+            this.state = 1156;
             this.xorExpression();
-            this.state = 1159;
+            this.state = 1161;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 49) {
                 {
                 {
-                this.state = 1155;
+                this.state = 1157;
                 this.match(CypherParser.OR);
-                this.state = 1156;
+                this.state = 1158;
                 this.xorExpression();
                 }
                 }
-                this.state = 1161;
+                this.state = 1163;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4888,21 +5001,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1162;
+            this.state = 1164;
             this.andExpression();
-            this.state = 1167;
+            this.state = 1169;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 76) {
                 {
                 {
-                this.state = 1163;
+                this.state = 1165;
                 this.match(CypherParser.XOR);
-                this.state = 1164;
+                this.state = 1166;
                 this.andExpression();
                 }
                 }
-                this.state = 1169;
+                this.state = 1171;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4928,21 +5041,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1170;
+            this.state = 1172;
             this.notExpression();
-            this.state = 1175;
+            this.state = 1177;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 1171;
+                this.state = 1173;
                 this.match(CypherParser.AND);
-                this.state = 1172;
+                this.state = 1174;
                 this.notExpression();
                 }
                 }
-                this.state = 1177;
+                this.state = 1179;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4964,25 +5077,27 @@ export class CypherParser extends antlr.Parser {
     public notExpression(): NotExpressionContext {
         let localContext = new NotExpressionContext(this.context, this.state);
         this.enterRule(localContext, 158, CypherParser.RULE_notExpression);
-        let _la: number;
         try {
+            let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1181;
+            this.state = 1183;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            while (_la === 44) {
-                {
-                {
-                this.state = 1178;
-                this.match(CypherParser.NOT);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 142, this.context);
+            while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
+                if (alternative === 1) {
+                    {
+                    {
+                    this.state = 1180;
+                    this.match(CypherParser.NOT);
+                    }
+                    }
                 }
-                }
-                this.state = 1183;
+                this.state = 1185;
                 this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 142, this.context);
             }
-            this.state = 1184;
+            this.state = 1186;
             this.comparisonExpression();
             }
         }
@@ -5006,21 +5121,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1186;
+            this.state = 1188;
             this.predicateExpression();
-            this.state = 1192;
+            this.state = 1194;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 63) !== 0)) {
                 {
                 {
-                this.state = 1187;
+                this.state = 1189;
                 this.comparisonOperator();
-                this.state = 1188;
+                this.state = 1190;
                 this.predicateExpression();
                 }
                 }
-                this.state = 1194;
+                this.state = 1196;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5046,7 +5161,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1195;
+            this.state = 1197;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5077,19 +5192,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1197;
+            this.state = 1199;
             this.addOrSubtractExpression();
-            this.state = 1201;
+            this.state = 1203;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 41947137) !== 0) || ((((_la - 58)) & ~0x1F) === 0 && ((1 << (_la - 58)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 1198;
+                this.state = 1200;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 1203;
+                this.state = 1205;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5113,18 +5228,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 166, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1238;
+            this.state = 1240;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 149, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1204;
-                this.match(CypherParser.STARTS);
-                this.state = 1205;
-                this.match(CypherParser.WITH);
                 this.state = 1206;
+                this.match(CypherParser.STARTS);
+                this.state = 1207;
+                this.match(CypherParser.WITH);
+                this.state = 1208;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5132,11 +5247,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1207;
-                this.match(CypherParser.ENDS);
-                this.state = 1208;
-                this.match(CypherParser.WITH);
                 this.state = 1209;
+                this.match(CypherParser.ENDS);
+                this.state = 1210;
+                this.match(CypherParser.WITH);
+                this.state = 1211;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5144,9 +5259,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1210;
+                this.state = 1212;
                 this.match(CypherParser.CONTAINS);
-                this.state = 1211;
+                this.state = 1213;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5154,9 +5269,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1212;
+                this.state = 1214;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 1213;
+                this.state = 1215;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5164,9 +5279,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1214;
+                this.state = 1216;
                 this.match(CypherParser.IN);
-                this.state = 1215;
+                this.state = 1217;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5174,9 +5289,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1216;
+                this.state = 1218;
                 this.match(CypherParser.IS);
-                this.state = 1217;
+                this.state = 1219;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5184,11 +5299,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1218;
-                this.match(CypherParser.IS);
-                this.state = 1219;
-                this.match(CypherParser.NOT);
                 this.state = 1220;
+                this.match(CypherParser.IS);
+                this.state = 1221;
+                this.match(CypherParser.NOT);
+                this.state = 1222;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5196,24 +5311,24 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1227;
+                this.state = 1229;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 1221;
-                    this.match(CypherParser.IS);
                     this.state = 1223;
+                    this.match(CypherParser.IS);
+                    this.state = 1225;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 44) {
                         {
-                        this.state = 1222;
+                        this.state = 1224;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 1225;
+                    this.state = 1227;
                     _la = this.tokenStream.LA(1);
                     if(!(_la === 62 || _la === 78)) {
                     this.errorHandler.recoverInline(this);
@@ -5226,14 +5341,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 1226;
+                    this.state = 1228;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1229;
+                this.state = 1231;
                 this.valueTypeExpression();
                 }
                 break;
@@ -5241,29 +5356,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1230;
-                this.match(CypherParser.IS);
                 this.state = 1232;
+                this.match(CypherParser.IS);
+                this.state = 1234;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 44) {
                     {
-                    this.state = 1231;
+                    this.state = 1233;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1235;
+                this.state = 1237;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 148, this.context) ) {
                 case 1:
                     {
-                    this.state = 1234;
+                    this.state = 1236;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1237;
+                this.state = 1239;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -5289,23 +5404,23 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1240;
+            this.state = 1242;
             this.valueTypeAlternative();
-            this.state = 1245;
+            this.state = 1247;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 150, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1241;
+                    this.state = 1243;
                     this.match(CypherParser.PIPE);
-                    this.state = 1242;
+                    this.state = 1244;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1247;
+                this.state = 1249;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 150, this.context);
             }
@@ -5332,7 +5447,7 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1249;
+            this.state = 1251;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -5340,7 +5455,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1248;
+                    this.state = 1250;
                     this.valueTypeWord();
                     }
                     }
@@ -5348,46 +5463,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1251;
+                this.state = 1253;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 151, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1257;
+            this.state = 1259;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 152, this.context) ) {
             case 1:
                 {
-                this.state = 1253;
-                this.match(CypherParser.WITH);
-                this.state = 1254;
-                this.valueTypeWord();
                 this.state = 1255;
+                this.match(CypherParser.WITH);
+                this.state = 1256;
+                this.valueTypeWord();
+                this.state = 1257;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 1263;
+            this.state = 1265;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 153, this.context) ) {
             case 1:
                 {
-                this.state = 1259;
-                this.match(CypherParser.LT);
-                this.state = 1260;
-                this.valueTypeExpression();
                 this.state = 1261;
+                this.match(CypherParser.LT);
+                this.state = 1262;
+                this.valueTypeExpression();
+                this.state = 1263;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1267;
+            this.state = 1269;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 1265;
+                this.state = 1267;
                 this.match(CypherParser.NOT);
-                this.state = 1266;
+                this.state = 1268;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -5411,7 +5526,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ValueTypeWordContext(this.context, this.state);
         this.enterRule(localContext, 172, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1271;
+            this.state = 1273;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -5453,14 +5568,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1269;
+                this.state = 1271;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1270;
+                this.state = 1272;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5488,21 +5603,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1273;
+            this.state = 1275;
             this.multiplyDivideModuloExpression();
-            this.state = 1279;
+            this.state = 1281;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1274;
+                this.state = 1276;
                 this.addOrSubtractOperator();
-                this.state = 1275;
+                this.state = 1277;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1281;
+                this.state = 1283;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5528,7 +5643,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1282;
+            this.state = 1284;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5559,21 +5674,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1284;
+            this.state = 1286;
             this.powerOfExpression();
-            this.state = 1290;
+            this.state = 1292;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1285;
+                this.state = 1287;
                 this.multiplyDivideModuloOperator();
-                this.state = 1286;
+                this.state = 1288;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1292;
+                this.state = 1294;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5599,7 +5714,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1293;
+            this.state = 1295;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5630,21 +5745,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1295;
+            this.state = 1297;
             this.unaryAddOrSubtractExpression();
-            this.state = 1300;
+            this.state = 1302;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 95) {
                 {
                 {
-                this.state = 1296;
+                this.state = 1298;
                 this.match(CypherParser.CARET);
-                this.state = 1297;
+                this.state = 1299;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1302;
+                this.state = 1304;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5670,13 +5785,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1306;
+            this.state = 1308;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 88 || _la === 89) {
                 {
                 {
-                this.state = 1303;
+                this.state = 1305;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 88 || _la === 89)) {
                 this.errorHandler.recoverInline(this);
@@ -5687,11 +5802,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1308;
+                this.state = 1310;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1309;
+            this.state = 1311;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -5715,25 +5830,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1311;
+            this.state = 1313;
             this.atom();
-            this.state = 1316;
+            this.state = 1318;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 96 || _la === 105) {
                 {
-                this.state = 1314;
+                this.state = 1316;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1312;
+                    this.state = 1314;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1313;
+                    this.state = 1315;
                     this.propertyLookup();
                     }
                     break;
@@ -5741,22 +5856,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1318;
+                this.state = 1320;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1321;
+            this.state = 1323;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 162, this.context) ) {
             case 1:
                 {
-                this.state = 1319;
+                this.state = 1321;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1320;
+                this.state = 1322;
                 this.labelExpression();
                 }
                 break;
@@ -5781,18 +5896,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 188, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1336;
+            this.state = 1338;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 165, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1323;
-                this.match(CypherParser.LBRACK);
-                this.state = 1324;
-                this.expression();
                 this.state = 1325;
+                this.match(CypherParser.LBRACK);
+                this.state = 1326;
+                this.expression();
+                this.state = 1327;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5800,31 +5915,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1327;
-                this.match(CypherParser.LBRACK);
                 this.state = 1329;
+                this.match(CypherParser.LBRACK);
+                this.state = 1331;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                     {
-                    this.state = 1328;
+                    this.state = 1330;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1331;
-                this.match(CypherParser.DOTDOT);
                 this.state = 1333;
+                this.match(CypherParser.DOTDOT);
+                this.state = 1335;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                     {
-                    this.state = 1332;
+                    this.state = 1334;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1335;
+                this.state = 1337;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5849,9 +5964,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1338;
+            this.state = 1340;
             this.match(CypherParser.DOT);
-            this.state = 1339;
+            this.state = 1341;
             this.propertyKeyName();
             }
         }
@@ -5872,111 +5987,111 @@ export class CypherParser extends antlr.Parser {
         let localContext = new AtomContext(this.context, this.state);
         this.enterRule(localContext, 192, CypherParser.RULE_atom);
         try {
-            this.state = 1356;
+            this.state = 1358;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 166, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1341;
+                this.state = 1343;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1342;
+                this.state = 1344;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1343;
+                this.state = 1345;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1344;
+                this.state = 1346;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1345;
+                this.state = 1347;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1346;
+                this.state = 1348;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1347;
+                this.state = 1349;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1348;
+                this.state = 1350;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1349;
+                this.state = 1351;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1350;
+                this.state = 1352;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1351;
+                this.state = 1353;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1352;
+                this.state = 1354;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1353;
+                this.state = 1355;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1354;
+                this.state = 1356;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1355;
+                this.state = 1357;
                 this.variable();
                 }
                 break;
@@ -6001,13 +6116,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1358;
-            this.match(CypherParser.COUNT);
-            this.state = 1359;
-            this.match(CypherParser.LPAREN);
             this.state = 1360;
-            this.match(CypherParser.STAR);
+            this.match(CypherParser.COUNT);
             this.state = 1361;
+            this.match(CypherParser.LPAREN);
+            this.state = 1362;
+            this.match(CypherParser.STAR);
+            this.state = 1363;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6031,45 +6146,45 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1363;
-            this.match(CypherParser.CASE);
             this.state = 1365;
+            this.match(CypherParser.CASE);
+            this.state = 1367;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 167, this.context) ) {
+            case 1:
                 {
-                this.state = 1364;
+                this.state = 1366;
                 localContext._subject = this.expression();
                 }
+                break;
             }
-
-            this.state = 1368;
+            this.state = 1370;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1367;
+                this.state = 1369;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1370;
+                this.state = 1372;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 73);
-            this.state = 1374;
+            this.state = 1376;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1372;
+                this.state = 1374;
                 this.match(CypherParser.ELSE);
-                this.state = 1373;
+                this.state = 1375;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1376;
+            this.state = 1378;
             this.match(CypherParser.END);
             }
         }
@@ -6093,29 +6208,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1378;
+            this.state = 1380;
             this.match(CypherParser.WHEN);
-            this.state = 1379;
+            this.state = 1381;
             this.caseWhenOperand();
-            this.state = 1384;
+            this.state = 1386;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 1380;
+                this.state = 1382;
                 this.match(CypherParser.COMMA);
-                this.state = 1381;
+                this.state = 1383;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1386;
+                this.state = 1388;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1387;
+            this.state = 1389;
             this.match(CypherParser.THEN);
-            this.state = 1388;
+            this.state = 1390;
             this.expression();
             }
         }
@@ -6136,101 +6251,35 @@ export class CypherParser extends antlr.Parser {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
         this.enterRule(localContext, 200, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1395;
+            this.state = 1397;
             this.errorHandler.sync(this);
-            switch (this.tokenStream.LA(1)) {
-            case CypherParser.NEQ:
-            case CypherParser.LTE:
-            case CypherParser.GTE:
-            case CypherParser.EQ:
-            case CypherParser.LT:
-            case CypherParser.GT:
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 171, this.context) ) {
+            case 1:
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1390;
+                this.state = 1392;
                 this.comparisonOperator();
-                this.state = 1391;
+                this.state = 1393;
                 this.expression();
                 }
                 break;
-            case CypherParser.CONTAINS:
-            case CypherParser.ENDS:
-            case CypherParser.IN:
-            case CypherParser.IS:
-            case CypherParser.STARTS:
-            case CypherParser.COLONCOLON:
-            case CypherParser.REGEX_MATCH:
+            case 2:
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1393;
+                this.state = 1395;
                 this.predicateSuffix();
                 }
                 break;
-            case CypherParser.ALL:
-            case CypherParser.ANY:
-            case CypherParser.ASSERT:
-            case CypherParser.ASCENDING:
-            case CypherParser.CASE:
-            case CypherParser.CONSTRAINT:
-            case CypherParser.COUNT:
-            case CypherParser.COLLECT:
-            case CypherParser.DESCENDING:
-            case CypherParser.DROP:
-            case CypherParser.EXISTS:
-            case CypherParser.FALSE:
-            case CypherParser.FOR:
-            case CypherParser.FOREACH:
-            case CypherParser.FINISH:
-            case CypherParser.LET:
-            case CypherParser.NODETACH:
-            case CypherParser.INSERT:
-            case CypherParser.FILTER:
-            case CypherParser.IF:
-            case CypherParser.INDEX:
-            case CypherParser.KEY:
-            case CypherParser.NODE:
-            case CypherParser.NONE:
-            case CypherParser.NOT:
-            case CypherParser.NULL:
-            case CypherParser.OF:
-            case CypherParser.REDUCE:
-            case CypherParser.REQUIRE:
-            case CypherParser.SINGLE:
-            case CypherParser.TIMESTAMP:
-            case CypherParser.TRUE:
-            case CypherParser.TYPED:
-            case CypherParser.NORMALIZED:
-            case CypherParser.LEADING:
-            case CypherParser.TRAILING:
-            case CypherParser.BOTH:
-            case CypherParser.FROM:
-            case CypherParser.OFFSET:
-            case CypherParser.UNIQUE:
-            case CypherParser.USING:
-            case CypherParser.PLUS:
-            case CypherParser.MINUS:
-            case CypherParser.DOLLAR:
-            case CypherParser.LPAREN:
-            case CypherParser.LBRACK:
-            case CypherParser.LBRACE:
-            case CypherParser.HexInteger:
-            case CypherParser.OctalInteger:
-            case CypherParser.DecimalInteger:
-            case CypherParser.FloatLiteral:
-            case CypherParser.StringLiteral:
-            case CypherParser.EscapedSymbolicName:
-            case CypherParser.UnescapedSymbolicName:
+            case 3:
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1394;
+                this.state = 1396;
                 this.expression();
                 }
                 break;
-            default:
-                throw new antlr.NoViableAltException(this);
             }
         }
         catch (re) {
@@ -6253,23 +6302,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1397;
+            this.state = 1399;
             this.match(CypherParser.LBRACK);
-            this.state = 1398;
+            this.state = 1400;
             this.filterExpression();
-            this.state = 1401;
+            this.state = 1403;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 101) {
                 {
-                this.state = 1399;
+                this.state = 1401;
                 this.match(CypherParser.PIPE);
-                this.state = 1400;
+                this.state = 1402;
                 this.expression();
                 }
             }
 
-            this.state = 1403;
+            this.state = 1405;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6293,39 +6342,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1405;
+            this.state = 1407;
             this.match(CypherParser.LBRACK);
-            this.state = 1409;
+            this.state = 1411;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3758088191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || _la === 114 || _la === 115) {
                 {
-                this.state = 1406;
+                this.state = 1408;
                 this.variable();
-                this.state = 1407;
+                this.state = 1409;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1411;
+            this.state = 1413;
             this.relationshipsPattern();
-            this.state = 1414;
+            this.state = 1416;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 1412;
+                this.state = 1414;
                 this.match(CypherParser.WHERE);
-                this.state = 1413;
+                this.state = 1415;
                 this.expression();
                 }
             }
 
-            this.state = 1416;
-            this.match(CypherParser.PIPE);
-            this.state = 1417;
-            this.expression();
             this.state = 1418;
+            this.match(CypherParser.PIPE);
+            this.state = 1419;
+            this.expression();
+            this.state = 1420;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6348,13 +6397,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1420;
-            this.quantifier();
-            this.state = 1421;
-            this.match(CypherParser.LPAREN);
             this.state = 1422;
-            this.filterExpression();
+            this.quantifier();
             this.state = 1423;
+            this.match(CypherParser.LPAREN);
+            this.state = 1424;
+            this.filterExpression();
+            this.state = 1425;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6378,7 +6427,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1425;
+            this.state = 1427;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 43 || _la === 56)) {
             this.errorHandler.recoverInline(this);
@@ -6409,20 +6458,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1427;
-            this.variable();
-            this.state = 1428;
-            this.match(CypherParser.IN);
             this.state = 1429;
+            this.variable();
+            this.state = 1430;
+            this.match(CypherParser.IN);
+            this.state = 1431;
             this.expression();
-            this.state = 1432;
+            this.state = 1434;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 1430;
+                this.state = 1432;
                 this.match(CypherParser.WHERE);
-                this.state = 1431;
+                this.state = 1433;
                 this.expression();
                 }
             }
@@ -6448,29 +6497,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1434;
-            this.match(CypherParser.REDUCE);
-            this.state = 1435;
-            this.match(CypherParser.LPAREN);
             this.state = 1436;
-            localContext._accumulator = this.variable();
+            this.match(CypherParser.REDUCE);
             this.state = 1437;
-            this.match(CypherParser.EQ);
+            this.match(CypherParser.LPAREN);
             this.state = 1438;
-            localContext._initial = this.expression();
+            localContext._accumulator = this.variable();
             this.state = 1439;
-            this.match(CypherParser.COMMA);
+            this.match(CypherParser.EQ);
             this.state = 1440;
-            this.variable();
+            localContext._initial = this.expression();
             this.state = 1441;
-            this.match(CypherParser.IN);
+            this.match(CypherParser.COMMA);
             this.state = 1442;
-            localContext._source = this.expression();
+            this.variable();
             this.state = 1443;
-            this.match(CypherParser.PIPE);
+            this.match(CypherParser.IN);
             this.state = 1444;
-            localContext._step = this.expression();
+            localContext._source = this.expression();
             this.state = 1445;
+            this.match(CypherParser.PIPE);
+            this.state = 1446;
+            localContext._step = this.expression();
+            this.state = 1447;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6494,7 +6543,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1447;
+            this.state = 1449;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6503,27 +6552,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1448;
+            this.state = 1450;
             this.match(CypherParser.LBRACE);
-            this.state = 1454;
+            this.state = 1456;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
             case 1:
                 {
-                this.state = 1449;
+                this.state = 1451;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1450;
-                this.pattern();
                 this.state = 1452;
+                this.pattern();
+                this.state = 1454;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 74) {
                     {
-                    this.state = 1451;
+                    this.state = 1453;
                     this.where();
                     }
                 }
@@ -6531,7 +6580,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1456;
+            this.state = 1458;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6554,11 +6603,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1458;
-            this.match(CypherParser.LPAREN);
-            this.state = 1459;
-            this.expression();
             this.state = 1460;
+            this.match(CypherParser.LPAREN);
+            this.state = 1461;
+            this.expression();
+            this.state = 1462;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6582,16 +6631,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1462;
+            this.state = 1464;
             this.functionName();
-            this.state = 1463;
-            this.match(CypherParser.LPAREN);
             this.state = 1465;
+            this.match(CypherParser.LPAREN);
+            this.state = 1467;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 178, this.context) ) {
             case 1:
                 {
-                this.state = 1464;
+                this.state = 1466;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 7) !== 0))) {
@@ -6604,21 +6653,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1468;
+            this.state = 1470;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 179, this.context) ) {
             case 1:
                 {
-                this.state = 1467;
+                this.state = 1469;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1470;
-            this.match(CypherParser.FROM);
-            this.state = 1471;
-            localContext._source = this.expression();
             this.state = 1472;
+            this.match(CypherParser.FROM);
+            this.state = 1473;
+            localContext._source = this.expression();
+            this.state = 1474;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6642,16 +6691,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1474;
+            this.state = 1476;
             this.functionName();
-            this.state = 1475;
-            this.match(CypherParser.LPAREN);
             this.state = 1477;
+            this.match(CypherParser.LPAREN);
+            this.state = 1479;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 180, this.context) ) {
             case 1:
                 {
-                this.state = 1476;
+                this.state = 1478;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -6663,33 +6712,33 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1487;
+            this.state = 1489;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
-                this.state = 1479;
+                this.state = 1481;
                 this.expression();
-                this.state = 1484;
+                this.state = 1486;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1480;
+                    this.state = 1482;
                     this.match(CypherParser.COMMA);
-                    this.state = 1481;
+                    this.state = 1483;
                     this.expression();
                     }
                     }
-                    this.state = 1486;
+                    this.state = 1488;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1489;
+            this.state = 1491;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6712,9 +6761,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1491;
+            this.state = 1493;
             this.namespace();
-            this.state = 1492;
+            this.state = 1494;
             this.symbolicName();
             }
         }
@@ -6738,21 +6787,21 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1499;
+            this.state = 1501;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 183, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1494;
+                    this.state = 1496;
                     this.symbolicName();
-                    this.state = 1495;
+                    this.state = 1497;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1501;
+                this.state = 1503;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 183, this.context);
             }
@@ -6778,37 +6827,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1502;
+            this.state = 1504;
             this.variable();
-            this.state = 1503;
+            this.state = 1505;
             this.match(CypherParser.LBRACE);
-            this.state = 1512;
+            this.state = 1514;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || ((((_la - 96)) & ~0x1F) === 0 && ((1 << (_la - 96)) & 786433) !== 0)) {
                 {
-                this.state = 1504;
+                this.state = 1506;
                 this.mapProjectionItem();
-                this.state = 1509;
+                this.state = 1511;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1505;
+                    this.state = 1507;
                     this.match(CypherParser.COMMA);
-                    this.state = 1506;
+                    this.state = 1508;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1511;
+                    this.state = 1513;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1514;
+            this.state = 1516;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6829,18 +6878,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MapProjectionItemContext(this.context, this.state);
         this.enterRule(localContext, 228, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1525;
+            this.state = 1527;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 186, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1516;
-                this.propertyKeyName();
-                this.state = 1517;
-                this.match(CypherParser.COLON);
                 this.state = 1518;
+                this.propertyKeyName();
+                this.state = 1519;
+                this.match(CypherParser.COLON);
+                this.state = 1520;
                 this.expression();
                 }
                 break;
@@ -6848,9 +6897,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1520;
+                this.state = 1522;
                 this.match(CypherParser.DOT);
-                this.state = 1521;
+                this.state = 1523;
                 this.propertyKeyName();
                 }
                 break;
@@ -6858,9 +6907,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1522;
+                this.state = 1524;
                 this.match(CypherParser.DOT);
-                this.state = 1523;
+                this.state = 1525;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -6868,7 +6917,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1524;
+                this.state = 1526;
                 this.variable();
                 }
                 break;
@@ -6893,9 +6942,1294 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1527;
+            this.state = 1529;
             this.match(CypherParser.DOLLAR);
-            this.state = 1530;
+            this.state = 1532;
+            this.errorHandler.sync(this);
+            switch (this.tokenStream.LA(1)) {
+            case CypherParser.ALL:
+            case CypherParser.AND:
+            case CypherParser.ANY:
+            case CypherParser.AS:
+            case CypherParser.ASC:
+            case CypherParser.ASSERT:
+            case CypherParser.ASCENDING:
+            case CypherParser.BY:
+            case CypherParser.CALL:
+            case CypherParser.CASE:
+            case CypherParser.CONSTRAINT:
+            case CypherParser.CONTAINS:
+            case CypherParser.COUNT:
+            case CypherParser.COLLECT:
+            case CypherParser.CREATE:
+            case CypherParser.DELETE:
+            case CypherParser.DESC:
+            case CypherParser.DESCENDING:
+            case CypherParser.DETACH:
+            case CypherParser.DISTINCT:
+            case CypherParser.DROP:
+            case CypherParser.ELSE:
+            case CypherParser.END:
+            case CypherParser.ENDS:
+            case CypherParser.EXISTS:
+            case CypherParser.FALSE:
+            case CypherParser.FOR:
+            case CypherParser.FOREACH:
+            case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.NODETACH:
+            case CypherParser.INSERT:
+            case CypherParser.FILTER:
+            case CypherParser.IF:
+            case CypherParser.IN:
+            case CypherParser.INDEX:
+            case CypherParser.IS:
+            case CypherParser.KEY:
+            case CypherParser.LIMIT:
+            case CypherParser.MATCH:
+            case CypherParser.MERGE:
+            case CypherParser.NODE:
+            case CypherParser.NONE:
+            case CypherParser.NOT:
+            case CypherParser.NULL:
+            case CypherParser.OF:
+            case CypherParser.ON:
+            case CypherParser.OPTIONAL:
+            case CypherParser.OR:
+            case CypherParser.ORDER:
+            case CypherParser.REDUCE:
+            case CypherParser.REMOVE:
+            case CypherParser.REQUIRE:
+            case CypherParser.RETURN:
+            case CypherParser.SET:
+            case CypherParser.SINGLE:
+            case CypherParser.SKIP_:
+            case CypherParser.STARTS:
+            case CypherParser.THEN:
+            case CypherParser.TIMESTAMP:
+            case CypherParser.TRUE:
+            case CypherParser.TYPED:
+            case CypherParser.NORMALIZED:
+            case CypherParser.LEADING:
+            case CypherParser.TRAILING:
+            case CypherParser.BOTH:
+            case CypherParser.FROM:
+            case CypherParser.OFFSET:
+            case CypherParser.UNION:
+            case CypherParser.UNIQUE:
+            case CypherParser.UNWIND:
+            case CypherParser.USING:
+            case CypherParser.WHEN:
+            case CypherParser.WHERE:
+            case CypherParser.WITH:
+            case CypherParser.XOR:
+            case CypherParser.YIELD:
+            case CypherParser.EscapedSymbolicName:
+            case CypherParser.UnescapedSymbolicName:
+                {
+                this.state = 1530;
+                this.schemaName();
+                }
+                break;
+            case CypherParser.DecimalInteger:
+                {
+                this.state = 1531;
+                this.match(CypherParser.DecimalInteger);
+                }
+                break;
+            default:
+                throw new antlr.NoViableAltException(this);
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public literal(): LiteralContext {
+        let localContext = new LiteralContext(this.context, this.state);
+        this.enterRule(localContext, 232, CypherParser.RULE_literal);
+        try {
+            this.state = 1540;
+            this.errorHandler.sync(this);
+            switch (this.tokenStream.LA(1)) {
+            case CypherParser.FALSE:
+            case CypherParser.TRUE:
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 1534;
+                this.booleanLiteral();
+                }
+                break;
+            case CypherParser.NULL:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 1535;
+                this.match(CypherParser.NULL);
+                }
+                break;
+            case CypherParser.HexInteger:
+            case CypherParser.OctalInteger:
+            case CypherParser.DecimalInteger:
+            case CypherParser.FloatLiteral:
+                this.enterOuterAlt(localContext, 3);
+                {
+                this.state = 1536;
+                this.numberLiteral();
+                }
+                break;
+            case CypherParser.StringLiteral:
+                this.enterOuterAlt(localContext, 4);
+                {
+                this.state = 1537;
+                this.match(CypherParser.StringLiteral);
+                }
+                break;
+            case CypherParser.LBRACK:
+                this.enterOuterAlt(localContext, 5);
+                {
+                this.state = 1538;
+                this.listLiteral();
+                }
+                break;
+            case CypherParser.LBRACE:
+                this.enterOuterAlt(localContext, 6);
+                {
+                this.state = 1539;
+                this.mapLiteral();
+                }
+                break;
+            default:
+                throw new antlr.NoViableAltException(this);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public booleanLiteral(): BooleanLiteralContext {
+        let localContext = new BooleanLiteralContext(this.context, this.state);
+        this.enterRule(localContext, 234, CypherParser.RULE_booleanLiteral);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1542;
+            _la = this.tokenStream.LA(1);
+            if(!(_la === 26 || _la === 61)) {
+            this.errorHandler.recoverInline(this);
+            }
+            else {
+                this.errorHandler.reportMatch(this);
+                this.consume();
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public numberLiteral(): NumberLiteralContext {
+        let localContext = new NumberLiteralContext(this.context, this.state);
+        this.enterRule(localContext, 236, CypherParser.RULE_numberLiteral);
+        try {
+            this.state = 1546;
+            this.errorHandler.sync(this);
+            switch (this.tokenStream.LA(1)) {
+            case CypherParser.HexInteger:
+            case CypherParser.OctalInteger:
+            case CypherParser.DecimalInteger:
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 1544;
+                this.integerLiteral();
+                }
+                break;
+            case CypherParser.FloatLiteral:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 1545;
+                this.match(CypherParser.FloatLiteral);
+                }
+                break;
+            default:
+                throw new antlr.NoViableAltException(this);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public integerLiteral(): IntegerLiteralContext {
+        let localContext = new IntegerLiteralContext(this.context, this.state);
+        this.enterRule(localContext, 238, CypherParser.RULE_integerLiteral);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1548;
+            _la = this.tokenStream.LA(1);
+            if(!(((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0))) {
+            this.errorHandler.recoverInline(this);
+            }
+            else {
+                this.errorHandler.reportMatch(this);
+                this.consume();
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public listLiteral(): ListLiteralContext {
+        let localContext = new ListLiteralContext(this.context, this.state);
+        this.enterRule(localContext, 240, CypherParser.RULE_listLiteral);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1550;
+            this.match(CypherParser.LBRACK);
+            this.state = 1559;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
+                {
+                this.state = 1551;
+                this.expression();
+                this.state = 1556;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while (_la === 97) {
+                    {
+                    {
+                    this.state = 1552;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1553;
+                    this.expression();
+                    }
+                    }
+                    this.state = 1558;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                }
+            }
+
+            this.state = 1561;
+            this.match(CypherParser.RBRACK);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public mapLiteral(): MapLiteralContext {
+        let localContext = new MapLiteralContext(this.context, this.state);
+        this.enterRule(localContext, 242, CypherParser.RULE_mapLiteral);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1563;
+            this.match(CypherParser.LBRACE);
+            this.state = 1577;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || _la === 114 || _la === 115) {
+                {
+                this.state = 1564;
+                this.propertyKeyName();
+                this.state = 1565;
+                this.match(CypherParser.COLON);
+                this.state = 1566;
+                this.expression();
+                this.state = 1574;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while (_la === 97) {
+                    {
+                    {
+                    this.state = 1567;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1568;
+                    this.propertyKeyName();
+                    this.state = 1569;
+                    this.match(CypherParser.COLON);
+                    this.state = 1570;
+                    this.expression();
+                    }
+                    }
+                    this.state = 1576;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                }
+            }
+
+            this.state = 1579;
+            this.match(CypherParser.RBRACE);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public propertyKeyName(): PropertyKeyNameContext {
+        let localContext = new PropertyKeyNameContext(this.context, this.state);
+        this.enterRule(localContext, 244, CypherParser.RULE_propertyKeyName);
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1581;
+            this.schemaName();
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public schemaCommand(): SchemaCommandContext {
+        let localContext = new SchemaCommandContext(this.context, this.state);
+        this.enterRule(localContext, 246, CypherParser.RULE_schemaCommand);
+        try {
+            this.state = 1588;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 194, this.context) ) {
+            case 1:
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 1583;
+                this.createConstraint();
+                }
+                break;
+            case 2:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 1584;
+                this.dropConstraint();
+                }
+                break;
+            case 3:
+                this.enterOuterAlt(localContext, 3);
+                {
+                this.state = 1585;
+                this.createIndex();
+                }
+                break;
+            case 4:
+                this.enterOuterAlt(localContext, 4);
+                {
+                this.state = 1586;
+                this.createSearchIndex();
+                }
+                break;
+            case 5:
+                this.enterOuterAlt(localContext, 5);
+                {
+                this.state = 1587;
+                this.dropIndex();
+                }
+                break;
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public createConstraint(): CreateConstraintContext {
+        let localContext = new CreateConstraintContext(this.context, this.state);
+        this.enterRule(localContext, 248, CypherParser.RULE_createConstraint);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1590;
+            this.match(CypherParser.CREATE);
+            this.state = 1591;
+            this.match(CypherParser.CONSTRAINT);
+            this.state = 1593;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 195, this.context) ) {
+            case 1:
+                {
+                this.state = 1592;
+                this.symbolicName();
+                }
+                break;
+            }
+            this.state = 1596;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 34) {
+                {
+                this.state = 1595;
+                this.ifNotExists();
+                }
+            }
+
+            this.state = 1598;
+            _la = this.tokenStream.LA(1);
+            if(!(_la === 27 || _la === 47)) {
+            this.errorHandler.recoverInline(this);
+            }
+            else {
+                this.errorHandler.reportMatch(this);
+                this.consume();
+            }
+            this.state = 1599;
+            this.match(CypherParser.LPAREN);
+            this.state = 1600;
+            this.variable();
+            this.state = 1601;
+            this.nodeLabel();
+            this.state = 1602;
+            this.match(CypherParser.RPAREN);
+            this.state = 1603;
+            _la = this.tokenStream.LA(1);
+            if(!(_la === 6 || _la === 53)) {
+            this.errorHandler.recoverInline(this);
+            }
+            else {
+                this.errorHandler.reportMatch(this);
+                this.consume();
+            }
+            this.state = 1604;
+            this.constraintRequirement();
+            this.state = 1606;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 74) {
+                {
+                this.state = 1605;
+                this.where();
+                }
+            }
+
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public constraintRequirement(): ConstraintRequirementContext {
+        let localContext = new ConstraintRequirementContext(this.context, this.state);
+        this.enterRule(localContext, 250, CypherParser.RULE_constraintRequirement);
+        let _la: number;
+        try {
+            this.state = 1636;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 198, this.context) ) {
+            case 1:
+                localContext = new UniqueRequirementContext(localContext);
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 1608;
+                this.propertyReference();
+                this.state = 1609;
+                this.match(CypherParser.IS);
+                this.state = 1610;
+                this.match(CypherParser.UNIQUE);
+                }
+                break;
+            case 2:
+                localContext = new UniqueRequirementContext(localContext);
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 1612;
+                this.propertyReferenceList();
+                this.state = 1613;
+                this.match(CypherParser.IS);
+                this.state = 1614;
+                this.match(CypherParser.UNIQUE);
+                }
+                break;
+            case 3:
+                localContext = new NotNullRequirementContext(localContext);
+                this.enterOuterAlt(localContext, 3);
+                {
+                this.state = 1616;
+                this.propertyReference();
+                this.state = 1617;
+                this.match(CypherParser.IS);
+                this.state = 1618;
+                this.match(CypherParser.NOT);
+                this.state = 1619;
+                this.match(CypherParser.NULL);
+                }
+                break;
+            case 4:
+                localContext = new NodeKeyRequirementContext(localContext);
+                this.enterOuterAlt(localContext, 4);
+                {
+                this.state = 1621;
+                this.propertyReference();
+                this.state = 1622;
+                this.match(CypherParser.IS);
+                this.state = 1623;
+                this.match(CypherParser.NODE);
+                this.state = 1624;
+                this.match(CypherParser.KEY);
+                }
+                break;
+            case 5:
+                localContext = new NodeKeyRequirementContext(localContext);
+                this.enterOuterAlt(localContext, 5);
+                {
+                this.state = 1626;
+                this.propertyReferenceList();
+                this.state = 1627;
+                this.match(CypherParser.IS);
+                this.state = 1628;
+                this.match(CypherParser.NODE);
+                this.state = 1629;
+                this.match(CypherParser.KEY);
+                }
+                break;
+            case 6:
+                localContext = new TypeRequirementContext(localContext);
+                this.enterOuterAlt(localContext, 6);
+                {
+                this.state = 1631;
+                this.propertyReference();
+                this.state = 1632;
+                this.match(CypherParser.IS);
+                this.state = 1633;
+                _la = this.tokenStream.LA(1);
+                if(!(_la === 62 || _la === 78)) {
+                this.errorHandler.recoverInline(this);
+                }
+                else {
+                    this.errorHandler.reportMatch(this);
+                    this.consume();
+                }
+                this.state = 1634;
+                this.typeName();
+                }
+                break;
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public propertyReference(): PropertyReferenceContext {
+        let localContext = new PropertyReferenceContext(this.context, this.state);
+        this.enterRule(localContext, 252, CypherParser.RULE_propertyReference);
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1638;
+            this.variable();
+            this.state = 1639;
+            this.match(CypherParser.DOT);
+            this.state = 1640;
+            this.propertyKeyName();
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public propertyReferenceList(): PropertyReferenceListContext {
+        let localContext = new PropertyReferenceListContext(this.context, this.state);
+        this.enterRule(localContext, 254, CypherParser.RULE_propertyReferenceList);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1642;
+            this.match(CypherParser.LPAREN);
+            this.state = 1643;
+            this.propertyReference();
+            this.state = 1648;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            while (_la === 97) {
+                {
+                {
+                this.state = 1644;
+                this.match(CypherParser.COMMA);
+                this.state = 1645;
+                this.propertyReference();
+                }
+                }
+                this.state = 1650;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            }
+            this.state = 1651;
+            this.match(CypherParser.RPAREN);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public typeName(): TypeNameContext {
+        let localContext = new TypeNameContext(this.context, this.state);
+        this.enterRule(localContext, 256, CypherParser.RULE_typeName);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1653;
+            this.symbolicName();
+            this.state = 1658;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 86) {
+                {
+                this.state = 1654;
+                this.match(CypherParser.LT);
+                this.state = 1655;
+                this.typeName();
+                this.state = 1656;
+                this.match(CypherParser.GT);
+                }
+            }
+
+            this.state = 1663;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 103) {
+                {
+                this.state = 1660;
+                this.match(CypherParser.LPAREN);
+                this.state = 1661;
+                this.match(CypherParser.DecimalInteger);
+                this.state = 1662;
+                this.match(CypherParser.RPAREN);
+                }
+            }
+
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public dropConstraint(): DropConstraintContext {
+        let localContext = new DropConstraintContext(this.context, this.state);
+        this.enterRule(localContext, 258, CypherParser.RULE_dropConstraint);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1665;
+            this.match(CypherParser.DROP);
+            this.state = 1666;
+            this.match(CypherParser.CONSTRAINT);
+            this.state = 1667;
+            this.symbolicName();
+            this.state = 1669;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 34) {
+                {
+                this.state = 1668;
+                this.ifExists();
+                }
+            }
+
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public createIndex(): CreateIndexContext {
+        let localContext = new CreateIndexContext(this.context, this.state);
+        this.enterRule(localContext, 260, CypherParser.RULE_createIndex);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1671;
+            this.match(CypherParser.CREATE);
+            this.state = 1673;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 70) {
+                {
+                this.state = 1672;
+                this.match(CypherParser.UNIQUE);
+                }
+            }
+
+            this.state = 1675;
+            this.match(CypherParser.INDEX);
+            this.state = 1677;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 204, this.context) ) {
+            case 1:
+                {
+                this.state = 1676;
+                this.symbolicName();
+                }
+                break;
+            }
+            this.state = 1680;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 34) {
+                {
+                this.state = 1679;
+                this.ifNotExists();
+                }
+            }
+
+            this.state = 1682;
+            this.indexTarget();
+            this.state = 1684;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 74) {
+                {
+                this.state = 1683;
+                this.where();
+                }
+            }
+
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public indexTarget(): IndexTargetContext {
+        let localContext = new IndexTargetContext(this.context, this.state);
+        this.enterRule(localContext, 262, CypherParser.RULE_indexTarget);
+        let _la: number;
+        try {
+            this.state = 1719;
+            this.errorHandler.sync(this);
+            switch (this.tokenStream.LA(1)) {
+            case CypherParser.FOR:
+                localContext = new IndexForPatternContext(localContext);
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 1686;
+                this.match(CypherParser.FOR);
+                this.state = 1687;
+                this.match(CypherParser.LPAREN);
+                this.state = 1688;
+                this.variable();
+                this.state = 1689;
+                this.nodeLabel();
+                this.state = 1690;
+                this.match(CypherParser.RPAREN);
+                this.state = 1691;
+                this.match(CypherParser.ON);
+                this.state = 1692;
+                this.match(CypherParser.LPAREN);
+                this.state = 1693;
+                this.propertyReference();
+                this.state = 1698;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while (_la === 97) {
+                    {
+                    {
+                    this.state = 1694;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1695;
+                    this.propertyReference();
+                    }
+                    }
+                    this.state = 1700;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                this.state = 1701;
+                this.match(CypherParser.RPAREN);
+                }
+                break;
+            case CypherParser.ON:
+                localContext = new IndexOnLabelContext(localContext);
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 1703;
+                this.match(CypherParser.ON);
+                this.state = 1705;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 98) {
+                    {
+                    this.state = 1704;
+                    this.match(CypherParser.COLON);
+                    }
+                }
+
+                this.state = 1707;
+                this.labelName();
+                this.state = 1708;
+                this.match(CypherParser.LPAREN);
+                this.state = 1709;
+                this.propertyKeyName();
+                this.state = 1714;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while (_la === 97) {
+                    {
+                    {
+                    this.state = 1710;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1711;
+                    this.propertyKeyName();
+                    }
+                    }
+                    this.state = 1716;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                this.state = 1717;
+                this.match(CypherParser.RPAREN);
+                }
+                break;
+            default:
+                throw new antlr.NoViableAltException(this);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public createSearchIndex(): CreateSearchIndexContext {
+        let localContext = new CreateSearchIndexContext(this.context, this.state);
+        this.enterRule(localContext, 264, CypherParser.RULE_createSearchIndex);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1721;
+            this.match(CypherParser.CREATE);
+            this.state = 1722;
+            localContext._searchKind = this.symbolicName();
+            this.state = 1723;
+            this.match(CypherParser.INDEX);
+            this.state = 1725;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 211, this.context) ) {
+            case 1:
+                {
+                this.state = 1724;
+                localContext._indexName = this.symbolicName();
+                }
+                break;
+            }
+            this.state = 1728;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 34) {
+                {
+                this.state = 1727;
+                this.ifNotExists();
+                }
+            }
+
+            this.state = 1730;
+            this.match(CypherParser.FOR);
+            this.state = 1731;
+            this.match(CypherParser.LPAREN);
+            this.state = 1732;
+            this.variable();
+            this.state = 1733;
+            this.nodeLabel();
+            this.state = 1734;
+            this.match(CypherParser.RPAREN);
+            this.state = 1735;
+            this.match(CypherParser.ON);
+            this.state = 1737;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+                {
+                this.state = 1736;
+                localContext._each = this.symbolicName();
+                }
+            }
+
+            this.state = 1739;
+            this.searchIndexProperties();
+            this.state = 1741;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+                {
+                this.state = 1740;
+                this.indexOptions();
+                }
+            }
+
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public searchIndexProperties(): SearchIndexPropertiesContext {
+        let localContext = new SearchIndexPropertiesContext(this.context, this.state);
+        this.enterRule(localContext, 266, CypherParser.RULE_searchIndexProperties);
+        let _la: number;
+        try {
+            this.state = 1765;
+            this.errorHandler.sync(this);
+            switch (this.tokenStream.LA(1)) {
+            case CypherParser.LPAREN:
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 1743;
+                this.match(CypherParser.LPAREN);
+                this.state = 1744;
+                this.propertyReference();
+                this.state = 1749;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while (_la === 97) {
+                    {
+                    {
+                    this.state = 1745;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1746;
+                    this.propertyReference();
+                    }
+                    }
+                    this.state = 1751;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                this.state = 1752;
+                this.match(CypherParser.RPAREN);
+                }
+                break;
+            case CypherParser.LBRACK:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 1754;
+                this.match(CypherParser.LBRACK);
+                this.state = 1755;
+                this.propertyReference();
+                this.state = 1760;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while (_la === 97) {
+                    {
+                    {
+                    this.state = 1756;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1757;
+                    this.propertyReference();
+                    }
+                    }
+                    this.state = 1762;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                this.state = 1763;
+                this.match(CypherParser.RBRACK);
+                }
+                break;
+            default:
+                throw new antlr.NoViableAltException(this);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public indexOptions(): IndexOptionsContext {
+        let localContext = new IndexOptionsContext(this.context, this.state);
+        this.enterRule(localContext, 268, CypherParser.RULE_indexOptions);
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1767;
+            this.symbolicName();
+            this.state = 1768;
+            this.mapLiteral();
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public dropIndex(): DropIndexContext {
+        let localContext = new DropIndexContext(this.context, this.state);
+        this.enterRule(localContext, 270, CypherParser.RULE_dropIndex);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1770;
+            this.match(CypherParser.DROP);
+            this.state = 1771;
+            this.match(CypherParser.INDEX);
+            this.state = 1772;
+            this.symbolicName();
+            this.state = 1774;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 34) {
+                {
+                this.state = 1773;
+                this.ifExists();
+                }
+            }
+
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public ifNotExists(): IfNotExistsContext {
+        let localContext = new IfNotExistsContext(this.context, this.state);
+        this.enterRule(localContext, 272, CypherParser.RULE_ifNotExists);
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1776;
+            this.match(CypherParser.IF);
+            this.state = 1777;
+            this.match(CypherParser.NOT);
+            this.state = 1778;
+            this.match(CypherParser.EXISTS);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public ifExists(): IfExistsContext {
+        let localContext = new IfExistsContext(this.context, this.state);
+        this.enterRule(localContext, 274, CypherParser.RULE_ifExists);
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1780;
+            this.match(CypherParser.IF);
+            this.state = 1781;
+            this.match(CypherParser.EXISTS);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public variable(): VariableContext {
+        let localContext = new VariableContext(this.context, this.state);
+        this.enterRule(localContext, 276, CypherParser.RULE_variable);
+        try {
+            this.state = 1785;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6935,910 +8269,55 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
+                this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1528;
+                this.state = 1783;
                 this.symbolicName();
                 }
                 break;
-            case CypherParser.DecimalInteger:
-                {
-                this.state = 1529;
-                this.match(CypherParser.DecimalInteger);
-                }
-                break;
-            default:
-                throw new antlr.NoViableAltException(this);
-            }
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public literal(): LiteralContext {
-        let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_literal);
-        try {
-            this.state = 1538;
-            this.errorHandler.sync(this);
-            switch (this.tokenStream.LA(1)) {
-            case CypherParser.FALSE:
-            case CypherParser.TRUE:
-                this.enterOuterAlt(localContext, 1);
-                {
-                this.state = 1532;
-                this.booleanLiteral();
-                }
-                break;
-            case CypherParser.NULL:
-                this.enterOuterAlt(localContext, 2);
-                {
-                this.state = 1533;
-                this.match(CypherParser.NULL);
-                }
-                break;
-            case CypherParser.HexInteger:
-            case CypherParser.OctalInteger:
-            case CypherParser.DecimalInteger:
-            case CypherParser.FloatLiteral:
-                this.enterOuterAlt(localContext, 3);
-                {
-                this.state = 1534;
-                this.numberLiteral();
-                }
-                break;
-            case CypherParser.StringLiteral:
-                this.enterOuterAlt(localContext, 4);
-                {
-                this.state = 1535;
-                this.match(CypherParser.StringLiteral);
-                }
-                break;
-            case CypherParser.LBRACK:
-                this.enterOuterAlt(localContext, 5);
-                {
-                this.state = 1536;
-                this.listLiteral();
-                }
-                break;
-            case CypherParser.LBRACE:
-                this.enterOuterAlt(localContext, 6);
-                {
-                this.state = 1537;
-                this.mapLiteral();
-                }
-                break;
-            default:
-                throw new antlr.NoViableAltException(this);
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public booleanLiteral(): BooleanLiteralContext {
-        let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_booleanLiteral);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1540;
-            _la = this.tokenStream.LA(1);
-            if(!(_la === 26 || _la === 61)) {
-            this.errorHandler.recoverInline(this);
-            }
-            else {
-                this.errorHandler.reportMatch(this);
-                this.consume();
-            }
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public numberLiteral(): NumberLiteralContext {
-        let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 236, CypherParser.RULE_numberLiteral);
-        try {
-            this.state = 1544;
-            this.errorHandler.sync(this);
-            switch (this.tokenStream.LA(1)) {
-            case CypherParser.HexInteger:
-            case CypherParser.OctalInteger:
-            case CypherParser.DecimalInteger:
-                this.enterOuterAlt(localContext, 1);
-                {
-                this.state = 1542;
-                this.integerLiteral();
-                }
-                break;
-            case CypherParser.FloatLiteral:
-                this.enterOuterAlt(localContext, 2);
-                {
-                this.state = 1543;
-                this.match(CypherParser.FloatLiteral);
-                }
-                break;
-            default:
-                throw new antlr.NoViableAltException(this);
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public integerLiteral(): IntegerLiteralContext {
-        let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 238, CypherParser.RULE_integerLiteral);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1546;
-            _la = this.tokenStream.LA(1);
-            if(!(((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0))) {
-            this.errorHandler.recoverInline(this);
-            }
-            else {
-                this.errorHandler.reportMatch(this);
-                this.consume();
-            }
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public listLiteral(): ListLiteralContext {
-        let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 240, CypherParser.RULE_listLiteral);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1548;
-            this.match(CypherParser.LBRACK);
-            this.state = 1557;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
-                {
-                this.state = 1549;
-                this.expression();
-                this.state = 1554;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                while (_la === 97) {
-                    {
-                    {
-                    this.state = 1550;
-                    this.match(CypherParser.COMMA);
-                    this.state = 1551;
-                    this.expression();
-                    }
-                    }
-                    this.state = 1556;
-                    this.errorHandler.sync(this);
-                    _la = this.tokenStream.LA(1);
-                }
-                }
-            }
-
-            this.state = 1559;
-            this.match(CypherParser.RBRACK);
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public mapLiteral(): MapLiteralContext {
-        let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 242, CypherParser.RULE_mapLiteral);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1561;
-            this.match(CypherParser.LBRACE);
-            this.state = 1575;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || _la === 114 || _la === 115) {
-                {
-                this.state = 1562;
-                this.propertyKeyName();
-                this.state = 1563;
-                this.match(CypherParser.COLON);
-                this.state = 1564;
-                this.expression();
-                this.state = 1572;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                while (_la === 97) {
-                    {
-                    {
-                    this.state = 1565;
-                    this.match(CypherParser.COMMA);
-                    this.state = 1566;
-                    this.propertyKeyName();
-                    this.state = 1567;
-                    this.match(CypherParser.COLON);
-                    this.state = 1568;
-                    this.expression();
-                    }
-                    }
-                    this.state = 1574;
-                    this.errorHandler.sync(this);
-                    _la = this.tokenStream.LA(1);
-                }
-                }
-            }
-
-            this.state = 1577;
-            this.match(CypherParser.RBRACE);
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public propertyKeyName(): PropertyKeyNameContext {
-        let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 244, CypherParser.RULE_propertyKeyName);
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1579;
-            this.schemaName();
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public schemaCommand(): SchemaCommandContext {
-        let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 246, CypherParser.RULE_schemaCommand);
-        try {
-            this.state = 1586;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 194, this.context) ) {
-            case 1:
-                this.enterOuterAlt(localContext, 1);
-                {
-                this.state = 1581;
-                this.createConstraint();
-                }
-                break;
-            case 2:
-                this.enterOuterAlt(localContext, 2);
-                {
-                this.state = 1582;
-                this.dropConstraint();
-                }
-                break;
-            case 3:
-                this.enterOuterAlt(localContext, 3);
-                {
-                this.state = 1583;
-                this.createIndex();
-                }
-                break;
-            case 4:
-                this.enterOuterAlt(localContext, 4);
-                {
-                this.state = 1584;
-                this.createSearchIndex();
-                }
-                break;
-            case 5:
-                this.enterOuterAlt(localContext, 5);
-                {
-                this.state = 1585;
-                this.dropIndex();
-                }
-                break;
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public createConstraint(): CreateConstraintContext {
-        let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 248, CypherParser.RULE_createConstraint);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1588;
-            this.match(CypherParser.CREATE);
-            this.state = 1589;
-            this.match(CypherParser.CONSTRAINT);
-            this.state = 1591;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 195, this.context) ) {
-            case 1:
-                {
-                this.state = 1590;
-                this.symbolicName();
-                }
-                break;
-            }
-            this.state = 1594;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 34) {
-                {
-                this.state = 1593;
-                this.ifNotExists();
-                }
-            }
-
-            this.state = 1596;
-            _la = this.tokenStream.LA(1);
-            if(!(_la === 27 || _la === 47)) {
-            this.errorHandler.recoverInline(this);
-            }
-            else {
-                this.errorHandler.reportMatch(this);
-                this.consume();
-            }
-            this.state = 1597;
-            this.match(CypherParser.LPAREN);
-            this.state = 1598;
-            this.variable();
-            this.state = 1599;
-            this.nodeLabel();
-            this.state = 1600;
-            this.match(CypherParser.RPAREN);
-            this.state = 1601;
-            _la = this.tokenStream.LA(1);
-            if(!(_la === 6 || _la === 53)) {
-            this.errorHandler.recoverInline(this);
-            }
-            else {
-                this.errorHandler.reportMatch(this);
-                this.consume();
-            }
-            this.state = 1602;
-            this.constraintRequirement();
-            this.state = 1604;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 74) {
-                {
-                this.state = 1603;
-                this.where();
-                }
-            }
-
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public constraintRequirement(): ConstraintRequirementContext {
-        let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 250, CypherParser.RULE_constraintRequirement);
-        let _la: number;
-        try {
-            this.state = 1634;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 198, this.context) ) {
-            case 1:
-                localContext = new UniqueRequirementContext(localContext);
-                this.enterOuterAlt(localContext, 1);
-                {
-                this.state = 1606;
-                this.propertyReference();
-                this.state = 1607;
-                this.match(CypherParser.IS);
-                this.state = 1608;
-                this.match(CypherParser.UNIQUE);
-                }
-                break;
-            case 2:
-                localContext = new UniqueRequirementContext(localContext);
-                this.enterOuterAlt(localContext, 2);
-                {
-                this.state = 1610;
-                this.propertyReferenceList();
-                this.state = 1611;
-                this.match(CypherParser.IS);
-                this.state = 1612;
-                this.match(CypherParser.UNIQUE);
-                }
-                break;
-            case 3:
-                localContext = new NotNullRequirementContext(localContext);
-                this.enterOuterAlt(localContext, 3);
-                {
-                this.state = 1614;
-                this.propertyReference();
-                this.state = 1615;
-                this.match(CypherParser.IS);
-                this.state = 1616;
-                this.match(CypherParser.NOT);
-                this.state = 1617;
-                this.match(CypherParser.NULL);
-                }
-                break;
-            case 4:
-                localContext = new NodeKeyRequirementContext(localContext);
-                this.enterOuterAlt(localContext, 4);
-                {
-                this.state = 1619;
-                this.propertyReference();
-                this.state = 1620;
-                this.match(CypherParser.IS);
-                this.state = 1621;
-                this.match(CypherParser.NODE);
-                this.state = 1622;
-                this.match(CypherParser.KEY);
-                }
-                break;
-            case 5:
-                localContext = new NodeKeyRequirementContext(localContext);
-                this.enterOuterAlt(localContext, 5);
-                {
-                this.state = 1624;
-                this.propertyReferenceList();
-                this.state = 1625;
-                this.match(CypherParser.IS);
-                this.state = 1626;
-                this.match(CypherParser.NODE);
-                this.state = 1627;
-                this.match(CypherParser.KEY);
-                }
-                break;
-            case 6:
-                localContext = new TypeRequirementContext(localContext);
-                this.enterOuterAlt(localContext, 6);
-                {
-                this.state = 1629;
-                this.propertyReference();
-                this.state = 1630;
-                this.match(CypherParser.IS);
-                this.state = 1631;
-                _la = this.tokenStream.LA(1);
-                if(!(_la === 62 || _la === 78)) {
-                this.errorHandler.recoverInline(this);
-                }
-                else {
-                    this.errorHandler.reportMatch(this);
-                    this.consume();
-                }
-                this.state = 1632;
-                this.typeName();
-                }
-                break;
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public propertyReference(): PropertyReferenceContext {
-        let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 252, CypherParser.RULE_propertyReference);
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1636;
-            this.variable();
-            this.state = 1637;
-            this.match(CypherParser.DOT);
-            this.state = 1638;
-            this.propertyKeyName();
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public propertyReferenceList(): PropertyReferenceListContext {
-        let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 254, CypherParser.RULE_propertyReferenceList);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1640;
-            this.match(CypherParser.LPAREN);
-            this.state = 1641;
-            this.propertyReference();
-            this.state = 1646;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            while (_la === 97) {
-                {
-                {
-                this.state = 1642;
-                this.match(CypherParser.COMMA);
-                this.state = 1643;
-                this.propertyReference();
-                }
-                }
-                this.state = 1648;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-            }
-            this.state = 1649;
-            this.match(CypherParser.RPAREN);
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public typeName(): TypeNameContext {
-        let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 256, CypherParser.RULE_typeName);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1651;
-            this.symbolicName();
-            this.state = 1656;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 86) {
-                {
-                this.state = 1652;
-                this.match(CypherParser.LT);
-                this.state = 1653;
-                this.typeName();
-                this.state = 1654;
-                this.match(CypherParser.GT);
-                }
-            }
-
-            this.state = 1661;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 103) {
-                {
-                this.state = 1658;
-                this.match(CypherParser.LPAREN);
-                this.state = 1659;
-                this.match(CypherParser.DecimalInteger);
-                this.state = 1660;
-                this.match(CypherParser.RPAREN);
-                }
-            }
-
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public dropConstraint(): DropConstraintContext {
-        let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 258, CypherParser.RULE_dropConstraint);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1663;
-            this.match(CypherParser.DROP);
-            this.state = 1664;
-            this.match(CypherParser.CONSTRAINT);
-            this.state = 1665;
-            this.symbolicName();
-            this.state = 1667;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 34) {
-                {
-                this.state = 1666;
-                this.ifExists();
-                }
-            }
-
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public createIndex(): CreateIndexContext {
-        let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 260, CypherParser.RULE_createIndex);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1669;
-            this.match(CypherParser.CREATE);
-            this.state = 1671;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 70) {
-                {
-                this.state = 1670;
-                this.match(CypherParser.UNIQUE);
-                }
-            }
-
-            this.state = 1673;
-            this.match(CypherParser.INDEX);
-            this.state = 1675;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 204, this.context) ) {
-            case 1:
-                {
-                this.state = 1674;
-                this.symbolicName();
-                }
-                break;
-            }
-            this.state = 1678;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 34) {
-                {
-                this.state = 1677;
-                this.ifNotExists();
-                }
-            }
-
-            this.state = 1680;
-            this.indexTarget();
-            this.state = 1682;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 74) {
-                {
-                this.state = 1681;
-                this.where();
-                }
-            }
-
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public indexTarget(): IndexTargetContext {
-        let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 262, CypherParser.RULE_indexTarget);
-        let _la: number;
-        try {
-            this.state = 1717;
-            this.errorHandler.sync(this);
-            switch (this.tokenStream.LA(1)) {
-            case CypherParser.FOR:
-                localContext = new IndexForPatternContext(localContext);
-                this.enterOuterAlt(localContext, 1);
-                {
-                this.state = 1684;
-                this.match(CypherParser.FOR);
-                this.state = 1685;
-                this.match(CypherParser.LPAREN);
-                this.state = 1686;
-                this.variable();
-                this.state = 1687;
-                this.nodeLabel();
-                this.state = 1688;
-                this.match(CypherParser.RPAREN);
-                this.state = 1689;
-                this.match(CypherParser.ON);
-                this.state = 1690;
-                this.match(CypherParser.LPAREN);
-                this.state = 1691;
-                this.propertyReference();
-                this.state = 1696;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                while (_la === 97) {
-                    {
-                    {
-                    this.state = 1692;
-                    this.match(CypherParser.COMMA);
-                    this.state = 1693;
-                    this.propertyReference();
-                    }
-                    }
-                    this.state = 1698;
-                    this.errorHandler.sync(this);
-                    _la = this.tokenStream.LA(1);
-                }
-                this.state = 1699;
-                this.match(CypherParser.RPAREN);
-                }
-                break;
+            case CypherParser.ALL:
+            case CypherParser.AND:
+            case CypherParser.AS:
+            case CypherParser.ASC:
+            case CypherParser.BY:
+            case CypherParser.CALL:
+            case CypherParser.CASE:
+            case CypherParser.CONTAINS:
+            case CypherParser.CREATE:
+            case CypherParser.DELETE:
+            case CypherParser.DESC:
+            case CypherParser.DETACH:
+            case CypherParser.DISTINCT:
+            case CypherParser.ELSE:
+            case CypherParser.END:
+            case CypherParser.ENDS:
+            case CypherParser.IN:
+            case CypherParser.IS:
+            case CypherParser.LIMIT:
+            case CypherParser.MATCH:
+            case CypherParser.MERGE:
+            case CypherParser.NOT:
             case CypherParser.ON:
-                localContext = new IndexOnLabelContext(localContext);
+            case CypherParser.OPTIONAL:
+            case CypherParser.OR:
+            case CypherParser.ORDER:
+            case CypherParser.REMOVE:
+            case CypherParser.RETURN:
+            case CypherParser.SET:
+            case CypherParser.SKIP_:
+            case CypherParser.STARTS:
+            case CypherParser.THEN:
+            case CypherParser.UNION:
+            case CypherParser.UNWIND:
+            case CypherParser.WHEN:
+            case CypherParser.WHERE:
+            case CypherParser.WITH:
+            case CypherParser.XOR:
+            case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1701;
-                this.match(CypherParser.ON);
-                this.state = 1703;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 98) {
-                    {
-                    this.state = 1702;
-                    this.match(CypherParser.COLON);
-                    }
-                }
-
-                this.state = 1705;
-                this.labelName();
-                this.state = 1706;
-                this.match(CypherParser.LPAREN);
-                this.state = 1707;
-                this.propertyKeyName();
-                this.state = 1712;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                while (_la === 97) {
-                    {
-                    {
-                    this.state = 1708;
-                    this.match(CypherParser.COMMA);
-                    this.state = 1709;
-                    this.propertyKeyName();
-                    }
-                    }
-                    this.state = 1714;
-                    this.errorHandler.sync(this);
-                    _la = this.tokenStream.LA(1);
-                }
-                this.state = 1715;
-                this.match(CypherParser.RPAREN);
+                this.state = 1784;
+                this.keywordVariable();
                 }
                 break;
             default:
@@ -7858,290 +8337,22 @@ export class CypherParser extends antlr.Parser {
         }
         return localContext;
     }
-    public createSearchIndex(): CreateSearchIndexContext {
-        let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 264, CypherParser.RULE_createSearchIndex);
+    public keywordVariable(): KeywordVariableContext {
+        let localContext = new KeywordVariableContext(this.context, this.state);
+        this.enterRule(localContext, 278, CypherParser.RULE_keywordVariable);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1719;
-            this.match(CypherParser.CREATE);
-            this.state = 1720;
-            localContext._searchKind = this.symbolicName();
-            this.state = 1721;
-            this.match(CypherParser.INDEX);
-            this.state = 1723;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 211, this.context) ) {
-            case 1:
-                {
-                this.state = 1722;
-                localContext._indexName = this.symbolicName();
-                }
-                break;
-            }
-            this.state = 1726;
-            this.errorHandler.sync(this);
+            this.state = 1787;
             _la = this.tokenStream.LA(1);
-            if (_la === 34) {
-                {
-                this.state = 1725;
-                this.ifNotExists();
-                }
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 31168310) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 31126133) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 501) !== 0))) {
+            this.errorHandler.recoverInline(this);
             }
-
-            this.state = 1728;
-            this.match(CypherParser.FOR);
-            this.state = 1729;
-            this.match(CypherParser.LPAREN);
-            this.state = 1730;
-            this.variable();
-            this.state = 1731;
-            this.nodeLabel();
-            this.state = 1732;
-            this.match(CypherParser.RPAREN);
-            this.state = 1733;
-            this.match(CypherParser.ON);
-            this.state = 1735;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
-                {
-                this.state = 1734;
-                localContext._each = this.symbolicName();
-                }
+            else {
+                this.errorHandler.reportMatch(this);
+                this.consume();
             }
-
-            this.state = 1737;
-            this.searchIndexProperties();
-            this.state = 1739;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
-                {
-                this.state = 1738;
-                this.indexOptions();
-                }
-            }
-
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public searchIndexProperties(): SearchIndexPropertiesContext {
-        let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 266, CypherParser.RULE_searchIndexProperties);
-        let _la: number;
-        try {
-            this.state = 1763;
-            this.errorHandler.sync(this);
-            switch (this.tokenStream.LA(1)) {
-            case CypherParser.LPAREN:
-                this.enterOuterAlt(localContext, 1);
-                {
-                this.state = 1741;
-                this.match(CypherParser.LPAREN);
-                this.state = 1742;
-                this.propertyReference();
-                this.state = 1747;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                while (_la === 97) {
-                    {
-                    {
-                    this.state = 1743;
-                    this.match(CypherParser.COMMA);
-                    this.state = 1744;
-                    this.propertyReference();
-                    }
-                    }
-                    this.state = 1749;
-                    this.errorHandler.sync(this);
-                    _la = this.tokenStream.LA(1);
-                }
-                this.state = 1750;
-                this.match(CypherParser.RPAREN);
-                }
-                break;
-            case CypherParser.LBRACK:
-                this.enterOuterAlt(localContext, 2);
-                {
-                this.state = 1752;
-                this.match(CypherParser.LBRACK);
-                this.state = 1753;
-                this.propertyReference();
-                this.state = 1758;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                while (_la === 97) {
-                    {
-                    {
-                    this.state = 1754;
-                    this.match(CypherParser.COMMA);
-                    this.state = 1755;
-                    this.propertyReference();
-                    }
-                    }
-                    this.state = 1760;
-                    this.errorHandler.sync(this);
-                    _la = this.tokenStream.LA(1);
-                }
-                this.state = 1761;
-                this.match(CypherParser.RBRACK);
-                }
-                break;
-            default:
-                throw new antlr.NoViableAltException(this);
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public indexOptions(): IndexOptionsContext {
-        let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 268, CypherParser.RULE_indexOptions);
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1765;
-            this.symbolicName();
-            this.state = 1766;
-            this.mapLiteral();
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public dropIndex(): DropIndexContext {
-        let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 270, CypherParser.RULE_dropIndex);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1768;
-            this.match(CypherParser.DROP);
-            this.state = 1769;
-            this.match(CypherParser.INDEX);
-            this.state = 1770;
-            this.symbolicName();
-            this.state = 1772;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 34) {
-                {
-                this.state = 1771;
-                this.ifExists();
-                }
-            }
-
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public ifNotExists(): IfNotExistsContext {
-        let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 272, CypherParser.RULE_ifNotExists);
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1774;
-            this.match(CypherParser.IF);
-            this.state = 1775;
-            this.match(CypherParser.NOT);
-            this.state = 1776;
-            this.match(CypherParser.EXISTS);
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public ifExists(): IfExistsContext {
-        let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 274, CypherParser.RULE_ifExists);
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1778;
-            this.match(CypherParser.IF);
-            this.state = 1779;
-            this.match(CypherParser.EXISTS);
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public variable(): VariableContext {
-        let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 276, CypherParser.RULE_variable);
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1781;
-            this.symbolicName();
             }
         }
         catch (re) {
@@ -8159,22 +8370,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 278, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 280, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1786;
+            this.state = 1792;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1783;
+                this.state = 1789;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1784;
+                this.state = 1790;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -8215,7 +8426,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1785;
+                this.state = 1791;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -8238,12 +8449,12 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 280, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 282, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1788;
+            this.state = 1794;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -8269,9 +8480,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 282, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 284, CypherParser.RULE_schemaName);
         try {
-            this.state = 1792;
+            this.state = 1798;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -8313,7 +8524,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1790;
+                this.state = 1796;
                 this.symbolicName();
                 }
                 break;
@@ -8361,7 +8572,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1791;
+                this.state = 1797;
                 this.reservedWord();
                 }
                 break;
@@ -8384,12 +8595,12 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 284, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 286, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1794;
+            this.state = 1800;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 98236021) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -8415,7 +8626,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,119,1797,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,119,1803,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -8438,712 +8649,717 @@ export class CypherParser extends antlr.Parser {
         2,126,7,126,2,127,7,127,2,128,7,128,2,129,7,129,2,130,7,130,2,131,
         7,131,2,132,7,132,2,133,7,133,2,134,7,134,2,135,7,135,2,136,7,136,
         2,137,7,137,2,138,7,138,2,139,7,139,2,140,7,140,2,141,7,141,2,142,
-        7,142,1,0,1,0,3,0,289,8,0,1,0,1,0,1,1,1,1,1,1,3,1,296,8,1,1,2,1,
-        2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,307,8,3,1,4,5,4,310,8,4,10,4,12,
-        4,313,9,4,1,4,1,4,5,4,317,8,4,10,4,12,4,320,9,4,1,4,5,4,323,8,4,
-        10,4,12,4,326,9,4,1,5,1,5,3,5,330,8,5,1,6,1,6,3,6,334,8,6,1,6,1,
-        6,1,7,4,7,339,8,7,11,7,12,7,340,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,
-        1,9,1,9,1,9,5,9,354,8,9,10,9,12,9,357,9,9,3,9,359,8,9,1,9,1,9,1,
-        10,5,10,364,8,10,10,10,12,10,367,9,10,1,10,1,10,1,11,1,11,1,11,1,
-        11,1,11,5,11,376,8,11,10,11,12,11,379,9,11,3,11,381,8,11,1,11,1,
-        11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,
-        12,1,12,1,12,1,12,3,12,401,8,12,1,13,3,13,404,8,13,1,13,1,13,1,13,
-        5,13,409,8,13,10,13,12,13,412,9,13,1,13,3,13,415,8,13,1,14,1,14,
-        1,14,1,14,1,14,1,15,3,15,423,8,15,1,15,1,15,1,15,1,15,1,15,1,15,
-        5,15,431,8,15,10,15,12,15,434,9,15,3,15,436,8,15,1,15,3,15,439,8,
-        15,1,15,1,15,1,15,3,15,444,8,15,3,15,446,8,15,1,16,3,16,449,8,16,
-        1,16,1,16,3,16,453,8,16,1,16,1,16,1,16,1,16,3,16,459,8,16,1,17,1,
-        17,1,17,1,17,1,17,5,17,466,8,17,10,17,12,17,469,9,17,3,17,471,8,
-        17,1,17,1,17,1,18,1,18,1,18,1,18,1,18,1,18,3,18,481,8,18,1,18,1,
-        18,1,18,1,18,3,18,487,8,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,495,
-        8,18,1,18,1,18,1,18,1,18,1,18,3,18,502,8,18,1,18,1,18,1,18,1,18,
-        1,18,1,18,3,18,510,8,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,
-        3,18,520,8,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,528,8,18,1,18,3,
-        18,531,8,18,1,18,1,18,1,18,1,18,3,18,537,8,18,1,18,3,18,540,8,18,
-        3,18,542,8,18,1,19,1,19,1,19,1,19,1,19,1,20,1,20,1,20,5,20,552,8,
-        20,10,20,12,20,555,9,20,1,20,1,20,1,21,1,21,1,21,5,21,562,8,21,10,
-        21,12,21,565,9,21,1,21,3,21,568,8,21,1,22,1,22,1,22,3,22,573,8,22,
-        1,22,1,22,1,23,1,23,1,23,1,24,1,24,1,24,5,24,583,8,24,10,24,12,24,
-        586,9,24,1,25,1,25,1,25,1,25,1,25,1,25,3,25,594,8,25,1,26,1,26,1,
-        26,1,26,5,26,600,8,26,10,26,12,26,603,9,26,1,27,1,27,1,27,1,27,1,
+        7,142,2,143,7,143,1,0,1,0,3,0,291,8,0,1,0,1,0,1,1,1,1,1,1,3,1,298,
+        8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,309,8,3,1,4,5,4,312,
+        8,4,10,4,12,4,315,9,4,1,4,1,4,5,4,319,8,4,10,4,12,4,322,9,4,1,4,
+        5,4,325,8,4,10,4,12,4,328,9,4,1,5,1,5,3,5,332,8,5,1,6,1,6,3,6,336,
+        8,6,1,6,1,6,1,7,4,7,341,8,7,11,7,12,7,342,1,8,1,8,1,8,1,8,1,8,1,
+        9,1,9,1,9,1,9,1,9,1,9,5,9,356,8,9,10,9,12,9,359,9,9,3,9,361,8,9,
+        1,9,1,9,1,10,5,10,366,8,10,10,10,12,10,369,9,10,1,10,1,10,1,11,1,
+        11,1,11,1,11,1,11,5,11,378,8,11,10,11,12,11,381,9,11,3,11,383,8,
+        11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,
+        12,1,12,1,12,1,12,1,12,1,12,3,12,403,8,12,1,13,3,13,406,8,13,1,13,
+        1,13,1,13,5,13,411,8,13,10,13,12,13,414,9,13,1,13,3,13,417,8,13,
+        1,14,1,14,1,14,1,14,1,14,1,15,3,15,425,8,15,1,15,1,15,1,15,1,15,
+        1,15,1,15,5,15,433,8,15,10,15,12,15,436,9,15,3,15,438,8,15,1,15,
+        3,15,441,8,15,1,15,1,15,1,15,3,15,446,8,15,3,15,448,8,15,1,16,3,
+        16,451,8,16,1,16,1,16,3,16,455,8,16,1,16,1,16,1,16,1,16,3,16,461,
+        8,16,1,17,1,17,1,17,1,17,1,17,5,17,468,8,17,10,17,12,17,471,9,17,
+        3,17,473,8,17,1,17,1,17,1,18,1,18,1,18,1,18,1,18,1,18,3,18,483,8,
+        18,1,18,1,18,1,18,1,18,3,18,489,8,18,1,18,1,18,1,18,1,18,1,18,1,
+        18,3,18,497,8,18,1,18,1,18,1,18,1,18,1,18,3,18,504,8,18,1,18,1,18,
+        1,18,1,18,1,18,1,18,3,18,512,8,18,1,18,1,18,1,18,1,18,1,18,1,18,
+        1,18,1,18,3,18,522,8,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,530,8,
+        18,1,18,3,18,533,8,18,1,18,1,18,1,18,1,18,3,18,539,8,18,1,18,3,18,
+        542,8,18,3,18,544,8,18,1,19,1,19,1,19,1,19,1,19,1,20,1,20,1,20,5,
+        20,554,8,20,10,20,12,20,557,9,20,1,20,1,20,1,21,1,21,1,21,5,21,564,
+        8,21,10,21,12,21,567,9,21,1,21,3,21,570,8,21,1,22,1,22,1,22,3,22,
+        575,8,22,1,22,1,22,1,23,1,23,1,23,1,24,1,24,1,24,5,24,585,8,24,10,
+        24,12,24,588,9,24,1,25,1,25,1,25,1,25,1,25,1,25,3,25,596,8,25,1,
+        26,1,26,1,26,1,26,5,26,602,8,26,10,26,12,26,605,9,26,1,27,1,27,1,
         27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,
-        27,1,27,1,27,1,27,1,27,3,27,627,8,27,1,28,1,28,1,28,1,28,5,28,633,
-        8,28,10,28,12,28,636,9,28,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,
-        1,29,3,29,647,8,29,1,30,3,30,650,8,30,1,30,1,30,1,30,1,30,5,30,656,
-        8,30,10,30,12,30,659,9,30,1,31,1,31,1,31,1,31,1,31,1,31,1,31,4,31,
-        668,8,31,11,31,12,31,669,1,31,1,31,1,32,1,32,3,32,676,8,32,1,32,
-        3,32,679,8,32,1,32,1,32,3,32,683,8,32,1,32,3,32,686,8,32,1,33,1,
-        33,1,34,1,34,1,34,1,34,5,34,694,8,34,10,34,12,34,697,9,34,1,35,1,
-        35,1,35,1,35,1,36,1,36,3,36,705,8,36,1,36,1,36,1,37,1,37,1,37,3,
-        37,712,8,37,1,38,1,38,1,38,1,39,3,39,718,8,39,1,39,1,39,3,39,722,
-        8,39,1,39,3,39,725,8,39,1,39,3,39,728,8,39,1,40,1,40,1,40,5,40,733,
-        8,40,10,40,12,40,736,9,40,1,40,1,40,1,40,5,40,741,8,40,10,40,12,
-        40,744,9,40,3,40,746,8,40,1,41,1,41,1,41,3,41,751,8,41,1,42,1,42,
-        1,42,1,42,1,42,5,42,758,8,42,10,42,12,42,761,9,42,1,43,1,43,1,43,
-        1,44,1,44,1,44,1,45,1,45,3,45,771,8,45,1,46,1,46,1,46,1,47,1,47,
-        1,47,5,47,779,8,47,10,47,12,47,782,9,47,1,48,1,48,1,48,3,48,787,
-        8,48,1,48,1,48,3,48,791,8,48,1,48,1,48,1,48,3,48,796,8,48,1,48,1,
-        48,1,48,3,48,801,8,48,1,49,1,49,5,49,805,8,49,10,49,12,49,808,9,
-        49,1,49,1,49,3,49,812,8,49,1,49,5,49,815,8,49,10,49,12,49,818,9,
-        49,1,49,1,49,3,49,822,8,49,1,49,5,49,825,8,49,10,49,12,49,828,9,
-        49,1,49,1,49,1,49,5,49,833,8,49,10,49,12,49,836,9,49,1,49,1,49,1,
-        49,5,49,841,8,49,10,49,12,49,844,9,49,3,49,846,8,49,1,50,1,50,1,
-        50,1,50,1,50,1,51,1,51,5,51,855,8,51,10,51,12,51,858,9,51,1,51,1,
-        51,1,51,1,51,1,51,1,51,3,51,866,8,51,1,51,5,51,869,8,51,10,51,12,
-        51,872,9,51,1,51,1,51,1,51,1,51,3,51,878,8,51,1,51,1,51,1,51,3,51,
-        883,8,51,1,51,1,51,3,51,887,8,51,1,52,1,52,4,52,891,8,52,11,52,12,
-        52,892,1,53,1,53,3,53,897,8,53,1,53,1,53,3,53,901,8,53,1,53,3,53,
-        904,8,53,1,53,1,53,3,53,908,8,53,1,53,1,53,1,53,3,53,913,8,53,1,
-        53,1,53,3,53,917,8,53,1,53,1,53,3,53,921,8,53,1,53,1,53,3,53,925,
-        8,53,1,54,1,54,1,54,1,55,1,55,1,55,1,56,1,56,1,56,3,56,936,8,56,
-        1,56,5,56,939,8,56,10,56,12,56,942,9,56,1,57,1,57,1,57,5,57,947,
-        8,57,10,57,12,57,950,9,57,1,58,1,58,1,58,3,58,955,8,58,1,59,1,59,
-        1,59,1,59,1,59,1,59,3,59,963,8,59,1,60,1,60,3,60,967,8,60,1,60,1,
-        60,1,60,1,60,1,60,1,60,3,60,975,8,60,1,61,1,61,1,61,1,61,1,61,1,
-        61,3,61,983,8,61,1,61,1,61,1,61,1,61,1,61,1,61,4,61,991,8,61,11,
-        61,12,61,992,1,61,1,61,3,61,997,8,61,1,61,1,61,1,61,1,61,1,61,1,
-        61,1,61,3,61,1006,8,61,1,61,1,61,1,61,3,61,1011,8,61,1,62,1,62,3,
-        62,1015,8,62,1,62,1,62,3,62,1019,8,62,3,62,1021,8,62,1,62,1,62,1,
-        62,3,62,1026,8,62,1,63,1,63,1,63,3,63,1031,8,63,1,63,1,63,1,63,1,
-        63,1,63,3,63,1038,8,63,1,63,1,63,1,63,3,63,1043,8,63,1,63,1,63,1,
-        63,1,63,3,63,1049,8,63,1,63,3,63,1052,8,63,1,64,1,64,3,64,1056,8,
-        64,1,64,1,64,3,64,1060,8,64,1,64,3,64,1063,8,64,1,64,3,64,1066,8,
-        64,1,64,1,64,3,64,1070,8,64,1,64,1,64,1,65,1,65,3,65,1076,8,65,1,
-        66,1,66,1,66,1,66,3,66,1082,8,66,1,66,5,66,1085,8,66,10,66,12,66,
-        1088,9,66,1,66,1,66,1,66,1,66,1,66,1,66,5,66,1096,8,66,10,66,12,
-        66,1099,9,66,3,66,1101,8,66,1,67,4,67,1104,8,67,11,67,12,67,1105,
-        1,68,1,68,1,68,1,68,3,68,1112,8,68,1,69,1,69,3,69,1116,8,69,1,69,
-        1,69,1,69,1,69,1,70,1,70,3,70,1124,8,70,1,70,1,70,3,70,1128,8,70,
-        3,70,1130,8,70,1,70,1,70,3,70,1134,8,70,3,70,1136,8,70,1,71,3,71,
-        1139,8,71,1,71,1,71,1,72,1,72,1,73,1,73,1,74,1,74,4,74,1149,8,74,
-        11,74,12,74,1150,1,75,1,75,1,76,1,76,1,76,5,76,1158,8,76,10,76,12,
-        76,1161,9,76,1,77,1,77,1,77,5,77,1166,8,77,10,77,12,77,1169,9,77,
-        1,78,1,78,1,78,5,78,1174,8,78,10,78,12,78,1177,9,78,1,79,5,79,1180,
-        8,79,10,79,12,79,1183,9,79,1,79,1,79,1,80,1,80,1,80,1,80,5,80,1191,
-        8,80,10,80,12,80,1194,9,80,1,81,1,81,1,82,1,82,5,82,1200,8,82,10,
-        82,12,82,1203,9,82,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,
-        1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,3,83,1224,8,83,
-        1,83,1,83,3,83,1228,8,83,1,83,1,83,1,83,3,83,1233,8,83,1,83,3,83,
-        1236,8,83,1,83,3,83,1239,8,83,1,84,1,84,1,84,5,84,1244,8,84,10,84,
-        12,84,1247,9,84,1,85,4,85,1250,8,85,11,85,12,85,1251,1,85,1,85,1,
-        85,1,85,3,85,1258,8,85,1,85,1,85,1,85,1,85,3,85,1264,8,85,1,85,1,
-        85,3,85,1268,8,85,1,86,1,86,3,86,1272,8,86,1,87,1,87,1,87,1,87,5,
-        87,1278,8,87,10,87,12,87,1281,9,87,1,88,1,88,1,89,1,89,1,89,1,89,
-        5,89,1289,8,89,10,89,12,89,1292,9,89,1,90,1,90,1,91,1,91,1,91,5,
-        91,1299,8,91,10,91,12,91,1302,9,91,1,92,5,92,1305,8,92,10,92,12,
-        92,1308,9,92,1,92,1,92,1,93,1,93,1,93,5,93,1315,8,93,10,93,12,93,
-        1318,9,93,1,93,1,93,3,93,1322,8,93,1,94,1,94,1,94,1,94,1,94,1,94,
-        3,94,1330,8,94,1,94,1,94,3,94,1334,8,94,1,94,3,94,1337,8,94,1,95,
-        1,95,1,95,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,
-        1,96,1,96,1,96,1,96,3,96,1357,8,96,1,97,1,97,1,97,1,97,1,97,1,98,
-        1,98,3,98,1366,8,98,1,98,4,98,1369,8,98,11,98,12,98,1370,1,98,1,
-        98,3,98,1375,8,98,1,98,1,98,1,99,1,99,1,99,1,99,5,99,1383,8,99,10,
-        99,12,99,1386,9,99,1,99,1,99,1,99,1,100,1,100,1,100,1,100,1,100,
-        3,100,1396,8,100,1,101,1,101,1,101,1,101,3,101,1402,8,101,1,101,
-        1,101,1,102,1,102,1,102,1,102,3,102,1410,8,102,1,102,1,102,1,102,
-        3,102,1415,8,102,1,102,1,102,1,102,1,102,1,103,1,103,1,103,1,103,
-        1,103,1,104,1,104,1,105,1,105,1,105,1,105,1,105,3,105,1433,8,105,
-        1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,
-        1,106,1,106,1,107,1,107,1,107,1,107,1,107,3,107,1453,8,107,3,107,
-        1455,8,107,1,107,1,107,1,108,1,108,1,108,1,108,1,109,1,109,1,109,
-        3,109,1466,8,109,1,109,3,109,1469,8,109,1,109,1,109,1,109,1,109,
-        1,110,1,110,1,110,3,110,1478,8,110,1,110,1,110,1,110,5,110,1483,
-        8,110,10,110,12,110,1486,9,110,3,110,1488,8,110,1,110,1,110,1,111,
-        1,111,1,111,1,112,1,112,1,112,5,112,1498,8,112,10,112,12,112,1501,
-        9,112,1,113,1,113,1,113,1,113,1,113,5,113,1508,8,113,10,113,12,113,
-        1511,9,113,3,113,1513,8,113,1,113,1,113,1,114,1,114,1,114,1,114,
-        1,114,1,114,1,114,1,114,1,114,3,114,1526,8,114,1,115,1,115,1,115,
-        3,115,1531,8,115,1,116,1,116,1,116,1,116,1,116,1,116,3,116,1539,
-        8,116,1,117,1,117,1,118,1,118,3,118,1545,8,118,1,119,1,119,1,120,
-        1,120,1,120,1,120,5,120,1553,8,120,10,120,12,120,1556,9,120,3,120,
-        1558,8,120,1,120,1,120,1,121,1,121,1,121,1,121,1,121,1,121,1,121,
-        1,121,1,121,5,121,1571,8,121,10,121,12,121,1574,9,121,3,121,1576,
-        8,121,1,121,1,121,1,122,1,122,1,123,1,123,1,123,1,123,1,123,3,123,
-        1587,8,123,1,124,1,124,1,124,3,124,1592,8,124,1,124,3,124,1595,8,
-        124,1,124,1,124,1,124,1,124,1,124,1,124,1,124,1,124,3,124,1605,8,
-        124,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,
+        27,1,27,1,27,1,27,1,27,1,27,1,27,3,27,629,8,27,1,28,1,28,1,28,1,
+        28,5,28,635,8,28,10,28,12,28,638,9,28,1,29,1,29,1,29,1,29,1,29,1,
+        29,1,29,1,29,1,29,3,29,649,8,29,1,30,3,30,652,8,30,1,30,1,30,1,30,
+        1,30,5,30,658,8,30,10,30,12,30,661,9,30,1,31,1,31,1,31,1,31,1,31,
+        1,31,1,31,4,31,670,8,31,11,31,12,31,671,1,31,1,31,1,32,1,32,3,32,
+        678,8,32,1,32,3,32,681,8,32,1,32,1,32,3,32,685,8,32,1,32,3,32,688,
+        8,32,1,33,1,33,1,34,1,34,1,34,1,34,5,34,696,8,34,10,34,12,34,699,
+        9,34,1,35,1,35,1,35,1,35,1,36,1,36,3,36,707,8,36,1,36,1,36,1,37,
+        1,37,1,37,3,37,714,8,37,1,38,1,38,1,38,1,39,3,39,720,8,39,1,39,1,
+        39,3,39,724,8,39,1,39,3,39,727,8,39,1,39,3,39,730,8,39,1,40,1,40,
+        1,40,5,40,735,8,40,10,40,12,40,738,9,40,1,40,1,40,1,40,5,40,743,
+        8,40,10,40,12,40,746,9,40,3,40,748,8,40,1,41,1,41,1,41,3,41,753,
+        8,41,1,42,1,42,1,42,1,42,1,42,5,42,760,8,42,10,42,12,42,763,9,42,
+        1,43,1,43,1,43,1,44,1,44,1,44,1,45,1,45,3,45,773,8,45,1,46,1,46,
+        1,46,1,47,1,47,1,47,5,47,781,8,47,10,47,12,47,784,9,47,1,48,1,48,
+        1,48,3,48,789,8,48,1,48,1,48,3,48,793,8,48,1,48,1,48,1,48,3,48,798,
+        8,48,1,48,1,48,1,48,3,48,803,8,48,1,49,1,49,5,49,807,8,49,10,49,
+        12,49,810,9,49,1,49,1,49,3,49,814,8,49,1,49,5,49,817,8,49,10,49,
+        12,49,820,9,49,1,49,1,49,3,49,824,8,49,1,49,5,49,827,8,49,10,49,
+        12,49,830,9,49,1,49,1,49,1,49,5,49,835,8,49,10,49,12,49,838,9,49,
+        1,49,1,49,1,49,5,49,843,8,49,10,49,12,49,846,9,49,3,49,848,8,49,
+        1,50,1,50,1,50,1,50,1,50,1,51,1,51,5,51,857,8,51,10,51,12,51,860,
+        9,51,1,51,1,51,1,51,1,51,1,51,1,51,3,51,868,8,51,1,51,5,51,871,8,
+        51,10,51,12,51,874,9,51,1,51,1,51,1,51,1,51,3,51,880,8,51,1,51,1,
+        51,1,51,3,51,885,8,51,1,51,1,51,3,51,889,8,51,1,52,1,52,4,52,893,
+        8,52,11,52,12,52,894,1,53,1,53,3,53,899,8,53,1,53,1,53,3,53,903,
+        8,53,1,53,3,53,906,8,53,1,53,1,53,3,53,910,8,53,1,53,1,53,1,53,3,
+        53,915,8,53,1,53,1,53,3,53,919,8,53,1,53,1,53,3,53,923,8,53,1,53,
+        1,53,3,53,927,8,53,1,54,1,54,1,54,1,55,1,55,1,55,1,56,1,56,1,56,
+        3,56,938,8,56,1,56,5,56,941,8,56,10,56,12,56,944,9,56,1,57,1,57,
+        1,57,5,57,949,8,57,10,57,12,57,952,9,57,1,58,1,58,1,58,3,58,957,
+        8,58,1,59,1,59,1,59,1,59,1,59,1,59,3,59,965,8,59,1,60,1,60,3,60,
+        969,8,60,1,60,1,60,1,60,1,60,1,60,1,60,3,60,977,8,60,1,61,1,61,1,
+        61,1,61,1,61,1,61,3,61,985,8,61,1,61,1,61,1,61,1,61,1,61,1,61,4,
+        61,993,8,61,11,61,12,61,994,1,61,1,61,3,61,999,8,61,1,61,1,61,1,
+        61,1,61,1,61,1,61,1,61,3,61,1008,8,61,1,61,1,61,1,61,3,61,1013,8,
+        61,1,62,1,62,3,62,1017,8,62,1,62,1,62,3,62,1021,8,62,3,62,1023,8,
+        62,1,62,1,62,1,62,3,62,1028,8,62,1,63,1,63,1,63,3,63,1033,8,63,1,
+        63,1,63,1,63,1,63,1,63,3,63,1040,8,63,1,63,1,63,1,63,3,63,1045,8,
+        63,1,63,1,63,1,63,1,63,3,63,1051,8,63,1,63,3,63,1054,8,63,1,64,1,
+        64,3,64,1058,8,64,1,64,1,64,3,64,1062,8,64,1,64,3,64,1065,8,64,1,
+        64,3,64,1068,8,64,1,64,1,64,3,64,1072,8,64,1,64,1,64,1,65,1,65,3,
+        65,1078,8,65,1,66,1,66,1,66,1,66,3,66,1084,8,66,1,66,5,66,1087,8,
+        66,10,66,12,66,1090,9,66,1,66,1,66,1,66,1,66,1,66,1,66,5,66,1098,
+        8,66,10,66,12,66,1101,9,66,3,66,1103,8,66,1,67,4,67,1106,8,67,11,
+        67,12,67,1107,1,68,1,68,1,68,1,68,3,68,1114,8,68,1,69,1,69,3,69,
+        1118,8,69,1,69,1,69,1,69,1,69,1,70,1,70,3,70,1126,8,70,1,70,1,70,
+        3,70,1130,8,70,3,70,1132,8,70,1,70,1,70,3,70,1136,8,70,3,70,1138,
+        8,70,1,71,3,71,1141,8,71,1,71,1,71,1,72,1,72,1,73,1,73,1,74,1,74,
+        4,74,1151,8,74,11,74,12,74,1152,1,75,1,75,1,76,1,76,1,76,5,76,1160,
+        8,76,10,76,12,76,1163,9,76,1,77,1,77,1,77,5,77,1168,8,77,10,77,12,
+        77,1171,9,77,1,78,1,78,1,78,5,78,1176,8,78,10,78,12,78,1179,9,78,
+        1,79,5,79,1182,8,79,10,79,12,79,1185,9,79,1,79,1,79,1,80,1,80,1,
+        80,1,80,5,80,1193,8,80,10,80,12,80,1196,9,80,1,81,1,81,1,82,1,82,
+        5,82,1202,8,82,10,82,12,82,1205,9,82,1,83,1,83,1,83,1,83,1,83,1,
+        83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,
+        83,3,83,1226,8,83,1,83,1,83,3,83,1230,8,83,1,83,1,83,1,83,3,83,1235,
+        8,83,1,83,3,83,1238,8,83,1,83,3,83,1241,8,83,1,84,1,84,1,84,5,84,
+        1246,8,84,10,84,12,84,1249,9,84,1,85,4,85,1252,8,85,11,85,12,85,
+        1253,1,85,1,85,1,85,1,85,3,85,1260,8,85,1,85,1,85,1,85,1,85,3,85,
+        1266,8,85,1,85,1,85,3,85,1270,8,85,1,86,1,86,3,86,1274,8,86,1,87,
+        1,87,1,87,1,87,5,87,1280,8,87,10,87,12,87,1283,9,87,1,88,1,88,1,
+        89,1,89,1,89,1,89,5,89,1291,8,89,10,89,12,89,1294,9,89,1,90,1,90,
+        1,91,1,91,1,91,5,91,1301,8,91,10,91,12,91,1304,9,91,1,92,5,92,1307,
+        8,92,10,92,12,92,1310,9,92,1,92,1,92,1,93,1,93,1,93,5,93,1317,8,
+        93,10,93,12,93,1320,9,93,1,93,1,93,3,93,1324,8,93,1,94,1,94,1,94,
+        1,94,1,94,1,94,3,94,1332,8,94,1,94,1,94,3,94,1336,8,94,1,94,3,94,
+        1339,8,94,1,95,1,95,1,95,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,
+        1,96,1,96,1,96,1,96,1,96,1,96,1,96,3,96,1359,8,96,1,97,1,97,1,97,
+        1,97,1,97,1,98,1,98,3,98,1368,8,98,1,98,4,98,1371,8,98,11,98,12,
+        98,1372,1,98,1,98,3,98,1377,8,98,1,98,1,98,1,99,1,99,1,99,1,99,5,
+        99,1385,8,99,10,99,12,99,1388,9,99,1,99,1,99,1,99,1,100,1,100,1,
+        100,1,100,1,100,3,100,1398,8,100,1,101,1,101,1,101,1,101,3,101,1404,
+        8,101,1,101,1,101,1,102,1,102,1,102,1,102,3,102,1412,8,102,1,102,
+        1,102,1,102,3,102,1417,8,102,1,102,1,102,1,102,1,102,1,103,1,103,
+        1,103,1,103,1,103,1,104,1,104,1,105,1,105,1,105,1,105,1,105,3,105,
+        1435,8,105,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,
+        1,106,1,106,1,106,1,106,1,107,1,107,1,107,1,107,1,107,3,107,1455,
+        8,107,3,107,1457,8,107,1,107,1,107,1,108,1,108,1,108,1,108,1,109,
+        1,109,1,109,3,109,1468,8,109,1,109,3,109,1471,8,109,1,109,1,109,
+        1,109,1,109,1,110,1,110,1,110,3,110,1480,8,110,1,110,1,110,1,110,
+        5,110,1485,8,110,10,110,12,110,1488,9,110,3,110,1490,8,110,1,110,
+        1,110,1,111,1,111,1,111,1,112,1,112,1,112,5,112,1500,8,112,10,112,
+        12,112,1503,9,112,1,113,1,113,1,113,1,113,1,113,5,113,1510,8,113,
+        10,113,12,113,1513,9,113,3,113,1515,8,113,1,113,1,113,1,114,1,114,
+        1,114,1,114,1,114,1,114,1,114,1,114,1,114,3,114,1528,8,114,1,115,
+        1,115,1,115,3,115,1533,8,115,1,116,1,116,1,116,1,116,1,116,1,116,
+        3,116,1541,8,116,1,117,1,117,1,118,1,118,3,118,1547,8,118,1,119,
+        1,119,1,120,1,120,1,120,1,120,5,120,1555,8,120,10,120,12,120,1558,
+        9,120,3,120,1560,8,120,1,120,1,120,1,121,1,121,1,121,1,121,1,121,
+        1,121,1,121,1,121,1,121,5,121,1573,8,121,10,121,12,121,1576,9,121,
+        3,121,1578,8,121,1,121,1,121,1,122,1,122,1,123,1,123,1,123,1,123,
+        1,123,3,123,1589,8,123,1,124,1,124,1,124,3,124,1594,8,124,1,124,
+        3,124,1597,8,124,1,124,1,124,1,124,1,124,1,124,1,124,1,124,1,124,
+        3,124,1607,8,124,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,
         1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,
-        1,125,1,125,1,125,1,125,1,125,1,125,1,125,3,125,1635,8,125,1,126,
-        1,126,1,126,1,126,1,127,1,127,1,127,1,127,5,127,1645,8,127,10,127,
-        12,127,1648,9,127,1,127,1,127,1,128,1,128,1,128,1,128,1,128,3,128,
-        1657,8,128,1,128,1,128,1,128,3,128,1662,8,128,1,129,1,129,1,129,
-        1,129,3,129,1668,8,129,1,130,1,130,3,130,1672,8,130,1,130,1,130,
-        3,130,1676,8,130,1,130,3,130,1679,8,130,1,130,1,130,3,130,1683,8,
-        130,1,131,1,131,1,131,1,131,1,131,1,131,1,131,1,131,1,131,1,131,
-        5,131,1695,8,131,10,131,12,131,1698,9,131,1,131,1,131,1,131,1,131,
-        3,131,1704,8,131,1,131,1,131,1,131,1,131,1,131,5,131,1711,8,131,
-        10,131,12,131,1714,9,131,1,131,1,131,3,131,1718,8,131,1,132,1,132,
-        1,132,1,132,3,132,1724,8,132,1,132,3,132,1727,8,132,1,132,1,132,
-        1,132,1,132,1,132,1,132,1,132,3,132,1736,8,132,1,132,1,132,3,132,
-        1740,8,132,1,133,1,133,1,133,1,133,5,133,1746,8,133,10,133,12,133,
-        1749,9,133,1,133,1,133,1,133,1,133,1,133,1,133,5,133,1757,8,133,
-        10,133,12,133,1760,9,133,1,133,1,133,3,133,1764,8,133,1,134,1,134,
-        1,134,1,135,1,135,1,135,1,135,3,135,1773,8,135,1,136,1,136,1,136,
-        1,136,1,137,1,137,1,137,1,138,1,138,1,139,1,139,1,139,3,139,1787,
-        8,139,1,140,1,140,1,141,1,141,3,141,1793,8,141,1,142,1,142,1,142,
-        0,0,143,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,
-        42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,82,84,
-        86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,120,
-        122,124,126,128,130,132,134,136,138,140,142,144,146,148,150,152,
-        154,156,158,160,162,164,166,168,170,172,174,176,178,180,182,184,
-        186,188,190,192,194,196,198,200,202,204,206,208,210,212,214,216,
-        218,220,222,224,226,228,230,232,234,236,238,240,242,244,246,248,
-        250,252,254,256,258,260,262,264,266,268,270,272,274,276,278,280,
-        282,284,0,20,2,0,1,1,20,20,2,0,15,15,32,32,2,0,19,19,31,31,2,0,57,
-        57,68,68,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,82,87,2,0,62,62,78,78,
-        2,0,88,89,100,100,1,0,90,92,1,0,88,89,4,0,1,1,3,3,43,43,56,56,2,
-        0,13,14,25,25,1,0,64,66,2,0,26,26,61,61,1,0,109,111,2,0,27,27,47,
-        47,2,0,6,6,53,53,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,34,
-        36,36,38,38,42,43,46,46,51,51,53,53,56,56,60,60,62,68,70,70,72,72,
-        20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,35,35,37,37,39,41,
-        44,45,47,50,52,52,54,55,57,59,61,61,69,69,71,71,73,77,1949,0,286,
-        1,0,0,0,2,295,1,0,0,0,4,297,1,0,0,0,6,306,1,0,0,0,8,311,1,0,0,0,
-        10,329,1,0,0,0,12,331,1,0,0,0,14,338,1,0,0,0,16,342,1,0,0,0,18,347,
-        1,0,0,0,20,365,1,0,0,0,22,370,1,0,0,0,24,400,1,0,0,0,26,403,1,0,
-        0,0,28,416,1,0,0,0,30,422,1,0,0,0,32,448,1,0,0,0,34,460,1,0,0,0,
-        36,541,1,0,0,0,38,543,1,0,0,0,40,553,1,0,0,0,42,558,1,0,0,0,44,572,
-        1,0,0,0,46,576,1,0,0,0,48,579,1,0,0,0,50,593,1,0,0,0,52,595,1,0,
-        0,0,54,626,1,0,0,0,56,628,1,0,0,0,58,646,1,0,0,0,60,649,1,0,0,0,
-        62,660,1,0,0,0,64,685,1,0,0,0,66,687,1,0,0,0,68,689,1,0,0,0,70,698,
-        1,0,0,0,72,702,1,0,0,0,74,708,1,0,0,0,76,713,1,0,0,0,78,717,1,0,
-        0,0,80,745,1,0,0,0,82,747,1,0,0,0,84,752,1,0,0,0,86,762,1,0,0,0,
-        88,765,1,0,0,0,90,768,1,0,0,0,92,772,1,0,0,0,94,775,1,0,0,0,96,800,
-        1,0,0,0,98,845,1,0,0,0,100,847,1,0,0,0,102,886,1,0,0,0,104,888,1,
-        0,0,0,106,924,1,0,0,0,108,926,1,0,0,0,110,929,1,0,0,0,112,932,1,
-        0,0,0,114,943,1,0,0,0,116,954,1,0,0,0,118,962,1,0,0,0,120,974,1,
-        0,0,0,122,1010,1,0,0,0,124,1025,1,0,0,0,126,1051,1,0,0,0,128,1053,
-        1,0,0,0,130,1075,1,0,0,0,132,1100,1,0,0,0,134,1103,1,0,0,0,136,1111,
-        1,0,0,0,138,1113,1,0,0,0,140,1135,1,0,0,0,142,1138,1,0,0,0,144,1142,
-        1,0,0,0,146,1144,1,0,0,0,148,1146,1,0,0,0,150,1152,1,0,0,0,152,1154,
-        1,0,0,0,154,1162,1,0,0,0,156,1170,1,0,0,0,158,1181,1,0,0,0,160,1186,
-        1,0,0,0,162,1195,1,0,0,0,164,1197,1,0,0,0,166,1238,1,0,0,0,168,1240,
-        1,0,0,0,170,1249,1,0,0,0,172,1271,1,0,0,0,174,1273,1,0,0,0,176,1282,
-        1,0,0,0,178,1284,1,0,0,0,180,1293,1,0,0,0,182,1295,1,0,0,0,184,1306,
-        1,0,0,0,186,1311,1,0,0,0,188,1336,1,0,0,0,190,1338,1,0,0,0,192,1356,
-        1,0,0,0,194,1358,1,0,0,0,196,1363,1,0,0,0,198,1378,1,0,0,0,200,1395,
-        1,0,0,0,202,1397,1,0,0,0,204,1405,1,0,0,0,206,1420,1,0,0,0,208,1425,
-        1,0,0,0,210,1427,1,0,0,0,212,1434,1,0,0,0,214,1447,1,0,0,0,216,1458,
-        1,0,0,0,218,1462,1,0,0,0,220,1474,1,0,0,0,222,1491,1,0,0,0,224,1499,
-        1,0,0,0,226,1502,1,0,0,0,228,1525,1,0,0,0,230,1527,1,0,0,0,232,1538,
-        1,0,0,0,234,1540,1,0,0,0,236,1544,1,0,0,0,238,1546,1,0,0,0,240,1548,
-        1,0,0,0,242,1561,1,0,0,0,244,1579,1,0,0,0,246,1586,1,0,0,0,248,1588,
-        1,0,0,0,250,1634,1,0,0,0,252,1636,1,0,0,0,254,1640,1,0,0,0,256,1651,
-        1,0,0,0,258,1663,1,0,0,0,260,1669,1,0,0,0,262,1717,1,0,0,0,264,1719,
-        1,0,0,0,266,1763,1,0,0,0,268,1765,1,0,0,0,270,1768,1,0,0,0,272,1774,
-        1,0,0,0,274,1778,1,0,0,0,276,1781,1,0,0,0,278,1786,1,0,0,0,280,1788,
-        1,0,0,0,282,1792,1,0,0,0,284,1794,1,0,0,0,286,288,3,2,1,0,287,289,
-        5,99,0,0,288,287,1,0,0,0,288,289,1,0,0,0,289,290,1,0,0,0,290,291,
-        5,0,0,1,291,1,1,0,0,0,292,296,3,4,2,0,293,296,3,246,123,0,294,296,
-        3,8,4,0,295,292,1,0,0,0,295,293,1,0,0,0,295,294,1,0,0,0,296,3,1,
-        0,0,0,297,298,5,55,0,0,298,299,3,278,139,0,299,300,5,85,0,0,300,
-        301,3,6,3,0,301,5,1,0,0,0,302,307,5,113,0,0,303,307,3,236,118,0,
-        304,307,3,234,117,0,305,307,3,278,139,0,306,302,1,0,0,0,306,303,
-        1,0,0,0,306,304,1,0,0,0,306,305,1,0,0,0,307,7,1,0,0,0,308,310,3,
-        10,5,0,309,308,1,0,0,0,310,313,1,0,0,0,311,309,1,0,0,0,311,312,1,
-        0,0,0,312,314,1,0,0,0,313,311,1,0,0,0,314,318,3,14,7,0,315,317,3,
-        12,6,0,316,315,1,0,0,0,317,320,1,0,0,0,318,316,1,0,0,0,318,319,1,
-        0,0,0,319,324,1,0,0,0,320,318,1,0,0,0,321,323,3,10,5,0,322,321,1,
-        0,0,0,323,326,1,0,0,0,324,322,1,0,0,0,324,325,1,0,0,0,325,9,1,0,
-        0,0,326,324,1,0,0,0,327,330,3,16,8,0,328,330,3,18,9,0,329,327,1,
-        0,0,0,329,328,1,0,0,0,330,11,1,0,0,0,331,333,5,69,0,0,332,334,7,
-        0,0,0,333,332,1,0,0,0,333,334,1,0,0,0,334,335,1,0,0,0,335,336,3,
-        14,7,0,336,13,1,0,0,0,337,339,3,24,12,0,338,337,1,0,0,0,339,340,
-        1,0,0,0,340,338,1,0,0,0,340,341,1,0,0,0,341,15,1,0,0,0,342,343,5,
-        4,0,0,343,344,5,46,0,0,344,345,5,60,0,0,345,346,3,150,75,0,346,17,
-        1,0,0,0,347,348,5,72,0,0,348,349,3,222,111,0,349,358,5,103,0,0,350,
-        355,3,150,75,0,351,352,5,97,0,0,352,354,3,150,75,0,353,351,1,0,0,
-        0,354,357,1,0,0,0,355,353,1,0,0,0,355,356,1,0,0,0,356,359,1,0,0,
-        0,357,355,1,0,0,0,358,350,1,0,0,0,358,359,1,0,0,0,359,360,1,0,0,
-        0,360,361,5,104,0,0,361,19,1,0,0,0,362,364,3,22,11,0,363,362,1,0,
-        0,0,364,367,1,0,0,0,365,363,1,0,0,0,365,366,1,0,0,0,366,368,1,0,
-        0,0,367,365,1,0,0,0,368,369,5,0,0,1,369,21,1,0,0,0,370,371,3,222,
-        111,0,371,380,5,103,0,0,372,377,3,150,75,0,373,374,5,97,0,0,374,
-        376,3,150,75,0,375,373,1,0,0,0,376,379,1,0,0,0,377,375,1,0,0,0,377,
-        378,1,0,0,0,378,381,1,0,0,0,379,377,1,0,0,0,380,372,1,0,0,0,380,
-        381,1,0,0,0,381,382,1,0,0,0,382,383,5,104,0,0,383,23,1,0,0,0,384,
-        401,3,26,13,0,385,401,3,28,14,0,386,401,3,32,16,0,387,401,3,30,15,
-        0,388,401,3,46,23,0,389,401,3,48,24,0,390,401,3,52,26,0,391,401,
-        3,56,28,0,392,401,3,60,30,0,393,401,3,74,37,0,394,401,3,76,38,0,
-        395,401,3,62,31,0,396,401,3,66,33,0,397,401,3,64,32,0,398,401,3,
-        68,34,0,399,401,3,72,36,0,400,384,1,0,0,0,400,385,1,0,0,0,400,386,
-        1,0,0,0,400,387,1,0,0,0,400,388,1,0,0,0,400,389,1,0,0,0,400,390,
-        1,0,0,0,400,391,1,0,0,0,400,392,1,0,0,0,400,393,1,0,0,0,400,394,
-        1,0,0,0,400,395,1,0,0,0,400,396,1,0,0,0,400,397,1,0,0,0,400,398,
-        1,0,0,0,400,399,1,0,0,0,401,25,1,0,0,0,402,404,5,48,0,0,403,402,
-        1,0,0,0,403,404,1,0,0,0,404,405,1,0,0,0,405,406,5,40,0,0,406,410,
-        3,94,47,0,407,409,3,10,5,0,408,407,1,0,0,0,409,412,1,0,0,0,410,408,
-        1,0,0,0,410,411,1,0,0,0,411,414,1,0,0,0,412,410,1,0,0,0,413,415,
-        3,92,46,0,414,413,1,0,0,0,414,415,1,0,0,0,415,27,1,0,0,0,416,417,
-        5,71,0,0,417,418,3,150,75,0,418,419,5,4,0,0,419,420,3,276,138,0,
-        420,29,1,0,0,0,421,423,5,48,0,0,422,421,1,0,0,0,422,423,1,0,0,0,
-        423,424,1,0,0,0,424,425,5,9,0,0,425,438,3,40,20,0,426,435,5,103,
-        0,0,427,432,3,150,75,0,428,429,5,97,0,0,429,431,3,150,75,0,430,428,
-        1,0,0,0,431,434,1,0,0,0,432,430,1,0,0,0,432,433,1,0,0,0,433,436,
-        1,0,0,0,434,432,1,0,0,0,435,427,1,0,0,0,435,436,1,0,0,0,436,437,
-        1,0,0,0,437,439,5,104,0,0,438,426,1,0,0,0,438,439,1,0,0,0,439,445,
-        1,0,0,0,440,443,5,77,0,0,441,444,5,90,0,0,442,444,3,42,21,0,443,
-        441,1,0,0,0,443,442,1,0,0,0,444,446,1,0,0,0,445,440,1,0,0,0,445,
-        446,1,0,0,0,446,31,1,0,0,0,447,449,5,48,0,0,448,447,1,0,0,0,448,
-        449,1,0,0,0,449,450,1,0,0,0,450,452,5,9,0,0,451,453,3,34,17,0,452,
-        451,1,0,0,0,452,453,1,0,0,0,453,454,1,0,0,0,454,455,5,107,0,0,455,
-        456,3,8,4,0,456,458,5,108,0,0,457,459,3,36,18,0,458,457,1,0,0,0,
-        458,459,1,0,0,0,459,33,1,0,0,0,460,470,5,103,0,0,461,471,5,90,0,
-        0,462,467,3,276,138,0,463,464,5,97,0,0,464,466,3,276,138,0,465,463,
-        1,0,0,0,466,469,1,0,0,0,467,465,1,0,0,0,467,468,1,0,0,0,468,471,
-        1,0,0,0,469,467,1,0,0,0,470,461,1,0,0,0,470,462,1,0,0,0,470,471,
-        1,0,0,0,471,472,1,0,0,0,472,473,5,104,0,0,473,35,1,0,0,0,474,475,
-        5,35,0,0,475,480,3,278,139,0,476,477,5,46,0,0,477,478,3,150,75,0,
-        478,479,3,278,139,0,479,481,1,0,0,0,480,476,1,0,0,0,480,481,1,0,
-        0,0,481,486,1,0,0,0,482,483,5,47,0,0,483,484,3,278,139,0,484,485,
-        3,278,139,0,485,487,1,0,0,0,486,482,1,0,0,0,486,487,1,0,0,0,487,
-        542,1,0,0,0,488,489,5,35,0,0,489,494,3,278,139,0,490,491,5,46,0,
-        0,491,492,3,150,75,0,492,493,3,278,139,0,493,495,1,0,0,0,494,490,
-        1,0,0,0,494,495,1,0,0,0,495,496,1,0,0,0,496,501,3,38,19,0,497,498,
-        5,47,0,0,498,499,3,278,139,0,499,500,3,278,139,0,500,502,1,0,0,0,
-        501,497,1,0,0,0,501,502,1,0,0,0,502,542,1,0,0,0,503,504,5,35,0,0,
-        504,509,3,278,139,0,505,506,5,46,0,0,506,507,3,150,75,0,507,508,
-        3,278,139,0,508,510,1,0,0,0,509,505,1,0,0,0,509,510,1,0,0,0,510,
-        511,1,0,0,0,511,512,5,47,0,0,512,513,3,278,139,0,513,514,3,278,139,
-        0,514,515,1,0,0,0,515,516,3,38,19,0,516,542,1,0,0,0,517,519,5,35,
-        0,0,518,520,3,150,75,0,519,518,1,0,0,0,519,520,1,0,0,0,520,521,1,
-        0,0,0,521,522,3,278,139,0,522,527,3,278,139,0,523,524,5,46,0,0,524,
-        525,3,150,75,0,525,526,3,278,139,0,526,528,1,0,0,0,527,523,1,0,0,
-        0,527,528,1,0,0,0,528,530,1,0,0,0,529,531,3,38,19,0,530,529,1,0,
-        0,0,530,531,1,0,0,0,531,536,1,0,0,0,532,533,5,47,0,0,533,534,3,278,
-        139,0,534,535,3,278,139,0,535,537,1,0,0,0,536,532,1,0,0,0,536,537,
-        1,0,0,0,537,539,1,0,0,0,538,540,3,38,19,0,539,538,1,0,0,0,539,540,
-        1,0,0,0,540,542,1,0,0,0,541,474,1,0,0,0,541,488,1,0,0,0,541,503,
-        1,0,0,0,541,517,1,0,0,0,542,37,1,0,0,0,543,544,3,278,139,0,544,545,
-        3,278,139,0,545,546,5,4,0,0,546,547,3,276,138,0,547,39,1,0,0,0,548,
-        549,3,282,141,0,549,550,5,96,0,0,550,552,1,0,0,0,551,548,1,0,0,0,
-        552,555,1,0,0,0,553,551,1,0,0,0,553,554,1,0,0,0,554,556,1,0,0,0,
-        555,553,1,0,0,0,556,557,3,282,141,0,557,41,1,0,0,0,558,563,3,44,
-        22,0,559,560,5,97,0,0,560,562,3,44,22,0,561,559,1,0,0,0,562,565,
-        1,0,0,0,563,561,1,0,0,0,563,564,1,0,0,0,564,567,1,0,0,0,565,563,
-        1,0,0,0,566,568,3,92,46,0,567,566,1,0,0,0,567,568,1,0,0,0,568,43,
-        1,0,0,0,569,570,3,278,139,0,570,571,5,4,0,0,571,573,1,0,0,0,572,
-        569,1,0,0,0,572,573,1,0,0,0,573,574,1,0,0,0,574,575,3,276,138,0,
-        575,45,1,0,0,0,576,577,7,1,0,0,577,578,3,94,47,0,578,47,1,0,0,0,
-        579,580,5,41,0,0,580,584,3,96,48,0,581,583,3,50,25,0,582,581,1,0,
-        0,0,583,586,1,0,0,0,584,582,1,0,0,0,584,585,1,0,0,0,585,49,1,0,0,
-        0,586,584,1,0,0,0,587,588,5,47,0,0,588,589,5,40,0,0,589,594,3,52,
-        26,0,590,591,5,47,0,0,591,592,5,15,0,0,592,594,3,52,26,0,593,587,
-        1,0,0,0,593,590,1,0,0,0,594,51,1,0,0,0,595,596,5,55,0,0,596,601,
-        3,54,27,0,597,598,5,97,0,0,598,600,3,54,27,0,599,597,1,0,0,0,600,
-        603,1,0,0,0,601,599,1,0,0,0,601,602,1,0,0,0,602,53,1,0,0,0,603,601,
-        1,0,0,0,604,605,3,148,74,0,605,606,5,85,0,0,606,607,3,150,75,0,607,
-        627,1,0,0,0,608,609,3,276,138,0,609,610,5,85,0,0,610,611,3,150,75,
-        0,611,627,1,0,0,0,612,613,3,276,138,0,613,614,5,80,0,0,614,615,3,
-        150,75,0,615,627,1,0,0,0,616,617,3,276,138,0,617,618,3,134,67,0,
-        618,627,1,0,0,0,619,620,3,192,96,0,620,621,5,105,0,0,621,622,3,150,
-        75,0,622,623,5,106,0,0,623,624,5,85,0,0,624,625,3,150,75,0,625,627,
-        1,0,0,0,626,604,1,0,0,0,626,608,1,0,0,0,626,612,1,0,0,0,626,616,
-        1,0,0,0,626,619,1,0,0,0,627,55,1,0,0,0,628,629,5,52,0,0,629,634,
-        3,58,29,0,630,631,5,97,0,0,631,633,3,58,29,0,632,630,1,0,0,0,633,
-        636,1,0,0,0,634,632,1,0,0,0,634,635,1,0,0,0,635,57,1,0,0,0,636,634,
-        1,0,0,0,637,638,3,276,138,0,638,639,3,134,67,0,639,647,1,0,0,0,640,
-        647,3,148,74,0,641,642,3,192,96,0,642,643,5,105,0,0,643,644,3,150,
-        75,0,644,645,5,106,0,0,645,647,1,0,0,0,646,637,1,0,0,0,646,640,1,
-        0,0,0,646,641,1,0,0,0,647,59,1,0,0,0,648,650,7,2,0,0,649,648,1,0,
-        0,0,649,650,1,0,0,0,650,651,1,0,0,0,651,652,5,16,0,0,652,657,3,150,
-        75,0,653,654,5,97,0,0,654,656,3,150,75,0,655,653,1,0,0,0,656,659,
-        1,0,0,0,657,655,1,0,0,0,657,658,1,0,0,0,658,61,1,0,0,0,659,657,1,
-        0,0,0,660,661,5,28,0,0,661,662,5,103,0,0,662,663,3,276,138,0,663,
-        664,5,35,0,0,664,665,3,150,75,0,665,667,5,101,0,0,666,668,3,24,12,
-        0,667,666,1,0,0,0,668,669,1,0,0,0,669,667,1,0,0,0,669,670,1,0,0,
-        0,670,671,1,0,0,0,671,672,5,104,0,0,672,63,1,0,0,0,673,675,3,84,
-        42,0,674,676,3,86,43,0,675,674,1,0,0,0,675,676,1,0,0,0,676,678,1,
-        0,0,0,677,679,3,88,44,0,678,677,1,0,0,0,678,679,1,0,0,0,679,686,
-        1,0,0,0,680,682,3,86,43,0,681,683,3,88,44,0,682,681,1,0,0,0,682,
-        683,1,0,0,0,683,686,1,0,0,0,684,686,3,88,44,0,685,673,1,0,0,0,685,
-        680,1,0,0,0,685,684,1,0,0,0,686,65,1,0,0,0,687,688,5,29,0,0,688,
-        67,1,0,0,0,689,690,5,30,0,0,690,695,3,70,35,0,691,692,5,97,0,0,692,
-        694,3,70,35,0,693,691,1,0,0,0,694,697,1,0,0,0,695,693,1,0,0,0,695,
-        696,1,0,0,0,696,69,1,0,0,0,697,695,1,0,0,0,698,699,3,276,138,0,699,
-        700,5,85,0,0,700,701,3,150,75,0,701,71,1,0,0,0,702,704,5,33,0,0,
-        703,705,5,74,0,0,704,703,1,0,0,0,704,705,1,0,0,0,705,706,1,0,0,0,
-        706,707,3,150,75,0,707,73,1,0,0,0,708,709,5,75,0,0,709,711,3,78,
-        39,0,710,712,3,92,46,0,711,710,1,0,0,0,711,712,1,0,0,0,712,75,1,
-        0,0,0,713,714,5,54,0,0,714,715,3,78,39,0,715,77,1,0,0,0,716,718,
-        5,20,0,0,717,716,1,0,0,0,717,718,1,0,0,0,718,719,1,0,0,0,719,721,
-        3,80,40,0,720,722,3,84,42,0,721,720,1,0,0,0,721,722,1,0,0,0,722,
-        724,1,0,0,0,723,725,3,86,43,0,724,723,1,0,0,0,724,725,1,0,0,0,725,
-        727,1,0,0,0,726,728,3,88,44,0,727,726,1,0,0,0,727,728,1,0,0,0,728,
-        79,1,0,0,0,729,734,5,90,0,0,730,731,5,97,0,0,731,733,3,82,41,0,732,
-        730,1,0,0,0,733,736,1,0,0,0,734,732,1,0,0,0,734,735,1,0,0,0,735,
-        746,1,0,0,0,736,734,1,0,0,0,737,742,3,82,41,0,738,739,5,97,0,0,739,
-        741,3,82,41,0,740,738,1,0,0,0,741,744,1,0,0,0,742,740,1,0,0,0,742,
-        743,1,0,0,0,743,746,1,0,0,0,744,742,1,0,0,0,745,729,1,0,0,0,745,
-        737,1,0,0,0,746,81,1,0,0,0,747,750,3,150,75,0,748,749,5,4,0,0,749,
-        751,3,276,138,0,750,748,1,0,0,0,750,751,1,0,0,0,751,83,1,0,0,0,752,
-        753,5,50,0,0,753,754,5,8,0,0,754,759,3,90,45,0,755,756,5,97,0,0,
-        756,758,3,90,45,0,757,755,1,0,0,0,758,761,1,0,0,0,759,757,1,0,0,
-        0,759,760,1,0,0,0,760,85,1,0,0,0,761,759,1,0,0,0,762,763,7,3,0,0,
-        763,764,3,150,75,0,764,87,1,0,0,0,765,766,5,39,0,0,766,767,3,150,
-        75,0,767,89,1,0,0,0,768,770,3,150,75,0,769,771,7,4,0,0,770,769,1,
-        0,0,0,770,771,1,0,0,0,771,91,1,0,0,0,772,773,5,74,0,0,773,774,3,
-        150,75,0,774,93,1,0,0,0,775,780,3,96,48,0,776,777,5,97,0,0,777,779,
-        3,96,48,0,778,776,1,0,0,0,779,782,1,0,0,0,780,778,1,0,0,0,780,781,
-        1,0,0,0,781,95,1,0,0,0,782,780,1,0,0,0,783,784,3,276,138,0,784,785,
-        5,85,0,0,785,787,1,0,0,0,786,783,1,0,0,0,786,787,1,0,0,0,787,790,
-        1,0,0,0,788,791,3,102,51,0,789,791,3,100,50,0,790,788,1,0,0,0,790,
-        789,1,0,0,0,791,801,1,0,0,0,792,793,3,276,138,0,793,794,5,85,0,0,
-        794,796,1,0,0,0,795,792,1,0,0,0,795,796,1,0,0,0,796,797,1,0,0,0,
-        797,798,3,98,49,0,798,799,3,102,51,0,799,801,1,0,0,0,800,786,1,0,
-        0,0,800,795,1,0,0,0,801,97,1,0,0,0,802,806,5,1,0,0,803,805,3,278,
-        139,0,804,803,1,0,0,0,805,808,1,0,0,0,806,804,1,0,0,0,806,807,1,
-        0,0,0,807,846,1,0,0,0,808,806,1,0,0,0,809,811,5,3,0,0,810,812,3,
-        238,119,0,811,810,1,0,0,0,811,812,1,0,0,0,812,816,1,0,0,0,813,815,
-        3,278,139,0,814,813,1,0,0,0,815,818,1,0,0,0,816,814,1,0,0,0,816,
-        817,1,0,0,0,817,846,1,0,0,0,818,816,1,0,0,0,819,821,3,278,139,0,
-        820,822,3,238,119,0,821,820,1,0,0,0,821,822,1,0,0,0,822,826,1,0,
-        0,0,823,825,3,278,139,0,824,823,1,0,0,0,825,828,1,0,0,0,826,824,
-        1,0,0,0,826,827,1,0,0,0,827,846,1,0,0,0,828,826,1,0,0,0,829,830,
-        5,3,0,0,830,834,3,230,115,0,831,833,3,278,139,0,832,831,1,0,0,0,
-        833,836,1,0,0,0,834,832,1,0,0,0,834,835,1,0,0,0,835,846,1,0,0,0,
-        836,834,1,0,0,0,837,838,3,278,139,0,838,842,3,230,115,0,839,841,
-        3,278,139,0,840,839,1,0,0,0,841,844,1,0,0,0,842,840,1,0,0,0,842,
-        843,1,0,0,0,843,846,1,0,0,0,844,842,1,0,0,0,845,802,1,0,0,0,845,
-        809,1,0,0,0,845,819,1,0,0,0,845,829,1,0,0,0,845,837,1,0,0,0,846,
-        99,1,0,0,0,847,848,3,278,139,0,848,849,5,103,0,0,849,850,3,102,51,
-        0,850,851,5,104,0,0,851,101,1,0,0,0,852,856,3,106,53,0,853,855,3,
-        120,60,0,854,853,1,0,0,0,855,858,1,0,0,0,856,854,1,0,0,0,856,857,
-        1,0,0,0,857,887,1,0,0,0,858,856,1,0,0,0,859,860,5,103,0,0,860,861,
-        3,102,51,0,861,862,5,104,0,0,862,887,1,0,0,0,863,865,3,122,61,0,
-        864,866,3,106,53,0,865,864,1,0,0,0,865,866,1,0,0,0,866,870,1,0,0,
-        0,867,869,3,120,60,0,868,867,1,0,0,0,869,872,1,0,0,0,870,868,1,0,
-        0,0,870,871,1,0,0,0,871,887,1,0,0,0,872,870,1,0,0,0,873,877,5,103,
-        0,0,874,875,3,276,138,0,875,876,5,85,0,0,876,878,1,0,0,0,877,874,
-        1,0,0,0,877,878,1,0,0,0,878,879,1,0,0,0,879,882,3,102,51,0,880,881,
-        5,74,0,0,881,883,3,150,75,0,882,880,1,0,0,0,882,883,1,0,0,0,883,
-        884,1,0,0,0,884,885,5,104,0,0,885,887,1,0,0,0,886,852,1,0,0,0,886,
-        859,1,0,0,0,886,863,1,0,0,0,886,873,1,0,0,0,887,103,1,0,0,0,888,
-        890,3,106,53,0,889,891,3,120,60,0,890,889,1,0,0,0,891,892,1,0,0,
-        0,892,890,1,0,0,0,892,893,1,0,0,0,893,105,1,0,0,0,894,896,5,103,
-        0,0,895,897,3,276,138,0,896,895,1,0,0,0,896,897,1,0,0,0,897,900,
-        1,0,0,0,898,901,3,134,67,0,899,901,3,110,55,0,900,898,1,0,0,0,900,
-        899,1,0,0,0,900,901,1,0,0,0,901,903,1,0,0,0,902,904,3,130,65,0,903,
-        902,1,0,0,0,903,904,1,0,0,0,904,907,1,0,0,0,905,906,5,74,0,0,906,
-        908,3,150,75,0,907,905,1,0,0,0,907,908,1,0,0,0,908,909,1,0,0,0,909,
-        925,5,104,0,0,910,912,5,103,0,0,911,913,3,276,138,0,912,911,1,0,
-        0,0,912,913,1,0,0,0,913,914,1,0,0,0,914,916,3,108,54,0,915,917,3,
-        130,65,0,916,915,1,0,0,0,916,917,1,0,0,0,917,920,1,0,0,0,918,919,
-        5,74,0,0,919,921,3,150,75,0,920,918,1,0,0,0,920,921,1,0,0,0,921,
-        922,1,0,0,0,922,923,5,104,0,0,923,925,1,0,0,0,924,894,1,0,0,0,924,
-        910,1,0,0,0,925,107,1,0,0,0,926,927,5,37,0,0,927,928,3,112,56,0,
-        928,109,1,0,0,0,929,930,5,98,0,0,930,931,3,112,56,0,931,111,1,0,
-        0,0,932,940,3,114,57,0,933,935,5,101,0,0,934,936,5,98,0,0,935,934,
-        1,0,0,0,935,936,1,0,0,0,936,937,1,0,0,0,937,939,3,114,57,0,938,933,
-        1,0,0,0,939,942,1,0,0,0,940,938,1,0,0,0,940,941,1,0,0,0,941,113,
-        1,0,0,0,942,940,1,0,0,0,943,948,3,116,58,0,944,945,5,93,0,0,945,
-        947,3,116,58,0,946,944,1,0,0,0,947,950,1,0,0,0,948,946,1,0,0,0,948,
-        949,1,0,0,0,949,115,1,0,0,0,950,948,1,0,0,0,951,952,5,94,0,0,952,
-        955,3,116,58,0,953,955,3,118,59,0,954,951,1,0,0,0,954,953,1,0,0,
-        0,955,117,1,0,0,0,956,963,3,144,72,0,957,963,5,92,0,0,958,959,5,
-        103,0,0,959,960,3,112,56,0,960,961,5,104,0,0,961,963,1,0,0,0,962,
-        956,1,0,0,0,962,957,1,0,0,0,962,958,1,0,0,0,963,119,1,0,0,0,964,
-        966,3,126,63,0,965,967,3,124,62,0,966,965,1,0,0,0,966,967,1,0,0,
-        0,967,968,1,0,0,0,968,969,3,106,53,0,969,975,1,0,0,0,970,971,3,122,
-        61,0,971,972,3,106,53,0,972,975,1,0,0,0,973,975,3,122,61,0,974,964,
-        1,0,0,0,974,970,1,0,0,0,974,973,1,0,0,0,975,121,1,0,0,0,976,977,
-        5,103,0,0,977,978,3,106,53,0,978,979,3,126,63,0,979,982,3,106,53,
-        0,980,981,5,74,0,0,981,983,3,150,75,0,982,980,1,0,0,0,982,983,1,
-        0,0,0,983,984,1,0,0,0,984,985,5,104,0,0,985,986,3,124,62,0,986,1011,
-        1,0,0,0,987,988,5,103,0,0,988,990,3,106,53,0,989,991,3,120,60,0,
-        990,989,1,0,0,0,991,992,1,0,0,0,992,990,1,0,0,0,992,993,1,0,0,0,
-        993,996,1,0,0,0,994,995,5,74,0,0,995,997,3,150,75,0,996,994,1,0,
-        0,0,996,997,1,0,0,0,997,998,1,0,0,0,998,999,5,104,0,0,999,1000,3,
-        124,62,0,1000,1011,1,0,0,0,1001,1002,5,103,0,0,1002,1005,3,106,53,
-        0,1003,1004,5,74,0,0,1004,1006,3,150,75,0,1005,1003,1,0,0,0,1005,
-        1006,1,0,0,0,1006,1007,1,0,0,0,1007,1008,5,104,0,0,1008,1009,3,124,
-        62,0,1009,1011,1,0,0,0,1010,976,1,0,0,0,1010,987,1,0,0,0,1010,1001,
-        1,0,0,0,1011,123,1,0,0,0,1012,1014,5,107,0,0,1013,1015,3,238,119,
-        0,1014,1013,1,0,0,0,1014,1015,1,0,0,0,1015,1020,1,0,0,0,1016,1018,
-        5,97,0,0,1017,1019,3,238,119,0,1018,1017,1,0,0,0,1018,1019,1,0,0,
-        0,1019,1021,1,0,0,0,1020,1016,1,0,0,0,1020,1021,1,0,0,0,1021,1022,
-        1,0,0,0,1022,1026,5,108,0,0,1023,1026,5,88,0,0,1024,1026,5,90,0,
-        0,1025,1012,1,0,0,0,1025,1023,1,0,0,0,1025,1024,1,0,0,0,1026,125,
-        1,0,0,0,1027,1028,5,86,0,0,1028,1030,5,89,0,0,1029,1031,3,128,64,
-        0,1030,1029,1,0,0,0,1030,1031,1,0,0,0,1031,1032,1,0,0,0,1032,1033,
-        5,89,0,0,1033,1052,5,87,0,0,1034,1035,5,86,0,0,1035,1037,5,89,0,
-        0,1036,1038,3,128,64,0,1037,1036,1,0,0,0,1037,1038,1,0,0,0,1038,
-        1039,1,0,0,0,1039,1052,5,89,0,0,1040,1042,5,89,0,0,1041,1043,3,128,
-        64,0,1042,1041,1,0,0,0,1042,1043,1,0,0,0,1043,1044,1,0,0,0,1044,
-        1045,5,89,0,0,1045,1052,5,87,0,0,1046,1048,5,89,0,0,1047,1049,3,
-        128,64,0,1048,1047,1,0,0,0,1048,1049,1,0,0,0,1049,1050,1,0,0,0,1050,
-        1052,5,89,0,0,1051,1027,1,0,0,0,1051,1034,1,0,0,0,1051,1040,1,0,
-        0,0,1051,1046,1,0,0,0,1052,127,1,0,0,0,1053,1055,5,105,0,0,1054,
-        1056,3,276,138,0,1055,1054,1,0,0,0,1055,1056,1,0,0,0,1056,1059,1,
-        0,0,0,1057,1060,3,132,66,0,1058,1060,3,110,55,0,1059,1057,1,0,0,
-        0,1059,1058,1,0,0,0,1059,1060,1,0,0,0,1060,1062,1,0,0,0,1061,1063,
-        3,140,70,0,1062,1061,1,0,0,0,1062,1063,1,0,0,0,1063,1065,1,0,0,0,
-        1064,1066,3,130,65,0,1065,1064,1,0,0,0,1065,1066,1,0,0,0,1066,1069,
-        1,0,0,0,1067,1068,5,74,0,0,1068,1070,3,150,75,0,1069,1067,1,0,0,
-        0,1069,1070,1,0,0,0,1070,1071,1,0,0,0,1071,1072,5,106,0,0,1072,129,
-        1,0,0,0,1073,1076,3,242,121,0,1074,1076,3,230,115,0,1075,1073,1,
-        0,0,0,1075,1074,1,0,0,0,1076,131,1,0,0,0,1077,1078,5,98,0,0,1078,
-        1086,3,146,73,0,1079,1081,5,101,0,0,1080,1082,5,98,0,0,1081,1080,
-        1,0,0,0,1081,1082,1,0,0,0,1082,1083,1,0,0,0,1083,1085,3,146,73,0,
-        1084,1079,1,0,0,0,1085,1088,1,0,0,0,1086,1084,1,0,0,0,1086,1087,
-        1,0,0,0,1087,1101,1,0,0,0,1088,1086,1,0,0,0,1089,1090,5,98,0,0,1090,
-        1101,3,138,69,0,1091,1092,5,37,0,0,1092,1097,3,146,73,0,1093,1094,
-        5,101,0,0,1094,1096,3,146,73,0,1095,1093,1,0,0,0,1096,1099,1,0,0,
-        0,1097,1095,1,0,0,0,1097,1098,1,0,0,0,1098,1101,1,0,0,0,1099,1097,
-        1,0,0,0,1100,1077,1,0,0,0,1100,1089,1,0,0,0,1100,1091,1,0,0,0,1101,
-        133,1,0,0,0,1102,1104,3,136,68,0,1103,1102,1,0,0,0,1104,1105,1,0,
-        0,0,1105,1103,1,0,0,0,1105,1106,1,0,0,0,1106,135,1,0,0,0,1107,1108,
-        5,98,0,0,1108,1112,3,144,72,0,1109,1110,5,98,0,0,1110,1112,3,138,
-        69,0,1111,1107,1,0,0,0,1111,1109,1,0,0,0,1112,137,1,0,0,0,1113,1115,
-        5,102,0,0,1114,1116,7,5,0,0,1115,1114,1,0,0,0,1115,1116,1,0,0,0,
-        1116,1117,1,0,0,0,1117,1118,5,103,0,0,1118,1119,3,150,75,0,1119,
-        1120,5,104,0,0,1120,139,1,0,0,0,1121,1123,5,90,0,0,1122,1124,3,142,
-        71,0,1123,1122,1,0,0,0,1123,1124,1,0,0,0,1124,1129,1,0,0,0,1125,
-        1127,5,79,0,0,1126,1128,3,142,71,0,1127,1126,1,0,0,0,1127,1128,1,
-        0,0,0,1128,1130,1,0,0,0,1129,1125,1,0,0,0,1129,1130,1,0,0,0,1130,
-        1136,1,0,0,0,1131,1133,5,79,0,0,1132,1134,3,142,71,0,1133,1132,1,
-        0,0,0,1133,1134,1,0,0,0,1134,1136,1,0,0,0,1135,1121,1,0,0,0,1135,
-        1131,1,0,0,0,1136,141,1,0,0,0,1137,1139,5,89,0,0,1138,1137,1,0,0,
-        0,1138,1139,1,0,0,0,1139,1140,1,0,0,0,1140,1141,3,238,119,0,1141,
-        143,1,0,0,0,1142,1143,3,282,141,0,1143,145,1,0,0,0,1144,1145,3,282,
-        141,0,1145,147,1,0,0,0,1146,1148,3,192,96,0,1147,1149,3,190,95,0,
-        1148,1147,1,0,0,0,1149,1150,1,0,0,0,1150,1148,1,0,0,0,1150,1151,
-        1,0,0,0,1151,149,1,0,0,0,1152,1153,3,152,76,0,1153,151,1,0,0,0,1154,
-        1159,3,154,77,0,1155,1156,5,49,0,0,1156,1158,3,154,77,0,1157,1155,
-        1,0,0,0,1158,1161,1,0,0,0,1159,1157,1,0,0,0,1159,1160,1,0,0,0,1160,
-        153,1,0,0,0,1161,1159,1,0,0,0,1162,1167,3,156,78,0,1163,1164,5,76,
-        0,0,1164,1166,3,156,78,0,1165,1163,1,0,0,0,1166,1169,1,0,0,0,1167,
-        1165,1,0,0,0,1167,1168,1,0,0,0,1168,155,1,0,0,0,1169,1167,1,0,0,
-        0,1170,1175,3,158,79,0,1171,1172,5,2,0,0,1172,1174,3,158,79,0,1173,
-        1171,1,0,0,0,1174,1177,1,0,0,0,1175,1173,1,0,0,0,1175,1176,1,0,0,
-        0,1176,157,1,0,0,0,1177,1175,1,0,0,0,1178,1180,5,44,0,0,1179,1178,
-        1,0,0,0,1180,1183,1,0,0,0,1181,1179,1,0,0,0,1181,1182,1,0,0,0,1182,
-        1184,1,0,0,0,1183,1181,1,0,0,0,1184,1185,3,160,80,0,1185,159,1,0,
-        0,0,1186,1192,3,164,82,0,1187,1188,3,162,81,0,1188,1189,3,164,82,
-        0,1189,1191,1,0,0,0,1190,1187,1,0,0,0,1191,1194,1,0,0,0,1192,1190,
-        1,0,0,0,1192,1193,1,0,0,0,1193,161,1,0,0,0,1194,1192,1,0,0,0,1195,
-        1196,7,6,0,0,1196,163,1,0,0,0,1197,1201,3,174,87,0,1198,1200,3,166,
-        83,0,1199,1198,1,0,0,0,1200,1203,1,0,0,0,1201,1199,1,0,0,0,1201,
-        1202,1,0,0,0,1202,165,1,0,0,0,1203,1201,1,0,0,0,1204,1205,5,58,0,
-        0,1205,1206,5,75,0,0,1206,1239,3,174,87,0,1207,1208,5,24,0,0,1208,
-        1209,5,75,0,0,1209,1239,3,174,87,0,1210,1211,5,12,0,0,1211,1239,
-        3,174,87,0,1212,1213,5,81,0,0,1213,1239,3,174,87,0,1214,1215,5,35,
-        0,0,1215,1239,3,174,87,0,1216,1217,5,37,0,0,1217,1239,5,45,0,0,1218,
-        1219,5,37,0,0,1219,1220,5,44,0,0,1220,1239,5,45,0,0,1221,1223,5,
-        37,0,0,1222,1224,5,44,0,0,1223,1222,1,0,0,0,1223,1224,1,0,0,0,1224,
-        1225,1,0,0,0,1225,1228,7,7,0,0,1226,1228,5,78,0,0,1227,1221,1,0,
-        0,0,1227,1226,1,0,0,0,1228,1229,1,0,0,0,1229,1239,3,168,84,0,1230,
-        1232,5,37,0,0,1231,1233,5,44,0,0,1232,1231,1,0,0,0,1232,1233,1,0,
-        0,0,1233,1235,1,0,0,0,1234,1236,3,278,139,0,1235,1234,1,0,0,0,1235,
-        1236,1,0,0,0,1236,1237,1,0,0,0,1237,1239,5,63,0,0,1238,1204,1,0,
-        0,0,1238,1207,1,0,0,0,1238,1210,1,0,0,0,1238,1212,1,0,0,0,1238,1214,
-        1,0,0,0,1238,1216,1,0,0,0,1238,1218,1,0,0,0,1238,1227,1,0,0,0,1238,
-        1230,1,0,0,0,1239,167,1,0,0,0,1240,1245,3,170,85,0,1241,1242,5,101,
-        0,0,1242,1244,3,170,85,0,1243,1241,1,0,0,0,1244,1247,1,0,0,0,1245,
-        1243,1,0,0,0,1245,1246,1,0,0,0,1246,169,1,0,0,0,1247,1245,1,0,0,
-        0,1248,1250,3,172,86,0,1249,1248,1,0,0,0,1250,1251,1,0,0,0,1251,
-        1249,1,0,0,0,1251,1252,1,0,0,0,1252,1257,1,0,0,0,1253,1254,5,75,
-        0,0,1254,1255,3,172,86,0,1255,1256,3,172,86,0,1256,1258,1,0,0,0,
-        1257,1253,1,0,0,0,1257,1258,1,0,0,0,1258,1263,1,0,0,0,1259,1260,
-        5,86,0,0,1260,1261,3,168,84,0,1261,1262,5,87,0,0,1262,1264,1,0,0,
-        0,1263,1259,1,0,0,0,1263,1264,1,0,0,0,1264,1267,1,0,0,0,1265,1266,
-        5,44,0,0,1266,1268,5,45,0,0,1267,1265,1,0,0,0,1267,1268,1,0,0,0,
-        1268,171,1,0,0,0,1269,1272,3,278,139,0,1270,1272,5,45,0,0,1271,1269,
-        1,0,0,0,1271,1270,1,0,0,0,1272,173,1,0,0,0,1273,1279,3,178,89,0,
-        1274,1275,3,176,88,0,1275,1276,3,178,89,0,1276,1278,1,0,0,0,1277,
-        1274,1,0,0,0,1278,1281,1,0,0,0,1279,1277,1,0,0,0,1279,1280,1,0,0,
-        0,1280,175,1,0,0,0,1281,1279,1,0,0,0,1282,1283,7,8,0,0,1283,177,
-        1,0,0,0,1284,1290,3,182,91,0,1285,1286,3,180,90,0,1286,1287,3,182,
-        91,0,1287,1289,1,0,0,0,1288,1285,1,0,0,0,1289,1292,1,0,0,0,1290,
-        1288,1,0,0,0,1290,1291,1,0,0,0,1291,179,1,0,0,0,1292,1290,1,0,0,
-        0,1293,1294,7,9,0,0,1294,181,1,0,0,0,1295,1300,3,184,92,0,1296,1297,
-        5,95,0,0,1297,1299,3,184,92,0,1298,1296,1,0,0,0,1299,1302,1,0,0,
-        0,1300,1298,1,0,0,0,1300,1301,1,0,0,0,1301,183,1,0,0,0,1302,1300,
-        1,0,0,0,1303,1305,7,10,0,0,1304,1303,1,0,0,0,1305,1308,1,0,0,0,1306,
-        1304,1,0,0,0,1306,1307,1,0,0,0,1307,1309,1,0,0,0,1308,1306,1,0,0,
-        0,1309,1310,3,186,93,0,1310,185,1,0,0,0,1311,1316,3,192,96,0,1312,
-        1315,3,188,94,0,1313,1315,3,190,95,0,1314,1312,1,0,0,0,1314,1313,
-        1,0,0,0,1315,1318,1,0,0,0,1316,1314,1,0,0,0,1316,1317,1,0,0,0,1317,
-        1321,1,0,0,0,1318,1316,1,0,0,0,1319,1322,3,134,67,0,1320,1322,3,
-        110,55,0,1321,1319,1,0,0,0,1321,1320,1,0,0,0,1321,1322,1,0,0,0,1322,
-        187,1,0,0,0,1323,1324,5,105,0,0,1324,1325,3,150,75,0,1325,1326,5,
-        106,0,0,1326,1337,1,0,0,0,1327,1329,5,105,0,0,1328,1330,3,150,75,
-        0,1329,1328,1,0,0,0,1329,1330,1,0,0,0,1330,1331,1,0,0,0,1331,1333,
-        5,79,0,0,1332,1334,3,150,75,0,1333,1332,1,0,0,0,1333,1334,1,0,0,
-        0,1334,1335,1,0,0,0,1335,1337,5,106,0,0,1336,1323,1,0,0,0,1336,1327,
-        1,0,0,0,1337,189,1,0,0,0,1338,1339,5,96,0,0,1339,1340,3,244,122,
-        0,1340,191,1,0,0,0,1341,1357,3,194,97,0,1342,1357,3,218,109,0,1343,
-        1357,3,202,101,0,1344,1357,3,204,102,0,1345,1357,3,206,103,0,1346,
-        1357,3,212,106,0,1347,1357,3,214,107,0,1348,1357,3,232,116,0,1349,
-        1357,3,230,115,0,1350,1357,3,196,98,0,1351,1357,3,104,52,0,1352,
-        1357,3,216,108,0,1353,1357,3,220,110,0,1354,1357,3,226,113,0,1355,
-        1357,3,276,138,0,1356,1341,1,0,0,0,1356,1342,1,0,0,0,1356,1343,1,
-        0,0,0,1356,1344,1,0,0,0,1356,1345,1,0,0,0,1356,1346,1,0,0,0,1356,
-        1347,1,0,0,0,1356,1348,1,0,0,0,1356,1349,1,0,0,0,1356,1350,1,0,0,
-        0,1356,1351,1,0,0,0,1356,1352,1,0,0,0,1356,1353,1,0,0,0,1356,1354,
-        1,0,0,0,1356,1355,1,0,0,0,1357,193,1,0,0,0,1358,1359,5,13,0,0,1359,
-        1360,5,103,0,0,1360,1361,5,90,0,0,1361,1362,5,104,0,0,1362,195,1,
-        0,0,0,1363,1365,5,10,0,0,1364,1366,3,150,75,0,1365,1364,1,0,0,0,
-        1365,1366,1,0,0,0,1366,1368,1,0,0,0,1367,1369,3,198,99,0,1368,1367,
-        1,0,0,0,1369,1370,1,0,0,0,1370,1368,1,0,0,0,1370,1371,1,0,0,0,1371,
-        1374,1,0,0,0,1372,1373,5,22,0,0,1373,1375,3,150,75,0,1374,1372,1,
-        0,0,0,1374,1375,1,0,0,0,1375,1376,1,0,0,0,1376,1377,5,23,0,0,1377,
-        197,1,0,0,0,1378,1379,5,73,0,0,1379,1384,3,200,100,0,1380,1381,5,
-        97,0,0,1381,1383,3,200,100,0,1382,1380,1,0,0,0,1383,1386,1,0,0,0,
-        1384,1382,1,0,0,0,1384,1385,1,0,0,0,1385,1387,1,0,0,0,1386,1384,
-        1,0,0,0,1387,1388,5,59,0,0,1388,1389,3,150,75,0,1389,199,1,0,0,0,
-        1390,1391,3,162,81,0,1391,1392,3,150,75,0,1392,1396,1,0,0,0,1393,
-        1396,3,166,83,0,1394,1396,3,150,75,0,1395,1390,1,0,0,0,1395,1393,
-        1,0,0,0,1395,1394,1,0,0,0,1396,201,1,0,0,0,1397,1398,5,105,0,0,1398,
-        1401,3,210,105,0,1399,1400,5,101,0,0,1400,1402,3,150,75,0,1401,1399,
-        1,0,0,0,1401,1402,1,0,0,0,1402,1403,1,0,0,0,1403,1404,5,106,0,0,
-        1404,203,1,0,0,0,1405,1409,5,105,0,0,1406,1407,3,276,138,0,1407,
-        1408,5,85,0,0,1408,1410,1,0,0,0,1409,1406,1,0,0,0,1409,1410,1,0,
-        0,0,1410,1411,1,0,0,0,1411,1414,3,104,52,0,1412,1413,5,74,0,0,1413,
-        1415,3,150,75,0,1414,1412,1,0,0,0,1414,1415,1,0,0,0,1415,1416,1,
-        0,0,0,1416,1417,5,101,0,0,1417,1418,3,150,75,0,1418,1419,5,106,0,
-        0,1419,205,1,0,0,0,1420,1421,3,208,104,0,1421,1422,5,103,0,0,1422,
-        1423,3,210,105,0,1423,1424,5,104,0,0,1424,207,1,0,0,0,1425,1426,
-        7,11,0,0,1426,209,1,0,0,0,1427,1428,3,276,138,0,1428,1429,5,35,0,
-        0,1429,1432,3,150,75,0,1430,1431,5,74,0,0,1431,1433,3,150,75,0,1432,
-        1430,1,0,0,0,1432,1433,1,0,0,0,1433,211,1,0,0,0,1434,1435,5,51,0,
-        0,1435,1436,5,103,0,0,1436,1437,3,276,138,0,1437,1438,5,85,0,0,1438,
-        1439,3,150,75,0,1439,1440,5,97,0,0,1440,1441,3,276,138,0,1441,1442,
-        5,35,0,0,1442,1443,3,150,75,0,1443,1444,5,101,0,0,1444,1445,3,150,
-        75,0,1445,1446,5,104,0,0,1446,213,1,0,0,0,1447,1448,7,12,0,0,1448,
-        1454,5,107,0,0,1449,1455,3,8,4,0,1450,1452,3,94,47,0,1451,1453,3,
-        92,46,0,1452,1451,1,0,0,0,1452,1453,1,0,0,0,1453,1455,1,0,0,0,1454,
-        1449,1,0,0,0,1454,1450,1,0,0,0,1455,1456,1,0,0,0,1456,1457,5,108,
-        0,0,1457,215,1,0,0,0,1458,1459,5,103,0,0,1459,1460,3,150,75,0,1460,
-        1461,5,104,0,0,1461,217,1,0,0,0,1462,1463,3,222,111,0,1463,1465,
-        5,103,0,0,1464,1466,7,13,0,0,1465,1464,1,0,0,0,1465,1466,1,0,0,0,
-        1466,1468,1,0,0,0,1467,1469,3,150,75,0,1468,1467,1,0,0,0,1468,1469,
-        1,0,0,0,1469,1470,1,0,0,0,1470,1471,5,67,0,0,1471,1472,3,150,75,
-        0,1472,1473,5,104,0,0,1473,219,1,0,0,0,1474,1475,3,222,111,0,1475,
-        1477,5,103,0,0,1476,1478,7,0,0,0,1477,1476,1,0,0,0,1477,1478,1,0,
-        0,0,1478,1487,1,0,0,0,1479,1484,3,150,75,0,1480,1481,5,97,0,0,1481,
-        1483,3,150,75,0,1482,1480,1,0,0,0,1483,1486,1,0,0,0,1484,1482,1,
-        0,0,0,1484,1485,1,0,0,0,1485,1488,1,0,0,0,1486,1484,1,0,0,0,1487,
-        1479,1,0,0,0,1487,1488,1,0,0,0,1488,1489,1,0,0,0,1489,1490,5,104,
-        0,0,1490,221,1,0,0,0,1491,1492,3,224,112,0,1492,1493,3,278,139,0,
-        1493,223,1,0,0,0,1494,1495,3,278,139,0,1495,1496,5,96,0,0,1496,1498,
-        1,0,0,0,1497,1494,1,0,0,0,1498,1501,1,0,0,0,1499,1497,1,0,0,0,1499,
-        1500,1,0,0,0,1500,225,1,0,0,0,1501,1499,1,0,0,0,1502,1503,3,276,
-        138,0,1503,1512,5,107,0,0,1504,1509,3,228,114,0,1505,1506,5,97,0,
-        0,1506,1508,3,228,114,0,1507,1505,1,0,0,0,1508,1511,1,0,0,0,1509,
-        1507,1,0,0,0,1509,1510,1,0,0,0,1510,1513,1,0,0,0,1511,1509,1,0,0,
-        0,1512,1504,1,0,0,0,1512,1513,1,0,0,0,1513,1514,1,0,0,0,1514,1515,
-        5,108,0,0,1515,227,1,0,0,0,1516,1517,3,244,122,0,1517,1518,5,98,
-        0,0,1518,1519,3,150,75,0,1519,1526,1,0,0,0,1520,1521,5,96,0,0,1521,
-        1526,3,244,122,0,1522,1523,5,96,0,0,1523,1526,5,90,0,0,1524,1526,
-        3,276,138,0,1525,1516,1,0,0,0,1525,1520,1,0,0,0,1525,1522,1,0,0,
-        0,1525,1524,1,0,0,0,1526,229,1,0,0,0,1527,1530,5,102,0,0,1528,1531,
-        3,278,139,0,1529,1531,5,111,0,0,1530,1528,1,0,0,0,1530,1529,1,0,
-        0,0,1531,231,1,0,0,0,1532,1539,3,234,117,0,1533,1539,5,45,0,0,1534,
-        1539,3,236,118,0,1535,1539,5,113,0,0,1536,1539,3,240,120,0,1537,
-        1539,3,242,121,0,1538,1532,1,0,0,0,1538,1533,1,0,0,0,1538,1534,1,
-        0,0,0,1538,1535,1,0,0,0,1538,1536,1,0,0,0,1538,1537,1,0,0,0,1539,
-        233,1,0,0,0,1540,1541,7,14,0,0,1541,235,1,0,0,0,1542,1545,3,238,
-        119,0,1543,1545,5,112,0,0,1544,1542,1,0,0,0,1544,1543,1,0,0,0,1545,
-        237,1,0,0,0,1546,1547,7,15,0,0,1547,239,1,0,0,0,1548,1557,5,105,
-        0,0,1549,1554,3,150,75,0,1550,1551,5,97,0,0,1551,1553,3,150,75,0,
-        1552,1550,1,0,0,0,1553,1556,1,0,0,0,1554,1552,1,0,0,0,1554,1555,
-        1,0,0,0,1555,1558,1,0,0,0,1556,1554,1,0,0,0,1557,1549,1,0,0,0,1557,
-        1558,1,0,0,0,1558,1559,1,0,0,0,1559,1560,5,106,0,0,1560,241,1,0,
-        0,0,1561,1575,5,107,0,0,1562,1563,3,244,122,0,1563,1564,5,98,0,0,
-        1564,1572,3,150,75,0,1565,1566,5,97,0,0,1566,1567,3,244,122,0,1567,
-        1568,5,98,0,0,1568,1569,3,150,75,0,1569,1571,1,0,0,0,1570,1565,1,
-        0,0,0,1571,1574,1,0,0,0,1572,1570,1,0,0,0,1572,1573,1,0,0,0,1573,
-        1576,1,0,0,0,1574,1572,1,0,0,0,1575,1562,1,0,0,0,1575,1576,1,0,0,
-        0,1576,1577,1,0,0,0,1577,1578,5,108,0,0,1578,243,1,0,0,0,1579,1580,
-        3,282,141,0,1580,245,1,0,0,0,1581,1587,3,248,124,0,1582,1587,3,258,
-        129,0,1583,1587,3,260,130,0,1584,1587,3,264,132,0,1585,1587,3,270,
-        135,0,1586,1581,1,0,0,0,1586,1582,1,0,0,0,1586,1583,1,0,0,0,1586,
-        1584,1,0,0,0,1586,1585,1,0,0,0,1587,247,1,0,0,0,1588,1589,5,15,0,
-        0,1589,1591,5,11,0,0,1590,1592,3,278,139,0,1591,1590,1,0,0,0,1591,
-        1592,1,0,0,0,1592,1594,1,0,0,0,1593,1595,3,272,136,0,1594,1593,1,
-        0,0,0,1594,1595,1,0,0,0,1595,1596,1,0,0,0,1596,1597,7,16,0,0,1597,
-        1598,5,103,0,0,1598,1599,3,276,138,0,1599,1600,3,136,68,0,1600,1601,
-        5,104,0,0,1601,1602,7,17,0,0,1602,1604,3,250,125,0,1603,1605,3,92,
-        46,0,1604,1603,1,0,0,0,1604,1605,1,0,0,0,1605,249,1,0,0,0,1606,1607,
-        3,252,126,0,1607,1608,5,37,0,0,1608,1609,5,70,0,0,1609,1635,1,0,
-        0,0,1610,1611,3,254,127,0,1611,1612,5,37,0,0,1612,1613,5,70,0,0,
-        1613,1635,1,0,0,0,1614,1615,3,252,126,0,1615,1616,5,37,0,0,1616,
-        1617,5,44,0,0,1617,1618,5,45,0,0,1618,1635,1,0,0,0,1619,1620,3,252,
-        126,0,1620,1621,5,37,0,0,1621,1622,5,42,0,0,1622,1623,5,38,0,0,1623,
-        1635,1,0,0,0,1624,1625,3,254,127,0,1625,1626,5,37,0,0,1626,1627,
-        5,42,0,0,1627,1628,5,38,0,0,1628,1635,1,0,0,0,1629,1630,3,252,126,
-        0,1630,1631,5,37,0,0,1631,1632,7,7,0,0,1632,1633,3,256,128,0,1633,
-        1635,1,0,0,0,1634,1606,1,0,0,0,1634,1610,1,0,0,0,1634,1614,1,0,0,
-        0,1634,1619,1,0,0,0,1634,1624,1,0,0,0,1634,1629,1,0,0,0,1635,251,
-        1,0,0,0,1636,1637,3,276,138,0,1637,1638,5,96,0,0,1638,1639,3,244,
-        122,0,1639,253,1,0,0,0,1640,1641,5,103,0,0,1641,1646,3,252,126,0,
-        1642,1643,5,97,0,0,1643,1645,3,252,126,0,1644,1642,1,0,0,0,1645,
-        1648,1,0,0,0,1646,1644,1,0,0,0,1646,1647,1,0,0,0,1647,1649,1,0,0,
-        0,1648,1646,1,0,0,0,1649,1650,5,104,0,0,1650,255,1,0,0,0,1651,1656,
-        3,278,139,0,1652,1653,5,86,0,0,1653,1654,3,256,128,0,1654,1655,5,
-        87,0,0,1655,1657,1,0,0,0,1656,1652,1,0,0,0,1656,1657,1,0,0,0,1657,
-        1661,1,0,0,0,1658,1659,5,103,0,0,1659,1660,5,111,0,0,1660,1662,5,
-        104,0,0,1661,1658,1,0,0,0,1661,1662,1,0,0,0,1662,257,1,0,0,0,1663,
-        1664,5,21,0,0,1664,1665,5,11,0,0,1665,1667,3,278,139,0,1666,1668,
-        3,274,137,0,1667,1666,1,0,0,0,1667,1668,1,0,0,0,1668,259,1,0,0,0,
-        1669,1671,5,15,0,0,1670,1672,5,70,0,0,1671,1670,1,0,0,0,1671,1672,
-        1,0,0,0,1672,1673,1,0,0,0,1673,1675,5,36,0,0,1674,1676,3,278,139,
-        0,1675,1674,1,0,0,0,1675,1676,1,0,0,0,1676,1678,1,0,0,0,1677,1679,
-        3,272,136,0,1678,1677,1,0,0,0,1678,1679,1,0,0,0,1679,1680,1,0,0,
-        0,1680,1682,3,262,131,0,1681,1683,3,92,46,0,1682,1681,1,0,0,0,1682,
-        1683,1,0,0,0,1683,261,1,0,0,0,1684,1685,5,27,0,0,1685,1686,5,103,
-        0,0,1686,1687,3,276,138,0,1687,1688,3,136,68,0,1688,1689,5,104,0,
-        0,1689,1690,5,47,0,0,1690,1691,5,103,0,0,1691,1696,3,252,126,0,1692,
-        1693,5,97,0,0,1693,1695,3,252,126,0,1694,1692,1,0,0,0,1695,1698,
-        1,0,0,0,1696,1694,1,0,0,0,1696,1697,1,0,0,0,1697,1699,1,0,0,0,1698,
-        1696,1,0,0,0,1699,1700,5,104,0,0,1700,1718,1,0,0,0,1701,1703,5,47,
-        0,0,1702,1704,5,98,0,0,1703,1702,1,0,0,0,1703,1704,1,0,0,0,1704,
-        1705,1,0,0,0,1705,1706,3,144,72,0,1706,1707,5,103,0,0,1707,1712,
-        3,244,122,0,1708,1709,5,97,0,0,1709,1711,3,244,122,0,1710,1708,1,
-        0,0,0,1711,1714,1,0,0,0,1712,1710,1,0,0,0,1712,1713,1,0,0,0,1713,
-        1715,1,0,0,0,1714,1712,1,0,0,0,1715,1716,5,104,0,0,1716,1718,1,0,
-        0,0,1717,1684,1,0,0,0,1717,1701,1,0,0,0,1718,263,1,0,0,0,1719,1720,
-        5,15,0,0,1720,1721,3,278,139,0,1721,1723,5,36,0,0,1722,1724,3,278,
-        139,0,1723,1722,1,0,0,0,1723,1724,1,0,0,0,1724,1726,1,0,0,0,1725,
-        1727,3,272,136,0,1726,1725,1,0,0,0,1726,1727,1,0,0,0,1727,1728,1,
-        0,0,0,1728,1729,5,27,0,0,1729,1730,5,103,0,0,1730,1731,3,276,138,
-        0,1731,1732,3,136,68,0,1732,1733,5,104,0,0,1733,1735,5,47,0,0,1734,
-        1736,3,278,139,0,1735,1734,1,0,0,0,1735,1736,1,0,0,0,1736,1737,1,
-        0,0,0,1737,1739,3,266,133,0,1738,1740,3,268,134,0,1739,1738,1,0,
-        0,0,1739,1740,1,0,0,0,1740,265,1,0,0,0,1741,1742,5,103,0,0,1742,
-        1747,3,252,126,0,1743,1744,5,97,0,0,1744,1746,3,252,126,0,1745,1743,
-        1,0,0,0,1746,1749,1,0,0,0,1747,1745,1,0,0,0,1747,1748,1,0,0,0,1748,
-        1750,1,0,0,0,1749,1747,1,0,0,0,1750,1751,5,104,0,0,1751,1764,1,0,
-        0,0,1752,1753,5,105,0,0,1753,1758,3,252,126,0,1754,1755,5,97,0,0,
-        1755,1757,3,252,126,0,1756,1754,1,0,0,0,1757,1760,1,0,0,0,1758,1756,
-        1,0,0,0,1758,1759,1,0,0,0,1759,1761,1,0,0,0,1760,1758,1,0,0,0,1761,
-        1762,5,106,0,0,1762,1764,1,0,0,0,1763,1741,1,0,0,0,1763,1752,1,0,
-        0,0,1764,267,1,0,0,0,1765,1766,3,278,139,0,1766,1767,3,242,121,0,
-        1767,269,1,0,0,0,1768,1769,5,21,0,0,1769,1770,5,36,0,0,1770,1772,
-        3,278,139,0,1771,1773,3,274,137,0,1772,1771,1,0,0,0,1772,1773,1,
-        0,0,0,1773,271,1,0,0,0,1774,1775,5,34,0,0,1775,1776,5,44,0,0,1776,
-        1777,5,25,0,0,1777,273,1,0,0,0,1778,1779,5,34,0,0,1779,1780,5,25,
-        0,0,1780,275,1,0,0,0,1781,1782,3,278,139,0,1782,277,1,0,0,0,1783,
-        1787,5,115,0,0,1784,1787,5,114,0,0,1785,1787,3,280,140,0,1786,1783,
-        1,0,0,0,1786,1784,1,0,0,0,1786,1785,1,0,0,0,1787,279,1,0,0,0,1788,
-        1789,7,18,0,0,1789,281,1,0,0,0,1790,1793,3,278,139,0,1791,1793,3,
-        284,142,0,1792,1790,1,0,0,0,1792,1791,1,0,0,0,1793,283,1,0,0,0,1794,
-        1795,7,19,0,0,1795,285,1,0,0,0,221,288,295,306,311,318,324,329,333,
-        340,355,358,365,377,380,400,403,410,414,422,432,435,438,443,445,
-        448,452,458,467,470,480,486,494,501,509,519,527,530,536,539,541,
-        553,563,567,572,584,593,601,626,634,646,649,657,669,675,678,682,
-        685,695,704,711,717,721,724,727,734,742,745,750,759,770,780,786,
-        790,795,800,806,811,816,821,826,834,842,845,856,865,870,877,882,
-        886,892,896,900,903,907,912,916,920,924,935,940,948,954,962,966,
-        974,982,992,996,1005,1010,1014,1018,1020,1025,1030,1037,1042,1048,
-        1051,1055,1059,1062,1065,1069,1075,1081,1086,1097,1100,1105,1111,
-        1115,1123,1127,1129,1133,1135,1138,1150,1159,1167,1175,1181,1192,
-        1201,1223,1227,1232,1235,1238,1245,1251,1257,1263,1267,1271,1279,
-        1290,1300,1306,1314,1316,1321,1329,1333,1336,1356,1365,1370,1374,
-        1384,1395,1401,1409,1414,1432,1452,1454,1465,1468,1477,1484,1487,
-        1499,1509,1512,1525,1530,1538,1544,1554,1557,1572,1575,1586,1591,
-        1594,1604,1634,1646,1656,1661,1667,1671,1675,1678,1682,1696,1703,
-        1712,1717,1723,1726,1735,1739,1747,1758,1763,1772,1786,1792
+        1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,3,125,1637,
+        8,125,1,126,1,126,1,126,1,126,1,127,1,127,1,127,1,127,5,127,1647,
+        8,127,10,127,12,127,1650,9,127,1,127,1,127,1,128,1,128,1,128,1,128,
+        1,128,3,128,1659,8,128,1,128,1,128,1,128,3,128,1664,8,128,1,129,
+        1,129,1,129,1,129,3,129,1670,8,129,1,130,1,130,3,130,1674,8,130,
+        1,130,1,130,3,130,1678,8,130,1,130,3,130,1681,8,130,1,130,1,130,
+        3,130,1685,8,130,1,131,1,131,1,131,1,131,1,131,1,131,1,131,1,131,
+        1,131,1,131,5,131,1697,8,131,10,131,12,131,1700,9,131,1,131,1,131,
+        1,131,1,131,3,131,1706,8,131,1,131,1,131,1,131,1,131,1,131,5,131,
+        1713,8,131,10,131,12,131,1716,9,131,1,131,1,131,3,131,1720,8,131,
+        1,132,1,132,1,132,1,132,3,132,1726,8,132,1,132,3,132,1729,8,132,
+        1,132,1,132,1,132,1,132,1,132,1,132,1,132,3,132,1738,8,132,1,132,
+        1,132,3,132,1742,8,132,1,133,1,133,1,133,1,133,5,133,1748,8,133,
+        10,133,12,133,1751,9,133,1,133,1,133,1,133,1,133,1,133,1,133,5,133,
+        1759,8,133,10,133,12,133,1762,9,133,1,133,1,133,3,133,1766,8,133,
+        1,134,1,134,1,134,1,135,1,135,1,135,1,135,3,135,1775,8,135,1,136,
+        1,136,1,136,1,136,1,137,1,137,1,137,1,138,1,138,3,138,1786,8,138,
+        1,139,1,139,1,140,1,140,1,140,3,140,1793,8,140,1,141,1,141,1,142,
+        1,142,3,142,1799,8,142,1,143,1,143,1,143,0,0,144,0,2,4,6,8,10,12,
+        14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,
+        58,60,62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,
+        102,104,106,108,110,112,114,116,118,120,122,124,126,128,130,132,
+        134,136,138,140,142,144,146,148,150,152,154,156,158,160,162,164,
+        166,168,170,172,174,176,178,180,182,184,186,188,190,192,194,196,
+        198,200,202,204,206,208,210,212,214,216,218,220,222,224,226,228,
+        230,232,234,236,238,240,242,244,246,248,250,252,254,256,258,260,
+        262,264,266,268,270,272,274,276,278,280,282,284,286,0,21,2,0,1,1,
+        20,20,2,0,15,15,32,32,2,0,19,19,31,31,2,0,57,57,68,68,3,0,5,5,7,
+        7,17,18,2,0,1,1,3,3,1,0,82,87,2,0,62,62,78,78,2,0,88,89,100,100,
+        1,0,90,92,1,0,88,89,4,0,1,1,3,3,43,43,56,56,2,0,13,14,25,25,1,0,
+        64,66,2,0,26,26,61,61,1,0,109,111,2,0,27,27,47,47,2,0,6,6,53,53,
+        18,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,35,35,37,37,39,41,44,44,
+        47,50,52,52,54,55,57,59,69,69,71,71,73,77,19,0,3,3,6,7,11,11,13,
+        14,18,18,21,21,25,25,27,34,36,36,38,38,42,43,46,46,51,51,53,53,56,
+        56,60,60,62,68,70,70,72,72,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,
+        24,26,26,35,35,37,37,39,41,44,45,47,50,52,52,54,55,57,59,61,61,69,
+        69,71,71,73,77,1955,0,288,1,0,0,0,2,297,1,0,0,0,4,299,1,0,0,0,6,
+        308,1,0,0,0,8,313,1,0,0,0,10,331,1,0,0,0,12,333,1,0,0,0,14,340,1,
+        0,0,0,16,344,1,0,0,0,18,349,1,0,0,0,20,367,1,0,0,0,22,372,1,0,0,
+        0,24,402,1,0,0,0,26,405,1,0,0,0,28,418,1,0,0,0,30,424,1,0,0,0,32,
+        450,1,0,0,0,34,462,1,0,0,0,36,543,1,0,0,0,38,545,1,0,0,0,40,555,
+        1,0,0,0,42,560,1,0,0,0,44,574,1,0,0,0,46,578,1,0,0,0,48,581,1,0,
+        0,0,50,595,1,0,0,0,52,597,1,0,0,0,54,628,1,0,0,0,56,630,1,0,0,0,
+        58,648,1,0,0,0,60,651,1,0,0,0,62,662,1,0,0,0,64,687,1,0,0,0,66,689,
+        1,0,0,0,68,691,1,0,0,0,70,700,1,0,0,0,72,704,1,0,0,0,74,710,1,0,
+        0,0,76,715,1,0,0,0,78,719,1,0,0,0,80,747,1,0,0,0,82,749,1,0,0,0,
+        84,754,1,0,0,0,86,764,1,0,0,0,88,767,1,0,0,0,90,770,1,0,0,0,92,774,
+        1,0,0,0,94,777,1,0,0,0,96,802,1,0,0,0,98,847,1,0,0,0,100,849,1,0,
+        0,0,102,888,1,0,0,0,104,890,1,0,0,0,106,926,1,0,0,0,108,928,1,0,
+        0,0,110,931,1,0,0,0,112,934,1,0,0,0,114,945,1,0,0,0,116,956,1,0,
+        0,0,118,964,1,0,0,0,120,976,1,0,0,0,122,1012,1,0,0,0,124,1027,1,
+        0,0,0,126,1053,1,0,0,0,128,1055,1,0,0,0,130,1077,1,0,0,0,132,1102,
+        1,0,0,0,134,1105,1,0,0,0,136,1113,1,0,0,0,138,1115,1,0,0,0,140,1137,
+        1,0,0,0,142,1140,1,0,0,0,144,1144,1,0,0,0,146,1146,1,0,0,0,148,1148,
+        1,0,0,0,150,1154,1,0,0,0,152,1156,1,0,0,0,154,1164,1,0,0,0,156,1172,
+        1,0,0,0,158,1183,1,0,0,0,160,1188,1,0,0,0,162,1197,1,0,0,0,164,1199,
+        1,0,0,0,166,1240,1,0,0,0,168,1242,1,0,0,0,170,1251,1,0,0,0,172,1273,
+        1,0,0,0,174,1275,1,0,0,0,176,1284,1,0,0,0,178,1286,1,0,0,0,180,1295,
+        1,0,0,0,182,1297,1,0,0,0,184,1308,1,0,0,0,186,1313,1,0,0,0,188,1338,
+        1,0,0,0,190,1340,1,0,0,0,192,1358,1,0,0,0,194,1360,1,0,0,0,196,1365,
+        1,0,0,0,198,1380,1,0,0,0,200,1397,1,0,0,0,202,1399,1,0,0,0,204,1407,
+        1,0,0,0,206,1422,1,0,0,0,208,1427,1,0,0,0,210,1429,1,0,0,0,212,1436,
+        1,0,0,0,214,1449,1,0,0,0,216,1460,1,0,0,0,218,1464,1,0,0,0,220,1476,
+        1,0,0,0,222,1493,1,0,0,0,224,1501,1,0,0,0,226,1504,1,0,0,0,228,1527,
+        1,0,0,0,230,1529,1,0,0,0,232,1540,1,0,0,0,234,1542,1,0,0,0,236,1546,
+        1,0,0,0,238,1548,1,0,0,0,240,1550,1,0,0,0,242,1563,1,0,0,0,244,1581,
+        1,0,0,0,246,1588,1,0,0,0,248,1590,1,0,0,0,250,1636,1,0,0,0,252,1638,
+        1,0,0,0,254,1642,1,0,0,0,256,1653,1,0,0,0,258,1665,1,0,0,0,260,1671,
+        1,0,0,0,262,1719,1,0,0,0,264,1721,1,0,0,0,266,1765,1,0,0,0,268,1767,
+        1,0,0,0,270,1770,1,0,0,0,272,1776,1,0,0,0,274,1780,1,0,0,0,276,1785,
+        1,0,0,0,278,1787,1,0,0,0,280,1792,1,0,0,0,282,1794,1,0,0,0,284,1798,
+        1,0,0,0,286,1800,1,0,0,0,288,290,3,2,1,0,289,291,5,99,0,0,290,289,
+        1,0,0,0,290,291,1,0,0,0,291,292,1,0,0,0,292,293,5,0,0,1,293,1,1,
+        0,0,0,294,298,3,4,2,0,295,298,3,246,123,0,296,298,3,8,4,0,297,294,
+        1,0,0,0,297,295,1,0,0,0,297,296,1,0,0,0,298,3,1,0,0,0,299,300,5,
+        55,0,0,300,301,3,280,140,0,301,302,5,85,0,0,302,303,3,6,3,0,303,
+        5,1,0,0,0,304,309,5,113,0,0,305,309,3,236,118,0,306,309,3,234,117,
+        0,307,309,3,280,140,0,308,304,1,0,0,0,308,305,1,0,0,0,308,306,1,
+        0,0,0,308,307,1,0,0,0,309,7,1,0,0,0,310,312,3,10,5,0,311,310,1,0,
+        0,0,312,315,1,0,0,0,313,311,1,0,0,0,313,314,1,0,0,0,314,316,1,0,
+        0,0,315,313,1,0,0,0,316,320,3,14,7,0,317,319,3,12,6,0,318,317,1,
+        0,0,0,319,322,1,0,0,0,320,318,1,0,0,0,320,321,1,0,0,0,321,326,1,
+        0,0,0,322,320,1,0,0,0,323,325,3,10,5,0,324,323,1,0,0,0,325,328,1,
+        0,0,0,326,324,1,0,0,0,326,327,1,0,0,0,327,9,1,0,0,0,328,326,1,0,
+        0,0,329,332,3,16,8,0,330,332,3,18,9,0,331,329,1,0,0,0,331,330,1,
+        0,0,0,332,11,1,0,0,0,333,335,5,69,0,0,334,336,7,0,0,0,335,334,1,
+        0,0,0,335,336,1,0,0,0,336,337,1,0,0,0,337,338,3,14,7,0,338,13,1,
+        0,0,0,339,341,3,24,12,0,340,339,1,0,0,0,341,342,1,0,0,0,342,340,
+        1,0,0,0,342,343,1,0,0,0,343,15,1,0,0,0,344,345,5,4,0,0,345,346,5,
+        46,0,0,346,347,5,60,0,0,347,348,3,150,75,0,348,17,1,0,0,0,349,350,
+        5,72,0,0,350,351,3,222,111,0,351,360,5,103,0,0,352,357,3,150,75,
+        0,353,354,5,97,0,0,354,356,3,150,75,0,355,353,1,0,0,0,356,359,1,
+        0,0,0,357,355,1,0,0,0,357,358,1,0,0,0,358,361,1,0,0,0,359,357,1,
+        0,0,0,360,352,1,0,0,0,360,361,1,0,0,0,361,362,1,0,0,0,362,363,5,
+        104,0,0,363,19,1,0,0,0,364,366,3,22,11,0,365,364,1,0,0,0,366,369,
+        1,0,0,0,367,365,1,0,0,0,367,368,1,0,0,0,368,370,1,0,0,0,369,367,
+        1,0,0,0,370,371,5,0,0,1,371,21,1,0,0,0,372,373,3,222,111,0,373,382,
+        5,103,0,0,374,379,3,150,75,0,375,376,5,97,0,0,376,378,3,150,75,0,
+        377,375,1,0,0,0,378,381,1,0,0,0,379,377,1,0,0,0,379,380,1,0,0,0,
+        380,383,1,0,0,0,381,379,1,0,0,0,382,374,1,0,0,0,382,383,1,0,0,0,
+        383,384,1,0,0,0,384,385,5,104,0,0,385,23,1,0,0,0,386,403,3,26,13,
+        0,387,403,3,28,14,0,388,403,3,32,16,0,389,403,3,30,15,0,390,403,
+        3,46,23,0,391,403,3,48,24,0,392,403,3,52,26,0,393,403,3,56,28,0,
+        394,403,3,60,30,0,395,403,3,74,37,0,396,403,3,76,38,0,397,403,3,
+        62,31,0,398,403,3,66,33,0,399,403,3,64,32,0,400,403,3,68,34,0,401,
+        403,3,72,36,0,402,386,1,0,0,0,402,387,1,0,0,0,402,388,1,0,0,0,402,
+        389,1,0,0,0,402,390,1,0,0,0,402,391,1,0,0,0,402,392,1,0,0,0,402,
+        393,1,0,0,0,402,394,1,0,0,0,402,395,1,0,0,0,402,396,1,0,0,0,402,
+        397,1,0,0,0,402,398,1,0,0,0,402,399,1,0,0,0,402,400,1,0,0,0,402,
+        401,1,0,0,0,403,25,1,0,0,0,404,406,5,48,0,0,405,404,1,0,0,0,405,
+        406,1,0,0,0,406,407,1,0,0,0,407,408,5,40,0,0,408,412,3,94,47,0,409,
+        411,3,10,5,0,410,409,1,0,0,0,411,414,1,0,0,0,412,410,1,0,0,0,412,
+        413,1,0,0,0,413,416,1,0,0,0,414,412,1,0,0,0,415,417,3,92,46,0,416,
+        415,1,0,0,0,416,417,1,0,0,0,417,27,1,0,0,0,418,419,5,71,0,0,419,
+        420,3,150,75,0,420,421,5,4,0,0,421,422,3,276,138,0,422,29,1,0,0,
+        0,423,425,5,48,0,0,424,423,1,0,0,0,424,425,1,0,0,0,425,426,1,0,0,
+        0,426,427,5,9,0,0,427,440,3,40,20,0,428,437,5,103,0,0,429,434,3,
+        150,75,0,430,431,5,97,0,0,431,433,3,150,75,0,432,430,1,0,0,0,433,
+        436,1,0,0,0,434,432,1,0,0,0,434,435,1,0,0,0,435,438,1,0,0,0,436,
+        434,1,0,0,0,437,429,1,0,0,0,437,438,1,0,0,0,438,439,1,0,0,0,439,
+        441,5,104,0,0,440,428,1,0,0,0,440,441,1,0,0,0,441,447,1,0,0,0,442,
+        445,5,77,0,0,443,446,5,90,0,0,444,446,3,42,21,0,445,443,1,0,0,0,
+        445,444,1,0,0,0,446,448,1,0,0,0,447,442,1,0,0,0,447,448,1,0,0,0,
+        448,31,1,0,0,0,449,451,5,48,0,0,450,449,1,0,0,0,450,451,1,0,0,0,
+        451,452,1,0,0,0,452,454,5,9,0,0,453,455,3,34,17,0,454,453,1,0,0,
+        0,454,455,1,0,0,0,455,456,1,0,0,0,456,457,5,107,0,0,457,458,3,8,
+        4,0,458,460,5,108,0,0,459,461,3,36,18,0,460,459,1,0,0,0,460,461,
+        1,0,0,0,461,33,1,0,0,0,462,472,5,103,0,0,463,473,5,90,0,0,464,469,
+        3,276,138,0,465,466,5,97,0,0,466,468,3,276,138,0,467,465,1,0,0,0,
+        468,471,1,0,0,0,469,467,1,0,0,0,469,470,1,0,0,0,470,473,1,0,0,0,
+        471,469,1,0,0,0,472,463,1,0,0,0,472,464,1,0,0,0,472,473,1,0,0,0,
+        473,474,1,0,0,0,474,475,5,104,0,0,475,35,1,0,0,0,476,477,5,35,0,
+        0,477,482,3,280,140,0,478,479,5,46,0,0,479,480,3,150,75,0,480,481,
+        3,280,140,0,481,483,1,0,0,0,482,478,1,0,0,0,482,483,1,0,0,0,483,
+        488,1,0,0,0,484,485,5,47,0,0,485,486,3,280,140,0,486,487,3,280,140,
+        0,487,489,1,0,0,0,488,484,1,0,0,0,488,489,1,0,0,0,489,544,1,0,0,
+        0,490,491,5,35,0,0,491,496,3,280,140,0,492,493,5,46,0,0,493,494,
+        3,150,75,0,494,495,3,280,140,0,495,497,1,0,0,0,496,492,1,0,0,0,496,
+        497,1,0,0,0,497,498,1,0,0,0,498,503,3,38,19,0,499,500,5,47,0,0,500,
+        501,3,280,140,0,501,502,3,280,140,0,502,504,1,0,0,0,503,499,1,0,
+        0,0,503,504,1,0,0,0,504,544,1,0,0,0,505,506,5,35,0,0,506,511,3,280,
+        140,0,507,508,5,46,0,0,508,509,3,150,75,0,509,510,3,280,140,0,510,
+        512,1,0,0,0,511,507,1,0,0,0,511,512,1,0,0,0,512,513,1,0,0,0,513,
+        514,5,47,0,0,514,515,3,280,140,0,515,516,3,280,140,0,516,517,1,0,
+        0,0,517,518,3,38,19,0,518,544,1,0,0,0,519,521,5,35,0,0,520,522,3,
+        150,75,0,521,520,1,0,0,0,521,522,1,0,0,0,522,523,1,0,0,0,523,524,
+        3,280,140,0,524,529,3,280,140,0,525,526,5,46,0,0,526,527,3,150,75,
+        0,527,528,3,280,140,0,528,530,1,0,0,0,529,525,1,0,0,0,529,530,1,
+        0,0,0,530,532,1,0,0,0,531,533,3,38,19,0,532,531,1,0,0,0,532,533,
+        1,0,0,0,533,538,1,0,0,0,534,535,5,47,0,0,535,536,3,280,140,0,536,
+        537,3,280,140,0,537,539,1,0,0,0,538,534,1,0,0,0,538,539,1,0,0,0,
+        539,541,1,0,0,0,540,542,3,38,19,0,541,540,1,0,0,0,541,542,1,0,0,
+        0,542,544,1,0,0,0,543,476,1,0,0,0,543,490,1,0,0,0,543,505,1,0,0,
+        0,543,519,1,0,0,0,544,37,1,0,0,0,545,546,3,280,140,0,546,547,3,280,
+        140,0,547,548,5,4,0,0,548,549,3,276,138,0,549,39,1,0,0,0,550,551,
+        3,284,142,0,551,552,5,96,0,0,552,554,1,0,0,0,553,550,1,0,0,0,554,
+        557,1,0,0,0,555,553,1,0,0,0,555,556,1,0,0,0,556,558,1,0,0,0,557,
+        555,1,0,0,0,558,559,3,284,142,0,559,41,1,0,0,0,560,565,3,44,22,0,
+        561,562,5,97,0,0,562,564,3,44,22,0,563,561,1,0,0,0,564,567,1,0,0,
+        0,565,563,1,0,0,0,565,566,1,0,0,0,566,569,1,0,0,0,567,565,1,0,0,
+        0,568,570,3,92,46,0,569,568,1,0,0,0,569,570,1,0,0,0,570,43,1,0,0,
+        0,571,572,3,280,140,0,572,573,5,4,0,0,573,575,1,0,0,0,574,571,1,
+        0,0,0,574,575,1,0,0,0,575,576,1,0,0,0,576,577,3,276,138,0,577,45,
+        1,0,0,0,578,579,7,1,0,0,579,580,3,94,47,0,580,47,1,0,0,0,581,582,
+        5,41,0,0,582,586,3,96,48,0,583,585,3,50,25,0,584,583,1,0,0,0,585,
+        588,1,0,0,0,586,584,1,0,0,0,586,587,1,0,0,0,587,49,1,0,0,0,588,586,
+        1,0,0,0,589,590,5,47,0,0,590,591,5,40,0,0,591,596,3,52,26,0,592,
+        593,5,47,0,0,593,594,5,15,0,0,594,596,3,52,26,0,595,589,1,0,0,0,
+        595,592,1,0,0,0,596,51,1,0,0,0,597,598,5,55,0,0,598,603,3,54,27,
+        0,599,600,5,97,0,0,600,602,3,54,27,0,601,599,1,0,0,0,602,605,1,0,
+        0,0,603,601,1,0,0,0,603,604,1,0,0,0,604,53,1,0,0,0,605,603,1,0,0,
+        0,606,607,3,148,74,0,607,608,5,85,0,0,608,609,3,150,75,0,609,629,
+        1,0,0,0,610,611,3,276,138,0,611,612,5,85,0,0,612,613,3,150,75,0,
+        613,629,1,0,0,0,614,615,3,276,138,0,615,616,5,80,0,0,616,617,3,150,
+        75,0,617,629,1,0,0,0,618,619,3,276,138,0,619,620,3,134,67,0,620,
+        629,1,0,0,0,621,622,3,192,96,0,622,623,5,105,0,0,623,624,3,150,75,
+        0,624,625,5,106,0,0,625,626,5,85,0,0,626,627,3,150,75,0,627,629,
+        1,0,0,0,628,606,1,0,0,0,628,610,1,0,0,0,628,614,1,0,0,0,628,618,
+        1,0,0,0,628,621,1,0,0,0,629,55,1,0,0,0,630,631,5,52,0,0,631,636,
+        3,58,29,0,632,633,5,97,0,0,633,635,3,58,29,0,634,632,1,0,0,0,635,
+        638,1,0,0,0,636,634,1,0,0,0,636,637,1,0,0,0,637,57,1,0,0,0,638,636,
+        1,0,0,0,639,640,3,276,138,0,640,641,3,134,67,0,641,649,1,0,0,0,642,
+        649,3,148,74,0,643,644,3,192,96,0,644,645,5,105,0,0,645,646,3,150,
+        75,0,646,647,5,106,0,0,647,649,1,0,0,0,648,639,1,0,0,0,648,642,1,
+        0,0,0,648,643,1,0,0,0,649,59,1,0,0,0,650,652,7,2,0,0,651,650,1,0,
+        0,0,651,652,1,0,0,0,652,653,1,0,0,0,653,654,5,16,0,0,654,659,3,150,
+        75,0,655,656,5,97,0,0,656,658,3,150,75,0,657,655,1,0,0,0,658,661,
+        1,0,0,0,659,657,1,0,0,0,659,660,1,0,0,0,660,61,1,0,0,0,661,659,1,
+        0,0,0,662,663,5,28,0,0,663,664,5,103,0,0,664,665,3,276,138,0,665,
+        666,5,35,0,0,666,667,3,150,75,0,667,669,5,101,0,0,668,670,3,24,12,
+        0,669,668,1,0,0,0,670,671,1,0,0,0,671,669,1,0,0,0,671,672,1,0,0,
+        0,672,673,1,0,0,0,673,674,5,104,0,0,674,63,1,0,0,0,675,677,3,84,
+        42,0,676,678,3,86,43,0,677,676,1,0,0,0,677,678,1,0,0,0,678,680,1,
+        0,0,0,679,681,3,88,44,0,680,679,1,0,0,0,680,681,1,0,0,0,681,688,
+        1,0,0,0,682,684,3,86,43,0,683,685,3,88,44,0,684,683,1,0,0,0,684,
+        685,1,0,0,0,685,688,1,0,0,0,686,688,3,88,44,0,687,675,1,0,0,0,687,
+        682,1,0,0,0,687,686,1,0,0,0,688,65,1,0,0,0,689,690,5,29,0,0,690,
+        67,1,0,0,0,691,692,5,30,0,0,692,697,3,70,35,0,693,694,5,97,0,0,694,
+        696,3,70,35,0,695,693,1,0,0,0,696,699,1,0,0,0,697,695,1,0,0,0,697,
+        698,1,0,0,0,698,69,1,0,0,0,699,697,1,0,0,0,700,701,3,276,138,0,701,
+        702,5,85,0,0,702,703,3,150,75,0,703,71,1,0,0,0,704,706,5,33,0,0,
+        705,707,5,74,0,0,706,705,1,0,0,0,706,707,1,0,0,0,707,708,1,0,0,0,
+        708,709,3,150,75,0,709,73,1,0,0,0,710,711,5,75,0,0,711,713,3,78,
+        39,0,712,714,3,92,46,0,713,712,1,0,0,0,713,714,1,0,0,0,714,75,1,
+        0,0,0,715,716,5,54,0,0,716,717,3,78,39,0,717,77,1,0,0,0,718,720,
+        5,20,0,0,719,718,1,0,0,0,719,720,1,0,0,0,720,721,1,0,0,0,721,723,
+        3,80,40,0,722,724,3,84,42,0,723,722,1,0,0,0,723,724,1,0,0,0,724,
+        726,1,0,0,0,725,727,3,86,43,0,726,725,1,0,0,0,726,727,1,0,0,0,727,
+        729,1,0,0,0,728,730,3,88,44,0,729,728,1,0,0,0,729,730,1,0,0,0,730,
+        79,1,0,0,0,731,736,5,90,0,0,732,733,5,97,0,0,733,735,3,82,41,0,734,
+        732,1,0,0,0,735,738,1,0,0,0,736,734,1,0,0,0,736,737,1,0,0,0,737,
+        748,1,0,0,0,738,736,1,0,0,0,739,744,3,82,41,0,740,741,5,97,0,0,741,
+        743,3,82,41,0,742,740,1,0,0,0,743,746,1,0,0,0,744,742,1,0,0,0,744,
+        745,1,0,0,0,745,748,1,0,0,0,746,744,1,0,0,0,747,731,1,0,0,0,747,
+        739,1,0,0,0,748,81,1,0,0,0,749,752,3,150,75,0,750,751,5,4,0,0,751,
+        753,3,276,138,0,752,750,1,0,0,0,752,753,1,0,0,0,753,83,1,0,0,0,754,
+        755,5,50,0,0,755,756,5,8,0,0,756,761,3,90,45,0,757,758,5,97,0,0,
+        758,760,3,90,45,0,759,757,1,0,0,0,760,763,1,0,0,0,761,759,1,0,0,
+        0,761,762,1,0,0,0,762,85,1,0,0,0,763,761,1,0,0,0,764,765,7,3,0,0,
+        765,766,3,150,75,0,766,87,1,0,0,0,767,768,5,39,0,0,768,769,3,150,
+        75,0,769,89,1,0,0,0,770,772,3,150,75,0,771,773,7,4,0,0,772,771,1,
+        0,0,0,772,773,1,0,0,0,773,91,1,0,0,0,774,775,5,74,0,0,775,776,3,
+        150,75,0,776,93,1,0,0,0,777,782,3,96,48,0,778,779,5,97,0,0,779,781,
+        3,96,48,0,780,778,1,0,0,0,781,784,1,0,0,0,782,780,1,0,0,0,782,783,
+        1,0,0,0,783,95,1,0,0,0,784,782,1,0,0,0,785,786,3,276,138,0,786,787,
+        5,85,0,0,787,789,1,0,0,0,788,785,1,0,0,0,788,789,1,0,0,0,789,792,
+        1,0,0,0,790,793,3,102,51,0,791,793,3,100,50,0,792,790,1,0,0,0,792,
+        791,1,0,0,0,793,803,1,0,0,0,794,795,3,276,138,0,795,796,5,85,0,0,
+        796,798,1,0,0,0,797,794,1,0,0,0,797,798,1,0,0,0,798,799,1,0,0,0,
+        799,800,3,98,49,0,800,801,3,102,51,0,801,803,1,0,0,0,802,788,1,0,
+        0,0,802,797,1,0,0,0,803,97,1,0,0,0,804,808,5,1,0,0,805,807,3,280,
+        140,0,806,805,1,0,0,0,807,810,1,0,0,0,808,806,1,0,0,0,808,809,1,
+        0,0,0,809,848,1,0,0,0,810,808,1,0,0,0,811,813,5,3,0,0,812,814,3,
+        238,119,0,813,812,1,0,0,0,813,814,1,0,0,0,814,818,1,0,0,0,815,817,
+        3,280,140,0,816,815,1,0,0,0,817,820,1,0,0,0,818,816,1,0,0,0,818,
+        819,1,0,0,0,819,848,1,0,0,0,820,818,1,0,0,0,821,823,3,280,140,0,
+        822,824,3,238,119,0,823,822,1,0,0,0,823,824,1,0,0,0,824,828,1,0,
+        0,0,825,827,3,280,140,0,826,825,1,0,0,0,827,830,1,0,0,0,828,826,
+        1,0,0,0,828,829,1,0,0,0,829,848,1,0,0,0,830,828,1,0,0,0,831,832,
+        5,3,0,0,832,836,3,230,115,0,833,835,3,280,140,0,834,833,1,0,0,0,
+        835,838,1,0,0,0,836,834,1,0,0,0,836,837,1,0,0,0,837,848,1,0,0,0,
+        838,836,1,0,0,0,839,840,3,280,140,0,840,844,3,230,115,0,841,843,
+        3,280,140,0,842,841,1,0,0,0,843,846,1,0,0,0,844,842,1,0,0,0,844,
+        845,1,0,0,0,845,848,1,0,0,0,846,844,1,0,0,0,847,804,1,0,0,0,847,
+        811,1,0,0,0,847,821,1,0,0,0,847,831,1,0,0,0,847,839,1,0,0,0,848,
+        99,1,0,0,0,849,850,3,280,140,0,850,851,5,103,0,0,851,852,3,102,51,
+        0,852,853,5,104,0,0,853,101,1,0,0,0,854,858,3,106,53,0,855,857,3,
+        120,60,0,856,855,1,0,0,0,857,860,1,0,0,0,858,856,1,0,0,0,858,859,
+        1,0,0,0,859,889,1,0,0,0,860,858,1,0,0,0,861,862,5,103,0,0,862,863,
+        3,102,51,0,863,864,5,104,0,0,864,889,1,0,0,0,865,867,3,122,61,0,
+        866,868,3,106,53,0,867,866,1,0,0,0,867,868,1,0,0,0,868,872,1,0,0,
+        0,869,871,3,120,60,0,870,869,1,0,0,0,871,874,1,0,0,0,872,870,1,0,
+        0,0,872,873,1,0,0,0,873,889,1,0,0,0,874,872,1,0,0,0,875,879,5,103,
+        0,0,876,877,3,276,138,0,877,878,5,85,0,0,878,880,1,0,0,0,879,876,
+        1,0,0,0,879,880,1,0,0,0,880,881,1,0,0,0,881,884,3,102,51,0,882,883,
+        5,74,0,0,883,885,3,150,75,0,884,882,1,0,0,0,884,885,1,0,0,0,885,
+        886,1,0,0,0,886,887,5,104,0,0,887,889,1,0,0,0,888,854,1,0,0,0,888,
+        861,1,0,0,0,888,865,1,0,0,0,888,875,1,0,0,0,889,103,1,0,0,0,890,
+        892,3,106,53,0,891,893,3,120,60,0,892,891,1,0,0,0,893,894,1,0,0,
+        0,894,892,1,0,0,0,894,895,1,0,0,0,895,105,1,0,0,0,896,898,5,103,
+        0,0,897,899,3,276,138,0,898,897,1,0,0,0,898,899,1,0,0,0,899,902,
+        1,0,0,0,900,903,3,134,67,0,901,903,3,110,55,0,902,900,1,0,0,0,902,
+        901,1,0,0,0,902,903,1,0,0,0,903,905,1,0,0,0,904,906,3,130,65,0,905,
+        904,1,0,0,0,905,906,1,0,0,0,906,909,1,0,0,0,907,908,5,74,0,0,908,
+        910,3,150,75,0,909,907,1,0,0,0,909,910,1,0,0,0,910,911,1,0,0,0,911,
+        927,5,104,0,0,912,914,5,103,0,0,913,915,3,276,138,0,914,913,1,0,
+        0,0,914,915,1,0,0,0,915,916,1,0,0,0,916,918,3,108,54,0,917,919,3,
+        130,65,0,918,917,1,0,0,0,918,919,1,0,0,0,919,922,1,0,0,0,920,921,
+        5,74,0,0,921,923,3,150,75,0,922,920,1,0,0,0,922,923,1,0,0,0,923,
+        924,1,0,0,0,924,925,5,104,0,0,925,927,1,0,0,0,926,896,1,0,0,0,926,
+        912,1,0,0,0,927,107,1,0,0,0,928,929,5,37,0,0,929,930,3,112,56,0,
+        930,109,1,0,0,0,931,932,5,98,0,0,932,933,3,112,56,0,933,111,1,0,
+        0,0,934,942,3,114,57,0,935,937,5,101,0,0,936,938,5,98,0,0,937,936,
+        1,0,0,0,937,938,1,0,0,0,938,939,1,0,0,0,939,941,3,114,57,0,940,935,
+        1,0,0,0,941,944,1,0,0,0,942,940,1,0,0,0,942,943,1,0,0,0,943,113,
+        1,0,0,0,944,942,1,0,0,0,945,950,3,116,58,0,946,947,5,93,0,0,947,
+        949,3,116,58,0,948,946,1,0,0,0,949,952,1,0,0,0,950,948,1,0,0,0,950,
+        951,1,0,0,0,951,115,1,0,0,0,952,950,1,0,0,0,953,954,5,94,0,0,954,
+        957,3,116,58,0,955,957,3,118,59,0,956,953,1,0,0,0,956,955,1,0,0,
+        0,957,117,1,0,0,0,958,965,3,144,72,0,959,965,5,92,0,0,960,961,5,
+        103,0,0,961,962,3,112,56,0,962,963,5,104,0,0,963,965,1,0,0,0,964,
+        958,1,0,0,0,964,959,1,0,0,0,964,960,1,0,0,0,965,119,1,0,0,0,966,
+        968,3,126,63,0,967,969,3,124,62,0,968,967,1,0,0,0,968,969,1,0,0,
+        0,969,970,1,0,0,0,970,971,3,106,53,0,971,977,1,0,0,0,972,973,3,122,
+        61,0,973,974,3,106,53,0,974,977,1,0,0,0,975,977,3,122,61,0,976,966,
+        1,0,0,0,976,972,1,0,0,0,976,975,1,0,0,0,977,121,1,0,0,0,978,979,
+        5,103,0,0,979,980,3,106,53,0,980,981,3,126,63,0,981,984,3,106,53,
+        0,982,983,5,74,0,0,983,985,3,150,75,0,984,982,1,0,0,0,984,985,1,
+        0,0,0,985,986,1,0,0,0,986,987,5,104,0,0,987,988,3,124,62,0,988,1013,
+        1,0,0,0,989,990,5,103,0,0,990,992,3,106,53,0,991,993,3,120,60,0,
+        992,991,1,0,0,0,993,994,1,0,0,0,994,992,1,0,0,0,994,995,1,0,0,0,
+        995,998,1,0,0,0,996,997,5,74,0,0,997,999,3,150,75,0,998,996,1,0,
+        0,0,998,999,1,0,0,0,999,1000,1,0,0,0,1000,1001,5,104,0,0,1001,1002,
+        3,124,62,0,1002,1013,1,0,0,0,1003,1004,5,103,0,0,1004,1007,3,106,
+        53,0,1005,1006,5,74,0,0,1006,1008,3,150,75,0,1007,1005,1,0,0,0,1007,
+        1008,1,0,0,0,1008,1009,1,0,0,0,1009,1010,5,104,0,0,1010,1011,3,124,
+        62,0,1011,1013,1,0,0,0,1012,978,1,0,0,0,1012,989,1,0,0,0,1012,1003,
+        1,0,0,0,1013,123,1,0,0,0,1014,1016,5,107,0,0,1015,1017,3,238,119,
+        0,1016,1015,1,0,0,0,1016,1017,1,0,0,0,1017,1022,1,0,0,0,1018,1020,
+        5,97,0,0,1019,1021,3,238,119,0,1020,1019,1,0,0,0,1020,1021,1,0,0,
+        0,1021,1023,1,0,0,0,1022,1018,1,0,0,0,1022,1023,1,0,0,0,1023,1024,
+        1,0,0,0,1024,1028,5,108,0,0,1025,1028,5,88,0,0,1026,1028,5,90,0,
+        0,1027,1014,1,0,0,0,1027,1025,1,0,0,0,1027,1026,1,0,0,0,1028,125,
+        1,0,0,0,1029,1030,5,86,0,0,1030,1032,5,89,0,0,1031,1033,3,128,64,
+        0,1032,1031,1,0,0,0,1032,1033,1,0,0,0,1033,1034,1,0,0,0,1034,1035,
+        5,89,0,0,1035,1054,5,87,0,0,1036,1037,5,86,0,0,1037,1039,5,89,0,
+        0,1038,1040,3,128,64,0,1039,1038,1,0,0,0,1039,1040,1,0,0,0,1040,
+        1041,1,0,0,0,1041,1054,5,89,0,0,1042,1044,5,89,0,0,1043,1045,3,128,
+        64,0,1044,1043,1,0,0,0,1044,1045,1,0,0,0,1045,1046,1,0,0,0,1046,
+        1047,5,89,0,0,1047,1054,5,87,0,0,1048,1050,5,89,0,0,1049,1051,3,
+        128,64,0,1050,1049,1,0,0,0,1050,1051,1,0,0,0,1051,1052,1,0,0,0,1052,
+        1054,5,89,0,0,1053,1029,1,0,0,0,1053,1036,1,0,0,0,1053,1042,1,0,
+        0,0,1053,1048,1,0,0,0,1054,127,1,0,0,0,1055,1057,5,105,0,0,1056,
+        1058,3,276,138,0,1057,1056,1,0,0,0,1057,1058,1,0,0,0,1058,1061,1,
+        0,0,0,1059,1062,3,132,66,0,1060,1062,3,110,55,0,1061,1059,1,0,0,
+        0,1061,1060,1,0,0,0,1061,1062,1,0,0,0,1062,1064,1,0,0,0,1063,1065,
+        3,140,70,0,1064,1063,1,0,0,0,1064,1065,1,0,0,0,1065,1067,1,0,0,0,
+        1066,1068,3,130,65,0,1067,1066,1,0,0,0,1067,1068,1,0,0,0,1068,1071,
+        1,0,0,0,1069,1070,5,74,0,0,1070,1072,3,150,75,0,1071,1069,1,0,0,
+        0,1071,1072,1,0,0,0,1072,1073,1,0,0,0,1073,1074,5,106,0,0,1074,129,
+        1,0,0,0,1075,1078,3,242,121,0,1076,1078,3,230,115,0,1077,1075,1,
+        0,0,0,1077,1076,1,0,0,0,1078,131,1,0,0,0,1079,1080,5,98,0,0,1080,
+        1088,3,146,73,0,1081,1083,5,101,0,0,1082,1084,5,98,0,0,1083,1082,
+        1,0,0,0,1083,1084,1,0,0,0,1084,1085,1,0,0,0,1085,1087,3,146,73,0,
+        1086,1081,1,0,0,0,1087,1090,1,0,0,0,1088,1086,1,0,0,0,1088,1089,
+        1,0,0,0,1089,1103,1,0,0,0,1090,1088,1,0,0,0,1091,1092,5,98,0,0,1092,
+        1103,3,138,69,0,1093,1094,5,37,0,0,1094,1099,3,146,73,0,1095,1096,
+        5,101,0,0,1096,1098,3,146,73,0,1097,1095,1,0,0,0,1098,1101,1,0,0,
+        0,1099,1097,1,0,0,0,1099,1100,1,0,0,0,1100,1103,1,0,0,0,1101,1099,
+        1,0,0,0,1102,1079,1,0,0,0,1102,1091,1,0,0,0,1102,1093,1,0,0,0,1103,
+        133,1,0,0,0,1104,1106,3,136,68,0,1105,1104,1,0,0,0,1106,1107,1,0,
+        0,0,1107,1105,1,0,0,0,1107,1108,1,0,0,0,1108,135,1,0,0,0,1109,1110,
+        5,98,0,0,1110,1114,3,144,72,0,1111,1112,5,98,0,0,1112,1114,3,138,
+        69,0,1113,1109,1,0,0,0,1113,1111,1,0,0,0,1114,137,1,0,0,0,1115,1117,
+        5,102,0,0,1116,1118,7,5,0,0,1117,1116,1,0,0,0,1117,1118,1,0,0,0,
+        1118,1119,1,0,0,0,1119,1120,5,103,0,0,1120,1121,3,150,75,0,1121,
+        1122,5,104,0,0,1122,139,1,0,0,0,1123,1125,5,90,0,0,1124,1126,3,142,
+        71,0,1125,1124,1,0,0,0,1125,1126,1,0,0,0,1126,1131,1,0,0,0,1127,
+        1129,5,79,0,0,1128,1130,3,142,71,0,1129,1128,1,0,0,0,1129,1130,1,
+        0,0,0,1130,1132,1,0,0,0,1131,1127,1,0,0,0,1131,1132,1,0,0,0,1132,
+        1138,1,0,0,0,1133,1135,5,79,0,0,1134,1136,3,142,71,0,1135,1134,1,
+        0,0,0,1135,1136,1,0,0,0,1136,1138,1,0,0,0,1137,1123,1,0,0,0,1137,
+        1133,1,0,0,0,1138,141,1,0,0,0,1139,1141,5,89,0,0,1140,1139,1,0,0,
+        0,1140,1141,1,0,0,0,1141,1142,1,0,0,0,1142,1143,3,238,119,0,1143,
+        143,1,0,0,0,1144,1145,3,284,142,0,1145,145,1,0,0,0,1146,1147,3,284,
+        142,0,1147,147,1,0,0,0,1148,1150,3,192,96,0,1149,1151,3,190,95,0,
+        1150,1149,1,0,0,0,1151,1152,1,0,0,0,1152,1150,1,0,0,0,1152,1153,
+        1,0,0,0,1153,149,1,0,0,0,1154,1155,3,152,76,0,1155,151,1,0,0,0,1156,
+        1161,3,154,77,0,1157,1158,5,49,0,0,1158,1160,3,154,77,0,1159,1157,
+        1,0,0,0,1160,1163,1,0,0,0,1161,1159,1,0,0,0,1161,1162,1,0,0,0,1162,
+        153,1,0,0,0,1163,1161,1,0,0,0,1164,1169,3,156,78,0,1165,1166,5,76,
+        0,0,1166,1168,3,156,78,0,1167,1165,1,0,0,0,1168,1171,1,0,0,0,1169,
+        1167,1,0,0,0,1169,1170,1,0,0,0,1170,155,1,0,0,0,1171,1169,1,0,0,
+        0,1172,1177,3,158,79,0,1173,1174,5,2,0,0,1174,1176,3,158,79,0,1175,
+        1173,1,0,0,0,1176,1179,1,0,0,0,1177,1175,1,0,0,0,1177,1178,1,0,0,
+        0,1178,157,1,0,0,0,1179,1177,1,0,0,0,1180,1182,5,44,0,0,1181,1180,
+        1,0,0,0,1182,1185,1,0,0,0,1183,1181,1,0,0,0,1183,1184,1,0,0,0,1184,
+        1186,1,0,0,0,1185,1183,1,0,0,0,1186,1187,3,160,80,0,1187,159,1,0,
+        0,0,1188,1194,3,164,82,0,1189,1190,3,162,81,0,1190,1191,3,164,82,
+        0,1191,1193,1,0,0,0,1192,1189,1,0,0,0,1193,1196,1,0,0,0,1194,1192,
+        1,0,0,0,1194,1195,1,0,0,0,1195,161,1,0,0,0,1196,1194,1,0,0,0,1197,
+        1198,7,6,0,0,1198,163,1,0,0,0,1199,1203,3,174,87,0,1200,1202,3,166,
+        83,0,1201,1200,1,0,0,0,1202,1205,1,0,0,0,1203,1201,1,0,0,0,1203,
+        1204,1,0,0,0,1204,165,1,0,0,0,1205,1203,1,0,0,0,1206,1207,5,58,0,
+        0,1207,1208,5,75,0,0,1208,1241,3,174,87,0,1209,1210,5,24,0,0,1210,
+        1211,5,75,0,0,1211,1241,3,174,87,0,1212,1213,5,12,0,0,1213,1241,
+        3,174,87,0,1214,1215,5,81,0,0,1215,1241,3,174,87,0,1216,1217,5,35,
+        0,0,1217,1241,3,174,87,0,1218,1219,5,37,0,0,1219,1241,5,45,0,0,1220,
+        1221,5,37,0,0,1221,1222,5,44,0,0,1222,1241,5,45,0,0,1223,1225,5,
+        37,0,0,1224,1226,5,44,0,0,1225,1224,1,0,0,0,1225,1226,1,0,0,0,1226,
+        1227,1,0,0,0,1227,1230,7,7,0,0,1228,1230,5,78,0,0,1229,1223,1,0,
+        0,0,1229,1228,1,0,0,0,1230,1231,1,0,0,0,1231,1241,3,168,84,0,1232,
+        1234,5,37,0,0,1233,1235,5,44,0,0,1234,1233,1,0,0,0,1234,1235,1,0,
+        0,0,1235,1237,1,0,0,0,1236,1238,3,280,140,0,1237,1236,1,0,0,0,1237,
+        1238,1,0,0,0,1238,1239,1,0,0,0,1239,1241,5,63,0,0,1240,1206,1,0,
+        0,0,1240,1209,1,0,0,0,1240,1212,1,0,0,0,1240,1214,1,0,0,0,1240,1216,
+        1,0,0,0,1240,1218,1,0,0,0,1240,1220,1,0,0,0,1240,1229,1,0,0,0,1240,
+        1232,1,0,0,0,1241,167,1,0,0,0,1242,1247,3,170,85,0,1243,1244,5,101,
+        0,0,1244,1246,3,170,85,0,1245,1243,1,0,0,0,1246,1249,1,0,0,0,1247,
+        1245,1,0,0,0,1247,1248,1,0,0,0,1248,169,1,0,0,0,1249,1247,1,0,0,
+        0,1250,1252,3,172,86,0,1251,1250,1,0,0,0,1252,1253,1,0,0,0,1253,
+        1251,1,0,0,0,1253,1254,1,0,0,0,1254,1259,1,0,0,0,1255,1256,5,75,
+        0,0,1256,1257,3,172,86,0,1257,1258,3,172,86,0,1258,1260,1,0,0,0,
+        1259,1255,1,0,0,0,1259,1260,1,0,0,0,1260,1265,1,0,0,0,1261,1262,
+        5,86,0,0,1262,1263,3,168,84,0,1263,1264,5,87,0,0,1264,1266,1,0,0,
+        0,1265,1261,1,0,0,0,1265,1266,1,0,0,0,1266,1269,1,0,0,0,1267,1268,
+        5,44,0,0,1268,1270,5,45,0,0,1269,1267,1,0,0,0,1269,1270,1,0,0,0,
+        1270,171,1,0,0,0,1271,1274,3,280,140,0,1272,1274,5,45,0,0,1273,1271,
+        1,0,0,0,1273,1272,1,0,0,0,1274,173,1,0,0,0,1275,1281,3,178,89,0,
+        1276,1277,3,176,88,0,1277,1278,3,178,89,0,1278,1280,1,0,0,0,1279,
+        1276,1,0,0,0,1280,1283,1,0,0,0,1281,1279,1,0,0,0,1281,1282,1,0,0,
+        0,1282,175,1,0,0,0,1283,1281,1,0,0,0,1284,1285,7,8,0,0,1285,177,
+        1,0,0,0,1286,1292,3,182,91,0,1287,1288,3,180,90,0,1288,1289,3,182,
+        91,0,1289,1291,1,0,0,0,1290,1287,1,0,0,0,1291,1294,1,0,0,0,1292,
+        1290,1,0,0,0,1292,1293,1,0,0,0,1293,179,1,0,0,0,1294,1292,1,0,0,
+        0,1295,1296,7,9,0,0,1296,181,1,0,0,0,1297,1302,3,184,92,0,1298,1299,
+        5,95,0,0,1299,1301,3,184,92,0,1300,1298,1,0,0,0,1301,1304,1,0,0,
+        0,1302,1300,1,0,0,0,1302,1303,1,0,0,0,1303,183,1,0,0,0,1304,1302,
+        1,0,0,0,1305,1307,7,10,0,0,1306,1305,1,0,0,0,1307,1310,1,0,0,0,1308,
+        1306,1,0,0,0,1308,1309,1,0,0,0,1309,1311,1,0,0,0,1310,1308,1,0,0,
+        0,1311,1312,3,186,93,0,1312,185,1,0,0,0,1313,1318,3,192,96,0,1314,
+        1317,3,188,94,0,1315,1317,3,190,95,0,1316,1314,1,0,0,0,1316,1315,
+        1,0,0,0,1317,1320,1,0,0,0,1318,1316,1,0,0,0,1318,1319,1,0,0,0,1319,
+        1323,1,0,0,0,1320,1318,1,0,0,0,1321,1324,3,134,67,0,1322,1324,3,
+        110,55,0,1323,1321,1,0,0,0,1323,1322,1,0,0,0,1323,1324,1,0,0,0,1324,
+        187,1,0,0,0,1325,1326,5,105,0,0,1326,1327,3,150,75,0,1327,1328,5,
+        106,0,0,1328,1339,1,0,0,0,1329,1331,5,105,0,0,1330,1332,3,150,75,
+        0,1331,1330,1,0,0,0,1331,1332,1,0,0,0,1332,1333,1,0,0,0,1333,1335,
+        5,79,0,0,1334,1336,3,150,75,0,1335,1334,1,0,0,0,1335,1336,1,0,0,
+        0,1336,1337,1,0,0,0,1337,1339,5,106,0,0,1338,1325,1,0,0,0,1338,1329,
+        1,0,0,0,1339,189,1,0,0,0,1340,1341,5,96,0,0,1341,1342,3,244,122,
+        0,1342,191,1,0,0,0,1343,1359,3,194,97,0,1344,1359,3,218,109,0,1345,
+        1359,3,202,101,0,1346,1359,3,204,102,0,1347,1359,3,206,103,0,1348,
+        1359,3,212,106,0,1349,1359,3,214,107,0,1350,1359,3,232,116,0,1351,
+        1359,3,230,115,0,1352,1359,3,196,98,0,1353,1359,3,104,52,0,1354,
+        1359,3,216,108,0,1355,1359,3,220,110,0,1356,1359,3,226,113,0,1357,
+        1359,3,276,138,0,1358,1343,1,0,0,0,1358,1344,1,0,0,0,1358,1345,1,
+        0,0,0,1358,1346,1,0,0,0,1358,1347,1,0,0,0,1358,1348,1,0,0,0,1358,
+        1349,1,0,0,0,1358,1350,1,0,0,0,1358,1351,1,0,0,0,1358,1352,1,0,0,
+        0,1358,1353,1,0,0,0,1358,1354,1,0,0,0,1358,1355,1,0,0,0,1358,1356,
+        1,0,0,0,1358,1357,1,0,0,0,1359,193,1,0,0,0,1360,1361,5,13,0,0,1361,
+        1362,5,103,0,0,1362,1363,5,90,0,0,1363,1364,5,104,0,0,1364,195,1,
+        0,0,0,1365,1367,5,10,0,0,1366,1368,3,150,75,0,1367,1366,1,0,0,0,
+        1367,1368,1,0,0,0,1368,1370,1,0,0,0,1369,1371,3,198,99,0,1370,1369,
+        1,0,0,0,1371,1372,1,0,0,0,1372,1370,1,0,0,0,1372,1373,1,0,0,0,1373,
+        1376,1,0,0,0,1374,1375,5,22,0,0,1375,1377,3,150,75,0,1376,1374,1,
+        0,0,0,1376,1377,1,0,0,0,1377,1378,1,0,0,0,1378,1379,5,23,0,0,1379,
+        197,1,0,0,0,1380,1381,5,73,0,0,1381,1386,3,200,100,0,1382,1383,5,
+        97,0,0,1383,1385,3,200,100,0,1384,1382,1,0,0,0,1385,1388,1,0,0,0,
+        1386,1384,1,0,0,0,1386,1387,1,0,0,0,1387,1389,1,0,0,0,1388,1386,
+        1,0,0,0,1389,1390,5,59,0,0,1390,1391,3,150,75,0,1391,199,1,0,0,0,
+        1392,1393,3,162,81,0,1393,1394,3,150,75,0,1394,1398,1,0,0,0,1395,
+        1398,3,166,83,0,1396,1398,3,150,75,0,1397,1392,1,0,0,0,1397,1395,
+        1,0,0,0,1397,1396,1,0,0,0,1398,201,1,0,0,0,1399,1400,5,105,0,0,1400,
+        1403,3,210,105,0,1401,1402,5,101,0,0,1402,1404,3,150,75,0,1403,1401,
+        1,0,0,0,1403,1404,1,0,0,0,1404,1405,1,0,0,0,1405,1406,5,106,0,0,
+        1406,203,1,0,0,0,1407,1411,5,105,0,0,1408,1409,3,276,138,0,1409,
+        1410,5,85,0,0,1410,1412,1,0,0,0,1411,1408,1,0,0,0,1411,1412,1,0,
+        0,0,1412,1413,1,0,0,0,1413,1416,3,104,52,0,1414,1415,5,74,0,0,1415,
+        1417,3,150,75,0,1416,1414,1,0,0,0,1416,1417,1,0,0,0,1417,1418,1,
+        0,0,0,1418,1419,5,101,0,0,1419,1420,3,150,75,0,1420,1421,5,106,0,
+        0,1421,205,1,0,0,0,1422,1423,3,208,104,0,1423,1424,5,103,0,0,1424,
+        1425,3,210,105,0,1425,1426,5,104,0,0,1426,207,1,0,0,0,1427,1428,
+        7,11,0,0,1428,209,1,0,0,0,1429,1430,3,276,138,0,1430,1431,5,35,0,
+        0,1431,1434,3,150,75,0,1432,1433,5,74,0,0,1433,1435,3,150,75,0,1434,
+        1432,1,0,0,0,1434,1435,1,0,0,0,1435,211,1,0,0,0,1436,1437,5,51,0,
+        0,1437,1438,5,103,0,0,1438,1439,3,276,138,0,1439,1440,5,85,0,0,1440,
+        1441,3,150,75,0,1441,1442,5,97,0,0,1442,1443,3,276,138,0,1443,1444,
+        5,35,0,0,1444,1445,3,150,75,0,1445,1446,5,101,0,0,1446,1447,3,150,
+        75,0,1447,1448,5,104,0,0,1448,213,1,0,0,0,1449,1450,7,12,0,0,1450,
+        1456,5,107,0,0,1451,1457,3,8,4,0,1452,1454,3,94,47,0,1453,1455,3,
+        92,46,0,1454,1453,1,0,0,0,1454,1455,1,0,0,0,1455,1457,1,0,0,0,1456,
+        1451,1,0,0,0,1456,1452,1,0,0,0,1457,1458,1,0,0,0,1458,1459,5,108,
+        0,0,1459,215,1,0,0,0,1460,1461,5,103,0,0,1461,1462,3,150,75,0,1462,
+        1463,5,104,0,0,1463,217,1,0,0,0,1464,1465,3,222,111,0,1465,1467,
+        5,103,0,0,1466,1468,7,13,0,0,1467,1466,1,0,0,0,1467,1468,1,0,0,0,
+        1468,1470,1,0,0,0,1469,1471,3,150,75,0,1470,1469,1,0,0,0,1470,1471,
+        1,0,0,0,1471,1472,1,0,0,0,1472,1473,5,67,0,0,1473,1474,3,150,75,
+        0,1474,1475,5,104,0,0,1475,219,1,0,0,0,1476,1477,3,222,111,0,1477,
+        1479,5,103,0,0,1478,1480,7,0,0,0,1479,1478,1,0,0,0,1479,1480,1,0,
+        0,0,1480,1489,1,0,0,0,1481,1486,3,150,75,0,1482,1483,5,97,0,0,1483,
+        1485,3,150,75,0,1484,1482,1,0,0,0,1485,1488,1,0,0,0,1486,1484,1,
+        0,0,0,1486,1487,1,0,0,0,1487,1490,1,0,0,0,1488,1486,1,0,0,0,1489,
+        1481,1,0,0,0,1489,1490,1,0,0,0,1490,1491,1,0,0,0,1491,1492,5,104,
+        0,0,1492,221,1,0,0,0,1493,1494,3,224,112,0,1494,1495,3,280,140,0,
+        1495,223,1,0,0,0,1496,1497,3,280,140,0,1497,1498,5,96,0,0,1498,1500,
+        1,0,0,0,1499,1496,1,0,0,0,1500,1503,1,0,0,0,1501,1499,1,0,0,0,1501,
+        1502,1,0,0,0,1502,225,1,0,0,0,1503,1501,1,0,0,0,1504,1505,3,276,
+        138,0,1505,1514,5,107,0,0,1506,1511,3,228,114,0,1507,1508,5,97,0,
+        0,1508,1510,3,228,114,0,1509,1507,1,0,0,0,1510,1513,1,0,0,0,1511,
+        1509,1,0,0,0,1511,1512,1,0,0,0,1512,1515,1,0,0,0,1513,1511,1,0,0,
+        0,1514,1506,1,0,0,0,1514,1515,1,0,0,0,1515,1516,1,0,0,0,1516,1517,
+        5,108,0,0,1517,227,1,0,0,0,1518,1519,3,244,122,0,1519,1520,5,98,
+        0,0,1520,1521,3,150,75,0,1521,1528,1,0,0,0,1522,1523,5,96,0,0,1523,
+        1528,3,244,122,0,1524,1525,5,96,0,0,1525,1528,5,90,0,0,1526,1528,
+        3,276,138,0,1527,1518,1,0,0,0,1527,1522,1,0,0,0,1527,1524,1,0,0,
+        0,1527,1526,1,0,0,0,1528,229,1,0,0,0,1529,1532,5,102,0,0,1530,1533,
+        3,284,142,0,1531,1533,5,111,0,0,1532,1530,1,0,0,0,1532,1531,1,0,
+        0,0,1533,231,1,0,0,0,1534,1541,3,234,117,0,1535,1541,5,45,0,0,1536,
+        1541,3,236,118,0,1537,1541,5,113,0,0,1538,1541,3,240,120,0,1539,
+        1541,3,242,121,0,1540,1534,1,0,0,0,1540,1535,1,0,0,0,1540,1536,1,
+        0,0,0,1540,1537,1,0,0,0,1540,1538,1,0,0,0,1540,1539,1,0,0,0,1541,
+        233,1,0,0,0,1542,1543,7,14,0,0,1543,235,1,0,0,0,1544,1547,3,238,
+        119,0,1545,1547,5,112,0,0,1546,1544,1,0,0,0,1546,1545,1,0,0,0,1547,
+        237,1,0,0,0,1548,1549,7,15,0,0,1549,239,1,0,0,0,1550,1559,5,105,
+        0,0,1551,1556,3,150,75,0,1552,1553,5,97,0,0,1553,1555,3,150,75,0,
+        1554,1552,1,0,0,0,1555,1558,1,0,0,0,1556,1554,1,0,0,0,1556,1557,
+        1,0,0,0,1557,1560,1,0,0,0,1558,1556,1,0,0,0,1559,1551,1,0,0,0,1559,
+        1560,1,0,0,0,1560,1561,1,0,0,0,1561,1562,5,106,0,0,1562,241,1,0,
+        0,0,1563,1577,5,107,0,0,1564,1565,3,244,122,0,1565,1566,5,98,0,0,
+        1566,1574,3,150,75,0,1567,1568,5,97,0,0,1568,1569,3,244,122,0,1569,
+        1570,5,98,0,0,1570,1571,3,150,75,0,1571,1573,1,0,0,0,1572,1567,1,
+        0,0,0,1573,1576,1,0,0,0,1574,1572,1,0,0,0,1574,1575,1,0,0,0,1575,
+        1578,1,0,0,0,1576,1574,1,0,0,0,1577,1564,1,0,0,0,1577,1578,1,0,0,
+        0,1578,1579,1,0,0,0,1579,1580,5,108,0,0,1580,243,1,0,0,0,1581,1582,
+        3,284,142,0,1582,245,1,0,0,0,1583,1589,3,248,124,0,1584,1589,3,258,
+        129,0,1585,1589,3,260,130,0,1586,1589,3,264,132,0,1587,1589,3,270,
+        135,0,1588,1583,1,0,0,0,1588,1584,1,0,0,0,1588,1585,1,0,0,0,1588,
+        1586,1,0,0,0,1588,1587,1,0,0,0,1589,247,1,0,0,0,1590,1591,5,15,0,
+        0,1591,1593,5,11,0,0,1592,1594,3,280,140,0,1593,1592,1,0,0,0,1593,
+        1594,1,0,0,0,1594,1596,1,0,0,0,1595,1597,3,272,136,0,1596,1595,1,
+        0,0,0,1596,1597,1,0,0,0,1597,1598,1,0,0,0,1598,1599,7,16,0,0,1599,
+        1600,5,103,0,0,1600,1601,3,276,138,0,1601,1602,3,136,68,0,1602,1603,
+        5,104,0,0,1603,1604,7,17,0,0,1604,1606,3,250,125,0,1605,1607,3,92,
+        46,0,1606,1605,1,0,0,0,1606,1607,1,0,0,0,1607,249,1,0,0,0,1608,1609,
+        3,252,126,0,1609,1610,5,37,0,0,1610,1611,5,70,0,0,1611,1637,1,0,
+        0,0,1612,1613,3,254,127,0,1613,1614,5,37,0,0,1614,1615,5,70,0,0,
+        1615,1637,1,0,0,0,1616,1617,3,252,126,0,1617,1618,5,37,0,0,1618,
+        1619,5,44,0,0,1619,1620,5,45,0,0,1620,1637,1,0,0,0,1621,1622,3,252,
+        126,0,1622,1623,5,37,0,0,1623,1624,5,42,0,0,1624,1625,5,38,0,0,1625,
+        1637,1,0,0,0,1626,1627,3,254,127,0,1627,1628,5,37,0,0,1628,1629,
+        5,42,0,0,1629,1630,5,38,0,0,1630,1637,1,0,0,0,1631,1632,3,252,126,
+        0,1632,1633,5,37,0,0,1633,1634,7,7,0,0,1634,1635,3,256,128,0,1635,
+        1637,1,0,0,0,1636,1608,1,0,0,0,1636,1612,1,0,0,0,1636,1616,1,0,0,
+        0,1636,1621,1,0,0,0,1636,1626,1,0,0,0,1636,1631,1,0,0,0,1637,251,
+        1,0,0,0,1638,1639,3,276,138,0,1639,1640,5,96,0,0,1640,1641,3,244,
+        122,0,1641,253,1,0,0,0,1642,1643,5,103,0,0,1643,1648,3,252,126,0,
+        1644,1645,5,97,0,0,1645,1647,3,252,126,0,1646,1644,1,0,0,0,1647,
+        1650,1,0,0,0,1648,1646,1,0,0,0,1648,1649,1,0,0,0,1649,1651,1,0,0,
+        0,1650,1648,1,0,0,0,1651,1652,5,104,0,0,1652,255,1,0,0,0,1653,1658,
+        3,280,140,0,1654,1655,5,86,0,0,1655,1656,3,256,128,0,1656,1657,5,
+        87,0,0,1657,1659,1,0,0,0,1658,1654,1,0,0,0,1658,1659,1,0,0,0,1659,
+        1663,1,0,0,0,1660,1661,5,103,0,0,1661,1662,5,111,0,0,1662,1664,5,
+        104,0,0,1663,1660,1,0,0,0,1663,1664,1,0,0,0,1664,257,1,0,0,0,1665,
+        1666,5,21,0,0,1666,1667,5,11,0,0,1667,1669,3,280,140,0,1668,1670,
+        3,274,137,0,1669,1668,1,0,0,0,1669,1670,1,0,0,0,1670,259,1,0,0,0,
+        1671,1673,5,15,0,0,1672,1674,5,70,0,0,1673,1672,1,0,0,0,1673,1674,
+        1,0,0,0,1674,1675,1,0,0,0,1675,1677,5,36,0,0,1676,1678,3,280,140,
+        0,1677,1676,1,0,0,0,1677,1678,1,0,0,0,1678,1680,1,0,0,0,1679,1681,
+        3,272,136,0,1680,1679,1,0,0,0,1680,1681,1,0,0,0,1681,1682,1,0,0,
+        0,1682,1684,3,262,131,0,1683,1685,3,92,46,0,1684,1683,1,0,0,0,1684,
+        1685,1,0,0,0,1685,261,1,0,0,0,1686,1687,5,27,0,0,1687,1688,5,103,
+        0,0,1688,1689,3,276,138,0,1689,1690,3,136,68,0,1690,1691,5,104,0,
+        0,1691,1692,5,47,0,0,1692,1693,5,103,0,0,1693,1698,3,252,126,0,1694,
+        1695,5,97,0,0,1695,1697,3,252,126,0,1696,1694,1,0,0,0,1697,1700,
+        1,0,0,0,1698,1696,1,0,0,0,1698,1699,1,0,0,0,1699,1701,1,0,0,0,1700,
+        1698,1,0,0,0,1701,1702,5,104,0,0,1702,1720,1,0,0,0,1703,1705,5,47,
+        0,0,1704,1706,5,98,0,0,1705,1704,1,0,0,0,1705,1706,1,0,0,0,1706,
+        1707,1,0,0,0,1707,1708,3,144,72,0,1708,1709,5,103,0,0,1709,1714,
+        3,244,122,0,1710,1711,5,97,0,0,1711,1713,3,244,122,0,1712,1710,1,
+        0,0,0,1713,1716,1,0,0,0,1714,1712,1,0,0,0,1714,1715,1,0,0,0,1715,
+        1717,1,0,0,0,1716,1714,1,0,0,0,1717,1718,5,104,0,0,1718,1720,1,0,
+        0,0,1719,1686,1,0,0,0,1719,1703,1,0,0,0,1720,263,1,0,0,0,1721,1722,
+        5,15,0,0,1722,1723,3,280,140,0,1723,1725,5,36,0,0,1724,1726,3,280,
+        140,0,1725,1724,1,0,0,0,1725,1726,1,0,0,0,1726,1728,1,0,0,0,1727,
+        1729,3,272,136,0,1728,1727,1,0,0,0,1728,1729,1,0,0,0,1729,1730,1,
+        0,0,0,1730,1731,5,27,0,0,1731,1732,5,103,0,0,1732,1733,3,276,138,
+        0,1733,1734,3,136,68,0,1734,1735,5,104,0,0,1735,1737,5,47,0,0,1736,
+        1738,3,280,140,0,1737,1736,1,0,0,0,1737,1738,1,0,0,0,1738,1739,1,
+        0,0,0,1739,1741,3,266,133,0,1740,1742,3,268,134,0,1741,1740,1,0,
+        0,0,1741,1742,1,0,0,0,1742,265,1,0,0,0,1743,1744,5,103,0,0,1744,
+        1749,3,252,126,0,1745,1746,5,97,0,0,1746,1748,3,252,126,0,1747,1745,
+        1,0,0,0,1748,1751,1,0,0,0,1749,1747,1,0,0,0,1749,1750,1,0,0,0,1750,
+        1752,1,0,0,0,1751,1749,1,0,0,0,1752,1753,5,104,0,0,1753,1766,1,0,
+        0,0,1754,1755,5,105,0,0,1755,1760,3,252,126,0,1756,1757,5,97,0,0,
+        1757,1759,3,252,126,0,1758,1756,1,0,0,0,1759,1762,1,0,0,0,1760,1758,
+        1,0,0,0,1760,1761,1,0,0,0,1761,1763,1,0,0,0,1762,1760,1,0,0,0,1763,
+        1764,5,106,0,0,1764,1766,1,0,0,0,1765,1743,1,0,0,0,1765,1754,1,0,
+        0,0,1766,267,1,0,0,0,1767,1768,3,280,140,0,1768,1769,3,242,121,0,
+        1769,269,1,0,0,0,1770,1771,5,21,0,0,1771,1772,5,36,0,0,1772,1774,
+        3,280,140,0,1773,1775,3,274,137,0,1774,1773,1,0,0,0,1774,1775,1,
+        0,0,0,1775,271,1,0,0,0,1776,1777,5,34,0,0,1777,1778,5,44,0,0,1778,
+        1779,5,25,0,0,1779,273,1,0,0,0,1780,1781,5,34,0,0,1781,1782,5,25,
+        0,0,1782,275,1,0,0,0,1783,1786,3,280,140,0,1784,1786,3,278,139,0,
+        1785,1783,1,0,0,0,1785,1784,1,0,0,0,1786,277,1,0,0,0,1787,1788,7,
+        18,0,0,1788,279,1,0,0,0,1789,1793,5,115,0,0,1790,1793,5,114,0,0,
+        1791,1793,3,282,141,0,1792,1789,1,0,0,0,1792,1790,1,0,0,0,1792,1791,
+        1,0,0,0,1793,281,1,0,0,0,1794,1795,7,19,0,0,1795,283,1,0,0,0,1796,
+        1799,3,280,140,0,1797,1799,3,286,143,0,1798,1796,1,0,0,0,1798,1797,
+        1,0,0,0,1799,285,1,0,0,0,1800,1801,7,20,0,0,1801,287,1,0,0,0,222,
+        290,297,308,313,320,326,331,335,342,357,360,367,379,382,402,405,
+        412,416,424,434,437,440,445,447,450,454,460,469,472,482,488,496,
+        503,511,521,529,532,538,541,543,555,565,569,574,586,595,603,628,
+        636,648,651,659,671,677,680,684,687,697,706,713,719,723,726,729,
+        736,744,747,752,761,772,782,788,792,797,802,808,813,818,823,828,
+        836,844,847,858,867,872,879,884,888,894,898,902,905,909,914,918,
+        922,926,937,942,950,956,964,968,976,984,994,998,1007,1012,1016,1020,
+        1022,1027,1032,1039,1044,1050,1053,1057,1061,1064,1067,1071,1077,
+        1083,1088,1099,1102,1107,1113,1117,1125,1129,1131,1135,1137,1140,
+        1152,1161,1169,1177,1183,1194,1203,1225,1229,1234,1237,1240,1247,
+        1253,1259,1265,1269,1273,1281,1292,1302,1308,1316,1318,1323,1331,
+        1335,1338,1358,1367,1372,1376,1386,1397,1403,1411,1416,1434,1454,
+        1456,1467,1470,1479,1486,1489,1501,1511,1514,1527,1532,1540,1546,
+        1556,1559,1574,1577,1588,1593,1596,1606,1636,1648,1658,1663,1669,
+        1673,1677,1680,1684,1698,1705,1714,1719,1725,1728,1737,1741,1749,
+        1760,1765,1774,1785,1792,1798
     ];
 
     private static __ATN: antlr.ATN;
@@ -12622,8 +12838,8 @@ export class ParameterContext extends antlr.ParserRuleContext {
     public DOLLAR(): antlr.TerminalNode {
         return this.getToken(CypherParser.DOLLAR, 0)!;
     }
-    public symbolicName(): SymbolicNameContext | null {
-        return this.getRuleContext(0, SymbolicNameContext);
+    public schemaName(): SchemaNameContext | null {
+        return this.getRuleContext(0, SchemaNameContext);
     }
     public DecimalInteger(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.DecimalInteger, 0);
@@ -13395,11 +13611,141 @@ export class VariableContext extends antlr.ParserRuleContext {
     public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
         super(parent, invokingState);
     }
-    public symbolicName(): SymbolicNameContext {
-        return this.getRuleContext(0, SymbolicNameContext)!;
+    public symbolicName(): SymbolicNameContext | null {
+        return this.getRuleContext(0, SymbolicNameContext);
+    }
+    public keywordVariable(): KeywordVariableContext | null {
+        return this.getRuleContext(0, KeywordVariableContext);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_variable;
+    }
+}
+
+
+export class KeywordVariableContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public ALL(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.ALL, 0);
+    }
+    public AND(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.AND, 0);
+    }
+    public AS(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.AS, 0);
+    }
+    public ASC(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.ASC, 0);
+    }
+    public BY(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.BY, 0);
+    }
+    public CALL(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.CALL, 0);
+    }
+    public CASE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.CASE, 0);
+    }
+    public CONTAINS(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.CONTAINS, 0);
+    }
+    public CREATE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.CREATE, 0);
+    }
+    public DELETE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.DELETE, 0);
+    }
+    public DESC(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.DESC, 0);
+    }
+    public DETACH(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.DETACH, 0);
+    }
+    public DISTINCT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.DISTINCT, 0);
+    }
+    public ELSE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.ELSE, 0);
+    }
+    public END(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.END, 0);
+    }
+    public ENDS(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.ENDS, 0);
+    }
+    public IN(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.IN, 0);
+    }
+    public IS(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.IS, 0);
+    }
+    public LIMIT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.LIMIT, 0);
+    }
+    public MATCH(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.MATCH, 0);
+    }
+    public MERGE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.MERGE, 0);
+    }
+    public NOT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.NOT, 0);
+    }
+    public ON(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.ON, 0);
+    }
+    public OPTIONAL(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.OPTIONAL, 0);
+    }
+    public OR(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.OR, 0);
+    }
+    public ORDER(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.ORDER, 0);
+    }
+    public REMOVE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.REMOVE, 0);
+    }
+    public RETURN(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.RETURN, 0);
+    }
+    public SET(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.SET, 0);
+    }
+    public SKIP_(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.SKIP_, 0);
+    }
+    public STARTS(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.STARTS, 0);
+    }
+    public THEN(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.THEN, 0);
+    }
+    public UNION(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.UNION, 0);
+    }
+    public UNWIND(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.UNWIND, 0);
+    }
+    public WHEN(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.WHEN, 0);
+    }
+    public WHERE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.WHERE, 0);
+    }
+    public WITH(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.WITH, 0);
+    }
+    public XOR(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.XOR, 0);
+    }
+    public YIELD(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.YIELD, 0);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_keywordVariable;
     }
 }
 
