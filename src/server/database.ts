@@ -563,6 +563,8 @@ export class Database {
       commit,
       rollback: async () => restart(),
       transactionId: () => `weft-transaction-${++this.innerTransactions}`,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      now: () => Date.now(),
     };
     try {
       const value = await build(ws, batches);

@@ -106,4 +106,8 @@ export interface BatchCommits {
   rollback(): Promise<void>;
   /** A name for the next inner transaction, unique on this member (REPORT STATUS's transactionId). */
   transactionId(): string;
+  /** Resolves after `ms` milliseconds: ON ERROR RETRY's back-off between two tries of a batch. */
+  sleep(ms: number): Promise<void>;
+  /** Milliseconds on the clock ON ERROR RETRY measures its duration with. */
+  now(): number;
 }

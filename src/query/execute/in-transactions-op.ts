@@ -1,7 +1,7 @@
 import { assert } from '../../common/assert.js';
 import { failedPrecondition, isWeftError, type StatusCode } from '../../common/errors.js';
 import type { Value } from '../../common/values/value.js';
-import { in_transactions_rows_default } from '../bind/bound-clause.js';
+import { in_transactions_retry_seconds_default, in_transactions_rows_default, retrySeconds } from '../bind/bound-clause.js';
 import { CypherError } from '../errors.js';
 import type { LogicalOp, SubqueryBatch } from '../plan/logical.js';
 import type { BatchCommits, ExecContext, PhysicalOp, Row, UpdateStats } from './context.js';
@@ -16,6 +16,10 @@ type SubqueryOp = Extract<LogicalOp, { op: 'subquery' }>;
  * batch's pauses, before the conflict counts as the batch's error.
  */
 const batch_conflict_attempts_max = 3;
+
+/** ON ERROR RETRY's first pause after a transient failure; each later pause doubles it, up to the max. */
+const retry_backoff_ms_first = 5;
+const retry_backoff_ms_max = 1000;
 
 /**
  * Failures that end one inner transaction and that ON ERROR CONTINUE or BREAK may pass over: the
@@ -36,6 +40,9 @@ export function readOnlyBatches(): BatchCommits {
     commit: () => Promise.resolve(0),
     rollback: () => Promise.resolve(),
     transactionId: () => `weft-read-transaction-${++read_only_transactions}`,
+    // A read is never overtaken, so it never retries: nothing waits on these.
+    sleep: () => Promise.resolve(),
+    now: () => 0,
   };
 }
 
@@ -56,17 +63,22 @@ export function implicitTransactionRequired(): Error {
  * once it has committed. A batch that fails is rolled back alone; then ON ERROR FAIL ends the
  * statement (earlier batches stay committed), CONTINUE passes the batch's rows on with the returned
  * columns null and goes on, BREAK does the same and runs no later batch (their rows pass with the
- * columns null too). `REPORT STATUS AS s` gives each passing row its batch's status.
+ * columns null too). ON ERROR RETRY first runs a batch that failed with a transient error (a conflict)
+ * again, pausing with back-off, until its duration has passed since the first retry; then its THEN
+ * mode applies as above. `REPORT STATUS AS s` gives each passing row its batch's status.
  */
 export function subqueryInTransactions(op: SubqueryOp, batch: SubqueryBatch, input: PhysicalOp, inner: PhysicalOp, env: OpEnv): PhysicalOp {
   const cx = env.cx;
   const rowsOf = batch.rows === undefined ? undefined : env.exprs.compile(batch.rows);
+  const retryOf = batch.retry?.duration === undefined ? undefined : env.exprs.compile(batch.retry.duration);
+  const retrying = batch.retry !== undefined;
   const columns = op.columns;
   const report = batch.report;
   return (arg, sink) => {
     if (cx.batches === undefined) throw implicitTransactionRequired();
     const commits = cx.batches;
     const size = batchSize(rowsOf === undefined ? in_transactions_rows_default : rowsOf(arg));
+    const retry_ms = retryOf === undefined ? in_transactions_retry_seconds_default * 1000 : retryMillis(retryOf(arg));
     let pending: Row[] = [];
     let pendingBytes = 0;
     let broken = false;
@@ -91,6 +103,8 @@ export function subqueryInTransactions(op: SubqueryOp, batch: SubqueryBatch, inp
       const id = commits.transactionId();
       const stats: UpdateStats = { ...cx.stats };
       let failure: unknown;
+      /** When the first retry was scheduled: ON ERROR RETRY's duration counts from there. */
+      let retry_from_ms: number | undefined;
       for (let attempt = 1; ; attempt++) {
         const out: Row[] = [];
         const held = { bytes: 0 };
@@ -114,8 +128,19 @@ export function subqueryInTransactions(op: SubqueryOp, batch: SubqueryBatch, inp
           return yield* emit(out, status(true, true, id, null));
         }
         Object.assign(cx.stats, stats);
-        const conflict = isWeftError(failure) && failure.reason === 'TRANSACTION_CONFLICT';
-        if (!conflict || attempt >= batch_conflict_attempts_max) break;
+        if (!transient(failure)) break;
+        if (!retrying) {
+          if (attempt >= batch_conflict_attempts_max) break;
+          continue;
+        }
+        // The manual: at least one retry, then more until the duration has passed since the first.
+        const now = commits.now();
+        retry_from_ms ??= now;
+        const left_ms = retry_from_ms + retry_ms - now;
+        if (attempt > 1 && left_ms <= 0) break;
+        const pause_ms = Math.min(retry_backoff_ms_first * 2 ** Math.min(attempt - 1, 30), retry_backoff_ms_max, Math.max(left_ms, 0));
+        const slept = yield* waitFor(cx, commits.sleep(pause_ms));
+        if (!slept.ok) throw slept.error;
       }
       if (batch.on_error === 'fail') throw failure;
       if (batch.on_error === 'break') broken = true;
@@ -174,6 +199,19 @@ function batchSize(v: Value): number {
     throw new CypherError('ArgumentError', 'runtime', 'InvalidArgumentValue', `IN TRANSACTIONS OF n ROWS needs a positive INTEGER, not ${String(v)}`);
   }
   return v > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(v);
+}
+
+/** ON ERROR RETRY's duration, evaluated once per run: an INTEGER or FLOAT of seconds, at least 0. */
+function retryMillis(v: Value): number {
+  if (!retrySeconds(v)) {
+    throw new CypherError('ArgumentError', 'runtime', 'InvalidArgumentValue', `ON ERROR RETRY FOR d SECONDS needs an INTEGER or FLOAT of at least 0, not ${String(v)}`);
+  }
+  return Number(v) * 1000;
+}
+
+/** A failure that running the batch again may not meet: it was overtaken by another write (a conflict). */
+function transient(e: unknown): boolean {
+  return isWeftError(e) && e.reason === 'TRANSACTION_CONFLICT';
 }
 
 function batchError(e: unknown): boolean {

@@ -125,13 +125,25 @@ subqueryScope
     : LPAREN (STAR | variable (COMMA variable)*)? RPAREN
     ;
 
-// IN TRANSACTIONS [OF n ROWS] [ON ERROR CONTINUE | BREAK | FAIL]. TRANSACTIONS, ROW(S), ERROR and
-// the modes are not reserved words; the builder checks them.
+// IN [[n] CONCURRENT] TRANSACTIONS, then OF n ROWS, ON ERROR ... and REPORT STATUS AS s in any order
+// (the builder refuses one given twice). TRANSACTIONS, ROW(S), ERROR, the modes, RETRY, SECOND(S),
+// REPORT and STATUS are not reserved words; the builder checks them.
 inTransactions
-    : IN transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? (ON errorWord=symbolicName errorMode=symbolicName)?
-    | IN transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? inTransactionsReport (ON errorWord=symbolicName errorMode=symbolicName)?
-    | IN transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? (ON errorWord=symbolicName errorMode=symbolicName) inTransactionsReport
-    | IN concurrency=expression? concurrentWord=symbolicName transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? inTransactionsReport? (ON errorWord=symbolicName errorMode=symbolicName)? inTransactionsReport?
+    : IN transactionsWord=symbolicName inTransactionsParameter*
+    | IN concurrency=expression? concurrentWord=symbolicName transactionsWord=symbolicName inTransactionsParameter*
+    ;
+
+inTransactionsParameter
+    : OF batchSize=expression rowsWord=symbolicName                       # inTransactionsRows
+    | ON errorWord=symbolicName errorMode=symbolicName inTransactionsRetry? # inTransactionsError
+    | inTransactionsReport                                                # inTransactionsStatus
+    ;
+
+// ON ERROR RETRY [[FOR] duration SEC[OND[S]]] [THEN CONTINUE | BREAK | FAIL]. THEN alone comes first:
+// `then` may also name a variable, and `RETRY THEN BREAK` is the fallback mode, not a duration.
+inTransactionsRetry
+    : THEN thenMode=symbolicName
+    | FOR? duration=expression unitWord=symbolicName (THEN thenMode=symbolicName)?
     ;
 
 // REPORT STATUS AS s: the status of each inner transaction, per row. REPORT and STATUS are not reserved.

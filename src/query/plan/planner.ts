@@ -133,7 +133,17 @@ function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, co
       const imports = clause.imports.map((v) => v.id);
       const tx = clause.in_transactions;
       if (tx?.report !== undefined) bound.add(tx.report.id);
-      const batch = tx === undefined ? undefined : { ...(tx.rows !== undefined && { rows: tx.rows }), on_error: tx.on_error, ...(tx.report !== undefined && { report: tx.report.id }) };
+      const batch =
+        tx === undefined
+          ? undefined
+          : {
+              ...(tx.rows !== undefined && { rows: tx.rows }),
+              on_error: tx.on_error,
+              ...(tx.retry !== undefined && { retry: tx.retry }),
+              ...(tx.report !== undefined && { report: tx.report.id }),
+              concurrent: tx.concurrent,
+              ...(tx.concurrency !== undefined && { concurrency: tx.concurrency }),
+            };
       return { op: 'subquery', input: plan, inner, mode, columns, imports, optional: clause.optional, form: 'call', ...(batch !== undefined && { batch }) };
     }
     case 'foreach': {

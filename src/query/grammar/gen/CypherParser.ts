@@ -146,131 +146,133 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_subqueryCallClause = 16;
     public static readonly RULE_subqueryScope = 17;
     public static readonly RULE_inTransactions = 18;
-    public static readonly RULE_inTransactionsReport = 19;
-    public static readonly RULE_procedureName = 20;
-    public static readonly RULE_yieldItems = 21;
-    public static readonly RULE_yieldItem = 22;
-    public static readonly RULE_createClause = 23;
-    public static readonly RULE_mergeClause = 24;
-    public static readonly RULE_mergeAction = 25;
-    public static readonly RULE_setClause = 26;
-    public static readonly RULE_setItem = 27;
-    public static readonly RULE_removeClause = 28;
-    public static readonly RULE_removeItem = 29;
-    public static readonly RULE_deleteClause = 30;
-    public static readonly RULE_foreachClause = 31;
-    public static readonly RULE_orderSkipLimitClause = 32;
-    public static readonly RULE_finishClause = 33;
-    public static readonly RULE_letClause = 34;
-    public static readonly RULE_letItem = 35;
-    public static readonly RULE_filterClause = 36;
-    public static readonly RULE_withClause = 37;
-    public static readonly RULE_returnClause = 38;
-    public static readonly RULE_projectionBody = 39;
-    public static readonly RULE_projectionItems = 40;
-    public static readonly RULE_projectionItem = 41;
-    public static readonly RULE_order = 42;
-    public static readonly RULE_skip = 43;
-    public static readonly RULE_limit = 44;
-    public static readonly RULE_sortItem = 45;
-    public static readonly RULE_where = 46;
-    public static readonly RULE_pattern = 47;
-    public static readonly RULE_patternPart = 48;
-    public static readonly RULE_pathSelector = 49;
-    public static readonly RULE_shortestPathPattern = 50;
-    public static readonly RULE_patternElement = 51;
-    public static readonly RULE_relationshipsPattern = 52;
-    public static readonly RULE_nodePattern = 53;
-    public static readonly RULE_isLabelExpression = 54;
-    public static readonly RULE_labelExpression = 55;
-    public static readonly RULE_labelDisjunction = 56;
-    public static readonly RULE_labelConjunction = 57;
-    public static readonly RULE_labelNegation = 58;
-    public static readonly RULE_labelAtom = 59;
-    public static readonly RULE_patternElementChain = 60;
-    public static readonly RULE_quantifiedPath = 61;
-    public static readonly RULE_pathQuantifier = 62;
-    public static readonly RULE_relationshipPattern = 63;
-    public static readonly RULE_relationshipDetail = 64;
-    public static readonly RULE_properties = 65;
-    public static readonly RULE_relationshipTypes = 66;
-    public static readonly RULE_nodeLabels = 67;
-    public static readonly RULE_nodeLabel = 68;
-    public static readonly RULE_dynamicName = 69;
-    public static readonly RULE_rangeLiteral = 70;
-    public static readonly RULE_rangeBound = 71;
-    public static readonly RULE_labelName = 72;
-    public static readonly RULE_relTypeName = 73;
-    public static readonly RULE_propertyExpression = 74;
-    public static readonly RULE_expression = 75;
-    public static readonly RULE_orExpression = 76;
-    public static readonly RULE_xorExpression = 77;
-    public static readonly RULE_andExpression = 78;
-    public static readonly RULE_notExpression = 79;
-    public static readonly RULE_comparisonExpression = 80;
-    public static readonly RULE_comparisonOperator = 81;
-    public static readonly RULE_predicateExpression = 82;
-    public static readonly RULE_predicateSuffix = 83;
-    public static readonly RULE_valueTypeExpression = 84;
-    public static readonly RULE_valueTypeAlternative = 85;
-    public static readonly RULE_valueTypeWord = 86;
-    public static readonly RULE_addOrSubtractExpression = 87;
-    public static readonly RULE_addOrSubtractOperator = 88;
-    public static readonly RULE_multiplyDivideModuloExpression = 89;
-    public static readonly RULE_multiplyDivideModuloOperator = 90;
-    public static readonly RULE_powerOfExpression = 91;
-    public static readonly RULE_unaryAddOrSubtractExpression = 92;
-    public static readonly RULE_nonArithmeticOperatorExpression = 93;
-    public static readonly RULE_listOperator = 94;
-    public static readonly RULE_propertyLookup = 95;
-    public static readonly RULE_atom = 96;
-    public static readonly RULE_countStar = 97;
-    public static readonly RULE_caseExpression = 98;
-    public static readonly RULE_caseAlternative = 99;
-    public static readonly RULE_caseWhenOperand = 100;
-    public static readonly RULE_listComprehension = 101;
-    public static readonly RULE_patternComprehension = 102;
-    public static readonly RULE_quantifierExpression = 103;
-    public static readonly RULE_quantifier = 104;
-    public static readonly RULE_filterExpression = 105;
-    public static readonly RULE_reduceExpression = 106;
-    public static readonly RULE_subqueryExpression = 107;
-    public static readonly RULE_parenthesizedExpression = 108;
-    public static readonly RULE_trimFromExpression = 109;
-    public static readonly RULE_functionInvocation = 110;
-    public static readonly RULE_functionName = 111;
-    public static readonly RULE_namespace = 112;
-    public static readonly RULE_mapProjection = 113;
-    public static readonly RULE_mapProjectionItem = 114;
-    public static readonly RULE_parameter = 115;
-    public static readonly RULE_literal = 116;
-    public static readonly RULE_booleanLiteral = 117;
-    public static readonly RULE_numberLiteral = 118;
-    public static readonly RULE_integerLiteral = 119;
-    public static readonly RULE_listLiteral = 120;
-    public static readonly RULE_mapLiteral = 121;
-    public static readonly RULE_propertyKeyName = 122;
-    public static readonly RULE_schemaCommand = 123;
-    public static readonly RULE_createConstraint = 124;
-    public static readonly RULE_constraintRequirement = 125;
-    public static readonly RULE_propertyReference = 126;
-    public static readonly RULE_propertyReferenceList = 127;
-    public static readonly RULE_typeName = 128;
-    public static readonly RULE_dropConstraint = 129;
-    public static readonly RULE_createIndex = 130;
-    public static readonly RULE_indexTarget = 131;
-    public static readonly RULE_createSearchIndex = 132;
-    public static readonly RULE_searchIndexProperties = 133;
-    public static readonly RULE_indexOptions = 134;
-    public static readonly RULE_dropIndex = 135;
-    public static readonly RULE_ifNotExists = 136;
-    public static readonly RULE_ifExists = 137;
-    public static readonly RULE_variable = 138;
-    public static readonly RULE_keywordVariable = 139;
-    public static readonly RULE_symbolicName = 140;
-    public static readonly RULE_nonReservedKeyword = 141;
-    public static readonly RULE_schemaName = 142;
-    public static readonly RULE_reservedWord = 143;
+    public static readonly RULE_inTransactionsParameter = 19;
+    public static readonly RULE_inTransactionsRetry = 20;
+    public static readonly RULE_inTransactionsReport = 21;
+    public static readonly RULE_procedureName = 22;
+    public static readonly RULE_yieldItems = 23;
+    public static readonly RULE_yieldItem = 24;
+    public static readonly RULE_createClause = 25;
+    public static readonly RULE_mergeClause = 26;
+    public static readonly RULE_mergeAction = 27;
+    public static readonly RULE_setClause = 28;
+    public static readonly RULE_setItem = 29;
+    public static readonly RULE_removeClause = 30;
+    public static readonly RULE_removeItem = 31;
+    public static readonly RULE_deleteClause = 32;
+    public static readonly RULE_foreachClause = 33;
+    public static readonly RULE_orderSkipLimitClause = 34;
+    public static readonly RULE_finishClause = 35;
+    public static readonly RULE_letClause = 36;
+    public static readonly RULE_letItem = 37;
+    public static readonly RULE_filterClause = 38;
+    public static readonly RULE_withClause = 39;
+    public static readonly RULE_returnClause = 40;
+    public static readonly RULE_projectionBody = 41;
+    public static readonly RULE_projectionItems = 42;
+    public static readonly RULE_projectionItem = 43;
+    public static readonly RULE_order = 44;
+    public static readonly RULE_skip = 45;
+    public static readonly RULE_limit = 46;
+    public static readonly RULE_sortItem = 47;
+    public static readonly RULE_where = 48;
+    public static readonly RULE_pattern = 49;
+    public static readonly RULE_patternPart = 50;
+    public static readonly RULE_pathSelector = 51;
+    public static readonly RULE_shortestPathPattern = 52;
+    public static readonly RULE_patternElement = 53;
+    public static readonly RULE_relationshipsPattern = 54;
+    public static readonly RULE_nodePattern = 55;
+    public static readonly RULE_isLabelExpression = 56;
+    public static readonly RULE_labelExpression = 57;
+    public static readonly RULE_labelDisjunction = 58;
+    public static readonly RULE_labelConjunction = 59;
+    public static readonly RULE_labelNegation = 60;
+    public static readonly RULE_labelAtom = 61;
+    public static readonly RULE_patternElementChain = 62;
+    public static readonly RULE_quantifiedPath = 63;
+    public static readonly RULE_pathQuantifier = 64;
+    public static readonly RULE_relationshipPattern = 65;
+    public static readonly RULE_relationshipDetail = 66;
+    public static readonly RULE_properties = 67;
+    public static readonly RULE_relationshipTypes = 68;
+    public static readonly RULE_nodeLabels = 69;
+    public static readonly RULE_nodeLabel = 70;
+    public static readonly RULE_dynamicName = 71;
+    public static readonly RULE_rangeLiteral = 72;
+    public static readonly RULE_rangeBound = 73;
+    public static readonly RULE_labelName = 74;
+    public static readonly RULE_relTypeName = 75;
+    public static readonly RULE_propertyExpression = 76;
+    public static readonly RULE_expression = 77;
+    public static readonly RULE_orExpression = 78;
+    public static readonly RULE_xorExpression = 79;
+    public static readonly RULE_andExpression = 80;
+    public static readonly RULE_notExpression = 81;
+    public static readonly RULE_comparisonExpression = 82;
+    public static readonly RULE_comparisonOperator = 83;
+    public static readonly RULE_predicateExpression = 84;
+    public static readonly RULE_predicateSuffix = 85;
+    public static readonly RULE_valueTypeExpression = 86;
+    public static readonly RULE_valueTypeAlternative = 87;
+    public static readonly RULE_valueTypeWord = 88;
+    public static readonly RULE_addOrSubtractExpression = 89;
+    public static readonly RULE_addOrSubtractOperator = 90;
+    public static readonly RULE_multiplyDivideModuloExpression = 91;
+    public static readonly RULE_multiplyDivideModuloOperator = 92;
+    public static readonly RULE_powerOfExpression = 93;
+    public static readonly RULE_unaryAddOrSubtractExpression = 94;
+    public static readonly RULE_nonArithmeticOperatorExpression = 95;
+    public static readonly RULE_listOperator = 96;
+    public static readonly RULE_propertyLookup = 97;
+    public static readonly RULE_atom = 98;
+    public static readonly RULE_countStar = 99;
+    public static readonly RULE_caseExpression = 100;
+    public static readonly RULE_caseAlternative = 101;
+    public static readonly RULE_caseWhenOperand = 102;
+    public static readonly RULE_listComprehension = 103;
+    public static readonly RULE_patternComprehension = 104;
+    public static readonly RULE_quantifierExpression = 105;
+    public static readonly RULE_quantifier = 106;
+    public static readonly RULE_filterExpression = 107;
+    public static readonly RULE_reduceExpression = 108;
+    public static readonly RULE_subqueryExpression = 109;
+    public static readonly RULE_parenthesizedExpression = 110;
+    public static readonly RULE_trimFromExpression = 111;
+    public static readonly RULE_functionInvocation = 112;
+    public static readonly RULE_functionName = 113;
+    public static readonly RULE_namespace = 114;
+    public static readonly RULE_mapProjection = 115;
+    public static readonly RULE_mapProjectionItem = 116;
+    public static readonly RULE_parameter = 117;
+    public static readonly RULE_literal = 118;
+    public static readonly RULE_booleanLiteral = 119;
+    public static readonly RULE_numberLiteral = 120;
+    public static readonly RULE_integerLiteral = 121;
+    public static readonly RULE_listLiteral = 122;
+    public static readonly RULE_mapLiteral = 123;
+    public static readonly RULE_propertyKeyName = 124;
+    public static readonly RULE_schemaCommand = 125;
+    public static readonly RULE_createConstraint = 126;
+    public static readonly RULE_constraintRequirement = 127;
+    public static readonly RULE_propertyReference = 128;
+    public static readonly RULE_propertyReferenceList = 129;
+    public static readonly RULE_typeName = 130;
+    public static readonly RULE_dropConstraint = 131;
+    public static readonly RULE_createIndex = 132;
+    public static readonly RULE_indexTarget = 133;
+    public static readonly RULE_createSearchIndex = 134;
+    public static readonly RULE_searchIndexProperties = 135;
+    public static readonly RULE_indexOptions = 136;
+    public static readonly RULE_dropIndex = 137;
+    public static readonly RULE_ifNotExists = 138;
+    public static readonly RULE_ifExists = 139;
+    public static readonly RULE_variable = 140;
+    public static readonly RULE_keywordVariable = 141;
+    public static readonly RULE_symbolicName = 142;
+    public static readonly RULE_nonReservedKeyword = 143;
+    public static readonly RULE_schemaName = 144;
+    public static readonly RULE_reservedWord = 145;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
@@ -315,12 +317,13 @@ export class CypherParser extends antlr.Parser {
         "queryOption", "unionPart", "singleQuery", "asOfTimestamp", "queryHint", 
         "hintCommentBody", "hintCall", "clause", "matchClause", "unwindClause", 
         "callClause", "subqueryCallClause", "subqueryScope", "inTransactions", 
-        "inTransactionsReport", "procedureName", "yieldItems", "yieldItem", 
-        "createClause", "mergeClause", "mergeAction", "setClause", "setItem", 
-        "removeClause", "removeItem", "deleteClause", "foreachClause", "orderSkipLimitClause", 
-        "finishClause", "letClause", "letItem", "filterClause", "withClause", 
-        "returnClause", "projectionBody", "projectionItems", "projectionItem", 
-        "order", "skip", "limit", "sortItem", "where", "pattern", "patternPart", 
+        "inTransactionsParameter", "inTransactionsRetry", "inTransactionsReport", 
+        "procedureName", "yieldItems", "yieldItem", "createClause", "mergeClause", 
+        "mergeAction", "setClause", "setItem", "removeClause", "removeItem", 
+        "deleteClause", "foreachClause", "orderSkipLimitClause", "finishClause", 
+        "letClause", "letItem", "filterClause", "withClause", "returnClause", 
+        "projectionBody", "projectionItems", "projectionItem", "order", 
+        "skip", "limit", "sortItem", "where", "pattern", "patternPart", 
         "pathSelector", "shortestPathPattern", "patternElement", "relationshipsPattern", 
         "nodePattern", "isLabelExpression", "labelExpression", "labelDisjunction", 
         "labelConjunction", "labelNegation", "labelAtom", "patternElementChain", 
@@ -368,19 +371,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 288;
+            this.state = 292;
             this.statement();
-            this.state = 290;
+            this.state = 294;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 289;
+                this.state = 293;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 292;
+            this.state = 296;
             this.match(CypherParser.EOF);
             }
         }
@@ -401,27 +404,27 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 297;
+            this.state = 301;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 294;
+                this.state = 298;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 295;
+                this.state = 299;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 296;
+                this.state = 300;
                 this.query();
                 }
                 break;
@@ -446,13 +449,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 299;
+            this.state = 303;
             this.match(CypherParser.SET);
-            this.state = 300;
+            this.state = 304;
             this.symbolicName();
-            this.state = 301;
+            this.state = 305;
             this.match(CypherParser.EQ);
-            this.state = 302;
+            this.state = 306;
             this.sessionValue();
             }
         }
@@ -473,13 +476,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 6, CypherParser.RULE_sessionValue);
         try {
-            this.state = 308;
+            this.state = 312;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 304;
+                this.state = 308;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -489,7 +492,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 305;
+                this.state = 309;
                 this.numberLiteral();
                 }
                 break;
@@ -497,7 +500,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 306;
+                this.state = 310;
                 this.booleanLiteral();
                 }
                 break;
@@ -540,7 +543,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 307;
+                this.state = 311;
                 this.symbolicName();
                 }
                 break;
@@ -568,47 +571,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 313;
+            this.state = 317;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 72) {
                 {
                 {
-                this.state = 310;
+                this.state = 314;
                 this.queryOption();
                 }
                 }
-                this.state = 315;
+                this.state = 319;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 316;
-            this.singleQuery();
             this.state = 320;
+            this.singleQuery();
+            this.state = 324;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 69) {
                 {
                 {
-                this.state = 317;
+                this.state = 321;
                 this.unionPart();
                 }
                 }
-                this.state = 322;
+                this.state = 326;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 326;
+            this.state = 330;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 72) {
                 {
                 {
-                this.state = 323;
+                this.state = 327;
                 this.queryOption();
                 }
                 }
-                this.state = 328;
+                this.state = 332;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -631,20 +634,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 10, CypherParser.RULE_queryOption);
         try {
-            this.state = 331;
+            this.state = 335;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 329;
+                this.state = 333;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 330;
+                this.state = 334;
                 this.queryHint();
                 }
                 break;
@@ -672,14 +675,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 333;
+            this.state = 337;
             this.match(CypherParser.UNION);
-            this.state = 335;
+            this.state = 339;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 20) {
                 {
-                this.state = 334;
+                this.state = 338;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -691,7 +694,7 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 337;
+            this.state = 341;
             this.singleQuery();
             }
         }
@@ -715,17 +718,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 340;
+            this.state = 344;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 339;
+                this.state = 343;
                 this.clause();
                 }
                 }
-                this.state = 342;
+                this.state = 346;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 47514499) !== 0) || ((((_la - 68)) & ~0x1F) === 0 && ((1 << (_la - 68)) & 137) !== 0));
@@ -750,13 +753,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 344;
+            this.state = 348;
             this.match(CypherParser.AS);
-            this.state = 345;
+            this.state = 349;
             this.match(CypherParser.OF);
-            this.state = 346;
+            this.state = 350;
             this.match(CypherParser.TIMESTAMP);
-            this.state = 347;
+            this.state = 351;
             this.expression();
             }
         }
@@ -780,39 +783,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 349;
+            this.state = 353;
             this.match(CypherParser.USING);
-            this.state = 350;
+            this.state = 354;
             this.functionName();
-            this.state = 351;
+            this.state = 355;
             this.match(CypherParser.LPAREN);
-            this.state = 360;
+            this.state = 364;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
-                this.state = 352;
+                this.state = 356;
                 this.expression();
-                this.state = 357;
+                this.state = 361;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 353;
+                    this.state = 357;
                     this.match(CypherParser.COMMA);
-                    this.state = 354;
+                    this.state = 358;
                     this.expression();
                     }
                     }
-                    this.state = 359;
+                    this.state = 363;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 362;
+            this.state = 366;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -836,21 +839,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 367;
+            this.state = 371;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
                 {
-                this.state = 364;
+                this.state = 368;
                 this.hintCall();
                 }
                 }
-                this.state = 369;
+                this.state = 373;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 370;
+            this.state = 374;
             this.match(CypherParser.EOF);
             }
         }
@@ -874,37 +877,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 372;
+            this.state = 376;
             this.functionName();
-            this.state = 373;
+            this.state = 377;
             this.match(CypherParser.LPAREN);
-            this.state = 382;
+            this.state = 386;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
-                this.state = 374;
+                this.state = 378;
                 this.expression();
-                this.state = 379;
+                this.state = 383;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 375;
+                    this.state = 379;
                     this.match(CypherParser.COMMA);
-                    this.state = 376;
+                    this.state = 380;
                     this.expression();
                     }
                     }
-                    this.state = 381;
+                    this.state = 385;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 384;
+            this.state = 388;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -925,118 +928,118 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 24, CypherParser.RULE_clause);
         try {
-            this.state = 402;
+            this.state = 406;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 14, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 386;
+                this.state = 390;
                 this.matchClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 387;
+                this.state = 391;
                 this.unwindClause();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 388;
+                this.state = 392;
                 this.subqueryCallClause();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 389;
+                this.state = 393;
                 this.callClause();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 390;
+                this.state = 394;
                 this.createClause();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 391;
+                this.state = 395;
                 this.mergeClause();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 392;
+                this.state = 396;
                 this.setClause();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 393;
+                this.state = 397;
                 this.removeClause();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 394;
+                this.state = 398;
                 this.deleteClause();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 395;
+                this.state = 399;
                 this.withClause();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 396;
+                this.state = 400;
                 this.returnClause();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 397;
+                this.state = 401;
                 this.foreachClause();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 398;
+                this.state = 402;
                 this.finishClause();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 399;
+                this.state = 403;
                 this.orderSkipLimitClause();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 400;
+                this.state = 404;
                 this.letClause();
                 }
                 break;
             case 16:
                 this.enterOuterAlt(localContext, 16);
                 {
-                this.state = 401;
+                this.state = 405;
                 this.filterClause();
                 }
                 break;
@@ -1063,42 +1066,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 405;
+            this.state = 409;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 404;
+                this.state = 408;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 407;
+            this.state = 411;
             this.match(CypherParser.MATCH);
-            this.state = 408;
-            this.pattern();
             this.state = 412;
+            this.pattern();
+            this.state = 416;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 409;
+                    this.state = 413;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 414;
+                this.state = 418;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             }
-            this.state = 416;
+            this.state = 420;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 415;
+                this.state = 419;
                 this.where();
                 }
             }
@@ -1124,13 +1127,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 418;
+            this.state = 422;
             this.match(CypherParser.UNWIND);
-            this.state = 419;
+            this.state = 423;
             this.expression();
-            this.state = 420;
+            this.state = 424;
             this.match(CypherParser.AS);
-            this.state = 421;
+            this.state = 425;
             this.variable();
             }
         }
@@ -1154,71 +1157,71 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 424;
+            this.state = 428;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 423;
+                this.state = 427;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 426;
+            this.state = 430;
             this.match(CypherParser.CALL);
-            this.state = 427;
+            this.state = 431;
             this.procedureName();
-            this.state = 440;
+            this.state = 444;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 103) {
                 {
-                this.state = 428;
+                this.state = 432;
                 this.match(CypherParser.LPAREN);
-                this.state = 437;
+                this.state = 441;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                     {
-                    this.state = 429;
+                    this.state = 433;
                     this.expression();
-                    this.state = 434;
+                    this.state = 438;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     while (_la === 97) {
                         {
                         {
-                        this.state = 430;
+                        this.state = 434;
                         this.match(CypherParser.COMMA);
-                        this.state = 431;
+                        this.state = 435;
                         this.expression();
                         }
                         }
-                        this.state = 436;
+                        this.state = 440;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 439;
+                this.state = 443;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 447;
+            this.state = 451;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 77) {
                 {
-                this.state = 442;
+                this.state = 446;
                 this.match(CypherParser.YIELD);
-                this.state = 445;
+                this.state = 449;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 443;
+                    this.state = 447;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1299,7 +1302,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 444;
+                    this.state = 448;
                     this.yieldItems();
                     }
                     break;
@@ -1331,40 +1334,40 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 450;
+            this.state = 454;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 449;
+                this.state = 453;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 452;
+            this.state = 456;
             this.match(CypherParser.CALL);
-            this.state = 454;
+            this.state = 458;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 103) {
                 {
-                this.state = 453;
+                this.state = 457;
                 this.subqueryScope();
                 }
             }
 
-            this.state = 456;
-            this.match(CypherParser.LBRACE);
-            this.state = 457;
-            this.query();
-            this.state = 458;
-            this.match(CypherParser.RBRACE);
             this.state = 460;
+            this.match(CypherParser.LBRACE);
+            this.state = 461;
+            this.query();
+            this.state = 462;
+            this.match(CypherParser.RBRACE);
+            this.state = 464;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 35) {
                 {
-                this.state = 459;
+                this.state = 463;
                 this.inTransactions();
                 }
             }
@@ -1391,14 +1394,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 462;
+            this.state = 466;
             this.match(CypherParser.LPAREN);
-            this.state = 472;
+            this.state = 476;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 {
-                this.state = 463;
+                this.state = 467;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -1479,21 +1482,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 464;
+                this.state = 468;
                 this.variable();
-                this.state = 469;
+                this.state = 473;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 465;
+                    this.state = 469;
                     this.match(CypherParser.COMMA);
-                    this.state = 466;
+                    this.state = 470;
                     this.variable();
                     }
                     }
-                    this.state = 471;
+                    this.state = 475;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1504,7 +1507,7 @@ export class CypherParser extends antlr.Parser {
             default:
                 break;
             }
-            this.state = 474;
+            this.state = 478;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1524,187 +1527,198 @@ export class CypherParser extends antlr.Parser {
     public inTransactions(): InTransactionsContext {
         let localContext = new InTransactionsContext(this.context, this.state);
         this.enterRule(localContext, 36, CypherParser.RULE_inTransactions);
-        let _la: number;
         try {
-            this.state = 543;
+            let alternative: number;
+            this.state = 500;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 39, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 32, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 476;
+                this.state = 480;
                 this.match(CypherParser.IN);
-                this.state = 477;
+                this.state = 481;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 482;
+                this.state = 485;
                 this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 46) {
-                    {
-                    this.state = 478;
-                    this.match(CypherParser.OF);
-                    this.state = 479;
-                    localContext._batchSize = this.expression();
-                    this.state = 480;
-                    localContext._rowsWord = this.symbolicName();
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 29, this.context);
+                while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
+                    if (alternative === 1) {
+                        {
+                        {
+                        this.state = 482;
+                        this.inTransactionsParameter();
+                        }
+                        }
                     }
+                    this.state = 487;
+                    this.errorHandler.sync(this);
+                    alternative = this.interpreter.adaptivePredict(this.tokenStream, 29, this.context);
                 }
-
-                this.state = 488;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 47) {
-                    {
-                    this.state = 484;
-                    this.match(CypherParser.ON);
-                    this.state = 485;
-                    localContext._errorWord = this.symbolicName();
-                    this.state = 486;
-                    localContext._errorMode = this.symbolicName();
-                    }
-                }
-
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
+                this.state = 488;
+                this.match(CypherParser.IN);
                 this.state = 490;
-                this.match(CypherParser.IN);
-                this.state = 491;
-                localContext._transactionsWord = this.symbolicName();
-                this.state = 496;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 31, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 30, this.context) ) {
                 case 1:
                     {
-                    this.state = 492;
-                    this.match(CypherParser.OF);
-                    this.state = 493;
-                    localContext._batchSize = this.expression();
-                    this.state = 494;
-                    localContext._rowsWord = this.symbolicName();
-                    }
-                    break;
-                }
-                this.state = 498;
-                this.inTransactionsReport();
-                this.state = 503;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 47) {
-                    {
-                    this.state = 499;
-                    this.match(CypherParser.ON);
-                    this.state = 500;
-                    localContext._errorWord = this.symbolicName();
-                    this.state = 501;
-                    localContext._errorMode = this.symbolicName();
-                    }
-                }
-
-                }
-                break;
-            case 3:
-                this.enterOuterAlt(localContext, 3);
-                {
-                this.state = 505;
-                this.match(CypherParser.IN);
-                this.state = 506;
-                localContext._transactionsWord = this.symbolicName();
-                this.state = 511;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 46) {
-                    {
-                    this.state = 507;
-                    this.match(CypherParser.OF);
-                    this.state = 508;
-                    localContext._batchSize = this.expression();
-                    this.state = 509;
-                    localContext._rowsWord = this.symbolicName();
-                    }
-                }
-
-                {
-                this.state = 513;
-                this.match(CypherParser.ON);
-                this.state = 514;
-                localContext._errorWord = this.symbolicName();
-                this.state = 515;
-                localContext._errorMode = this.symbolicName();
-                }
-                this.state = 517;
-                this.inTransactionsReport();
-                }
-                break;
-            case 4:
-                this.enterOuterAlt(localContext, 4);
-                {
-                this.state = 519;
-                this.match(CypherParser.IN);
-                this.state = 521;
-                this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 34, this.context) ) {
-                case 1:
-                    {
-                    this.state = 520;
+                    this.state = 489;
                     localContext._concurrency = this.expression();
                     }
                     break;
                 }
-                this.state = 523;
+                this.state = 492;
                 localContext._concurrentWord = this.symbolicName();
-                this.state = 524;
+                this.state = 493;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 529;
+                this.state = 497;
+                this.errorHandler.sync(this);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 31, this.context);
+                while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
+                    if (alternative === 1) {
+                        {
+                        {
+                        this.state = 494;
+                        this.inTransactionsParameter();
+                        }
+                        }
+                    }
+                    this.state = 499;
+                    this.errorHandler.sync(this);
+                    alternative = this.interpreter.adaptivePredict(this.tokenStream, 31, this.context);
+                }
+                }
+                break;
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public inTransactionsParameter(): InTransactionsParameterContext {
+        let localContext = new InTransactionsParameterContext(this.context, this.state);
+        this.enterRule(localContext, 38, CypherParser.RULE_inTransactionsParameter);
+        try {
+            this.state = 513;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 34, this.context) ) {
+            case 1:
+                localContext = new InTransactionsRowsContext(localContext);
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 502;
+                this.match(CypherParser.OF);
+                this.state = 503;
+                (localContext as InTransactionsRowsContext)._batchSize = this.expression();
+                this.state = 504;
+                (localContext as InTransactionsRowsContext)._rowsWord = this.symbolicName();
+                }
+                break;
+            case 2:
+                localContext = new InTransactionsErrorContext(localContext);
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 506;
+                this.match(CypherParser.ON);
+                this.state = 507;
+                (localContext as InTransactionsErrorContext)._errorWord = this.symbolicName();
+                this.state = 508;
+                (localContext as InTransactionsErrorContext)._errorMode = this.symbolicName();
+                this.state = 510;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 33, this.context) ) {
+                case 1:
+                    {
+                    this.state = 509;
+                    this.inTransactionsRetry();
+                    }
+                    break;
+                }
+                }
+                break;
+            case 3:
+                localContext = new InTransactionsStatusContext(localContext);
+                this.enterOuterAlt(localContext, 3);
+                {
+                this.state = 512;
+                this.inTransactionsReport();
+                }
+                break;
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public inTransactionsRetry(): InTransactionsRetryContext {
+        let localContext = new InTransactionsRetryContext(this.context, this.state);
+        this.enterRule(localContext, 40, CypherParser.RULE_inTransactionsRetry);
+        let _la: number;
+        try {
+            this.state = 526;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 37, this.context) ) {
+            case 1:
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 515;
+                this.match(CypherParser.THEN);
+                this.state = 516;
+                localContext._thenMode = this.symbolicName();
+                }
+                break;
+            case 2:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 518;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 35, this.context) ) {
                 case 1:
                     {
-                    this.state = 525;
-                    this.match(CypherParser.OF);
-                    this.state = 526;
-                    localContext._batchSize = this.expression();
-                    this.state = 527;
-                    localContext._rowsWord = this.symbolicName();
+                    this.state = 517;
+                    this.match(CypherParser.FOR);
                     }
                     break;
                 }
-                this.state = 532;
-                this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 36, this.context) ) {
-                case 1:
-                    {
-                    this.state = 531;
-                    this.inTransactionsReport();
-                    }
-                    break;
-                }
-                this.state = 538;
+                this.state = 520;
+                localContext._duration = this.expression();
+                this.state = 521;
+                localContext._unitWord = this.symbolicName();
+                this.state = 524;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 47) {
+                if (_la === 59) {
                     {
-                    this.state = 534;
-                    this.match(CypherParser.ON);
-                    this.state = 535;
-                    localContext._errorWord = this.symbolicName();
-                    this.state = 536;
-                    localContext._errorMode = this.symbolicName();
+                    this.state = 522;
+                    this.match(CypherParser.THEN);
+                    this.state = 523;
+                    localContext._thenMode = this.symbolicName();
                     }
                 }
 
-                this.state = 541;
-                this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 38, this.context) ) {
-                case 1:
-                    {
-                    this.state = 540;
-                    this.inTransactionsReport();
-                    }
-                    break;
-                }
                 }
                 break;
             }
@@ -1724,17 +1738,17 @@ export class CypherParser extends antlr.Parser {
     }
     public inTransactionsReport(): InTransactionsReportContext {
         let localContext = new InTransactionsReportContext(this.context, this.state);
-        this.enterRule(localContext, 38, CypherParser.RULE_inTransactionsReport);
+        this.enterRule(localContext, 42, CypherParser.RULE_inTransactionsReport);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 545;
+            this.state = 528;
             localContext._reportWord = this.symbolicName();
-            this.state = 546;
+            this.state = 529;
             localContext._statusWord = this.symbolicName();
-            this.state = 547;
+            this.state = 530;
             this.match(CypherParser.AS);
-            this.state = 548;
+            this.state = 531;
             this.variable();
             }
         }
@@ -1753,30 +1767,30 @@ export class CypherParser extends antlr.Parser {
     }
     public procedureName(): ProcedureNameContext {
         let localContext = new ProcedureNameContext(this.context, this.state);
-        this.enterRule(localContext, 40, CypherParser.RULE_procedureName);
+        this.enterRule(localContext, 44, CypherParser.RULE_procedureName);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 555;
+            this.state = 538;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 40, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 38, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 550;
+                    this.state = 533;
                     this.schemaName();
-                    this.state = 551;
+                    this.state = 534;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 557;
+                this.state = 540;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 40, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 38, this.context);
             }
-            this.state = 558;
+            this.state = 541;
             this.schemaName();
             }
         }
@@ -1795,35 +1809,35 @@ export class CypherParser extends antlr.Parser {
     }
     public yieldItems(): YieldItemsContext {
         let localContext = new YieldItemsContext(this.context, this.state);
-        this.enterRule(localContext, 42, CypherParser.RULE_yieldItems);
+        this.enterRule(localContext, 46, CypherParser.RULE_yieldItems);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 560;
+            this.state = 543;
             this.yieldItem();
-            this.state = 565;
+            this.state = 548;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 561;
+                this.state = 544;
                 this.match(CypherParser.COMMA);
-                this.state = 562;
+                this.state = 545;
                 this.yieldItem();
                 }
                 }
-                this.state = 567;
+                this.state = 550;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 569;
+            this.state = 552;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 568;
+                this.state = 551;
                 this.where();
                 }
             }
@@ -1845,23 +1859,23 @@ export class CypherParser extends antlr.Parser {
     }
     public yieldItem(): YieldItemContext {
         let localContext = new YieldItemContext(this.context, this.state);
-        this.enterRule(localContext, 44, CypherParser.RULE_yieldItem);
+        this.enterRule(localContext, 48, CypherParser.RULE_yieldItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 574;
+            this.state = 557;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 41, this.context) ) {
             case 1:
                 {
-                this.state = 571;
+                this.state = 554;
                 this.symbolicName();
-                this.state = 572;
+                this.state = 555;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 576;
+            this.state = 559;
             this.variable();
             }
         }
@@ -1880,12 +1894,12 @@ export class CypherParser extends antlr.Parser {
     }
     public createClause(): CreateClauseContext {
         let localContext = new CreateClauseContext(this.context, this.state);
-        this.enterRule(localContext, 46, CypherParser.RULE_createClause);
+        this.enterRule(localContext, 50, CypherParser.RULE_createClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 578;
+            this.state = 561;
             _la = this.tokenStream.LA(1);
             if(!(_la === 15 || _la === 32)) {
             this.errorHandler.recoverInline(this);
@@ -1894,7 +1908,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 579;
+            this.state = 562;
             this.pattern();
             }
         }
@@ -1913,23 +1927,109 @@ export class CypherParser extends antlr.Parser {
     }
     public mergeClause(): MergeClauseContext {
         let localContext = new MergeClauseContext(this.context, this.state);
-        this.enterRule(localContext, 48, CypherParser.RULE_mergeClause);
+        this.enterRule(localContext, 52, CypherParser.RULE_mergeClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 581;
+            this.state = 564;
             this.match(CypherParser.MERGE);
-            this.state = 582;
+            this.state = 565;
             this.patternPart();
-            this.state = 586;
+            this.state = 569;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 47) {
                 {
                 {
-                this.state = 583;
+                this.state = 566;
                 this.mergeAction();
+                }
+                }
+                this.state = 571;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public mergeAction(): MergeActionContext {
+        let localContext = new MergeActionContext(this.context, this.state);
+        this.enterRule(localContext, 54, CypherParser.RULE_mergeAction);
+        try {
+            this.state = 578;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
+            case 1:
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 572;
+                this.match(CypherParser.ON);
+                this.state = 573;
+                this.match(CypherParser.MATCH);
+                this.state = 574;
+                this.setClause();
+                }
+                break;
+            case 2:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 575;
+                this.match(CypherParser.ON);
+                this.state = 576;
+                this.match(CypherParser.CREATE);
+                this.state = 577;
+                this.setClause();
+                }
+                break;
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public setClause(): SetClauseContext {
+        let localContext = new SetClauseContext(this.context, this.state);
+        this.enterRule(localContext, 56, CypherParser.RULE_setClause);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 580;
+            this.match(CypherParser.SET);
+            this.state = 581;
+            this.setItem();
+            this.state = 586;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            while (_la === 97) {
+                {
+                {
+                this.state = 582;
+                this.match(CypherParser.COMMA);
+                this.state = 583;
+                this.setItem();
                 }
                 }
                 this.state = 588;
@@ -1951,108 +2051,22 @@ export class CypherParser extends antlr.Parser {
         }
         return localContext;
     }
-    public mergeAction(): MergeActionContext {
-        let localContext = new MergeActionContext(this.context, this.state);
-        this.enterRule(localContext, 50, CypherParser.RULE_mergeAction);
-        try {
-            this.state = 595;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 45, this.context) ) {
-            case 1:
-                this.enterOuterAlt(localContext, 1);
-                {
-                this.state = 589;
-                this.match(CypherParser.ON);
-                this.state = 590;
-                this.match(CypherParser.MATCH);
-                this.state = 591;
-                this.setClause();
-                }
-                break;
-            case 2:
-                this.enterOuterAlt(localContext, 2);
-                {
-                this.state = 592;
-                this.match(CypherParser.ON);
-                this.state = 593;
-                this.match(CypherParser.CREATE);
-                this.state = 594;
-                this.setClause();
-                }
-                break;
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public setClause(): SetClauseContext {
-        let localContext = new SetClauseContext(this.context, this.state);
-        this.enterRule(localContext, 52, CypherParser.RULE_setClause);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 597;
-            this.match(CypherParser.SET);
-            this.state = 598;
-            this.setItem();
-            this.state = 603;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            while (_la === 97) {
-                {
-                {
-                this.state = 599;
-                this.match(CypherParser.COMMA);
-                this.state = 600;
-                this.setItem();
-                }
-                }
-                this.state = 605;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-            }
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
     public setItem(): SetItemContext {
         let localContext = new SetItemContext(this.context, this.state);
-        this.enterRule(localContext, 54, CypherParser.RULE_setItem);
+        this.enterRule(localContext, 58, CypherParser.RULE_setItem);
         try {
-            this.state = 628;
+            this.state = 611;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 47, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 45, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 606;
+                this.state = 589;
                 this.propertyExpression();
-                this.state = 607;
+                this.state = 590;
                 this.match(CypherParser.EQ);
-                this.state = 608;
+                this.state = 591;
                 this.expression();
                 }
                 break;
@@ -2060,11 +2074,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 610;
+                this.state = 593;
                 this.variable();
-                this.state = 611;
+                this.state = 594;
                 this.match(CypherParser.EQ);
-                this.state = 612;
+                this.state = 595;
                 this.expression();
                 }
                 break;
@@ -2072,11 +2086,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 614;
+                this.state = 597;
                 this.variable();
-                this.state = 615;
+                this.state = 598;
                 this.match(CypherParser.PLUSEQ);
-                this.state = 616;
+                this.state = 599;
                 this.expression();
                 }
                 break;
@@ -2084,9 +2098,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 618;
+                this.state = 601;
                 this.variable();
-                this.state = 619;
+                this.state = 602;
                 this.nodeLabels();
                 }
                 break;
@@ -2094,17 +2108,17 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 621;
+                this.state = 604;
                 this.atom();
-                this.state = 622;
+                this.state = 605;
                 this.match(CypherParser.LBRACK);
-                this.state = 623;
+                this.state = 606;
                 (localContext as SetDynamicPropertyContext)._key = this.expression();
-                this.state = 624;
+                this.state = 607;
                 this.match(CypherParser.RBRACK);
-                this.state = 625;
+                this.state = 608;
                 this.match(CypherParser.EQ);
-                this.state = 626;
+                this.state = 609;
                 (localContext as SetDynamicPropertyContext)._value = this.expression();
                 }
                 break;
@@ -2125,28 +2139,28 @@ export class CypherParser extends antlr.Parser {
     }
     public removeClause(): RemoveClauseContext {
         let localContext = new RemoveClauseContext(this.context, this.state);
-        this.enterRule(localContext, 56, CypherParser.RULE_removeClause);
+        this.enterRule(localContext, 60, CypherParser.RULE_removeClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 630;
+            this.state = 613;
             this.match(CypherParser.REMOVE);
-            this.state = 631;
+            this.state = 614;
             this.removeItem();
-            this.state = 636;
+            this.state = 619;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 632;
+                this.state = 615;
                 this.match(CypherParser.COMMA);
-                this.state = 633;
+                this.state = 616;
                 this.removeItem();
                 }
                 }
-                this.state = 638;
+                this.state = 621;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2167,18 +2181,18 @@ export class CypherParser extends antlr.Parser {
     }
     public removeItem(): RemoveItemContext {
         let localContext = new RemoveItemContext(this.context, this.state);
-        this.enterRule(localContext, 58, CypherParser.RULE_removeItem);
+        this.enterRule(localContext, 62, CypherParser.RULE_removeItem);
         try {
-            this.state = 648;
+            this.state = 631;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 49, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 47, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 639;
+                this.state = 622;
                 this.variable();
-                this.state = 640;
+                this.state = 623;
                 this.nodeLabels();
                 }
                 break;
@@ -2186,7 +2200,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 642;
+                this.state = 625;
                 this.propertyExpression();
                 }
                 break;
@@ -2194,13 +2208,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemoveDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 643;
+                this.state = 626;
                 this.atom();
-                this.state = 644;
+                this.state = 627;
                 this.match(CypherParser.LBRACK);
-                this.state = 645;
+                this.state = 628;
                 this.expression();
-                this.state = 646;
+                this.state = 629;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -2221,17 +2235,17 @@ export class CypherParser extends antlr.Parser {
     }
     public deleteClause(): DeleteClauseContext {
         let localContext = new DeleteClauseContext(this.context, this.state);
-        this.enterRule(localContext, 60, CypherParser.RULE_deleteClause);
+        this.enterRule(localContext, 64, CypherParser.RULE_deleteClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 651;
+            this.state = 634;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19 || _la === 31) {
                 {
-                this.state = 650;
+                this.state = 633;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 19 || _la === 31)) {
                 this.errorHandler.recoverInline(this);
@@ -2243,23 +2257,23 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 653;
+            this.state = 636;
             this.match(CypherParser.DELETE);
-            this.state = 654;
+            this.state = 637;
             this.expression();
-            this.state = 659;
+            this.state = 642;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 655;
+                this.state = 638;
                 this.match(CypherParser.COMMA);
-                this.state = 656;
+                this.state = 639;
                 this.expression();
                 }
                 }
-                this.state = 661;
+                this.state = 644;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2280,38 +2294,38 @@ export class CypherParser extends antlr.Parser {
     }
     public foreachClause(): ForeachClauseContext {
         let localContext = new ForeachClauseContext(this.context, this.state);
-        this.enterRule(localContext, 62, CypherParser.RULE_foreachClause);
+        this.enterRule(localContext, 66, CypherParser.RULE_foreachClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 662;
+            this.state = 645;
             this.match(CypherParser.FOREACH);
-            this.state = 663;
+            this.state = 646;
             this.match(CypherParser.LPAREN);
-            this.state = 664;
+            this.state = 647;
             this.variable();
-            this.state = 665;
+            this.state = 648;
             this.match(CypherParser.IN);
-            this.state = 666;
+            this.state = 649;
             this.expression();
-            this.state = 667;
+            this.state = 650;
             this.match(CypherParser.PIPE);
-            this.state = 669;
+            this.state = 652;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 668;
+                this.state = 651;
                 this.clause();
                 }
                 }
-                this.state = 671;
+                this.state = 654;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 47514499) !== 0) || ((((_la - 68)) & ~0x1F) === 0 && ((1 << (_la - 68)) & 137) !== 0));
-            this.state = 673;
+            this.state = 656;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2330,32 +2344,32 @@ export class CypherParser extends antlr.Parser {
     }
     public orderSkipLimitClause(): OrderSkipLimitClauseContext {
         let localContext = new OrderSkipLimitClauseContext(this.context, this.state);
-        this.enterRule(localContext, 64, CypherParser.RULE_orderSkipLimitClause);
+        this.enterRule(localContext, 68, CypherParser.RULE_orderSkipLimitClause);
         try {
-            this.state = 687;
+            this.state = 670;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ORDER:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 675;
+                this.state = 658;
                 this.order();
-                this.state = 677;
+                this.state = 660;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 53, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 51, this.context) ) {
                 case 1:
                     {
-                    this.state = 676;
+                    this.state = 659;
                     this.skip();
                     }
                     break;
                 }
-                this.state = 680;
+                this.state = 663;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 54, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 52, this.context) ) {
                 case 1:
                     {
-                    this.state = 679;
+                    this.state = 662;
                     this.limit();
                     }
                     break;
@@ -2366,14 +2380,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.OFFSET:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 682;
+                this.state = 665;
                 this.skip();
-                this.state = 684;
+                this.state = 667;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 55, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 53, this.context) ) {
                 case 1:
                     {
-                    this.state = 683;
+                    this.state = 666;
                     this.limit();
                     }
                     break;
@@ -2383,7 +2397,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.LIMIT:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 686;
+                this.state = 669;
                 this.limit();
                 }
                 break;
@@ -2406,11 +2420,11 @@ export class CypherParser extends antlr.Parser {
     }
     public finishClause(): FinishClauseContext {
         let localContext = new FinishClauseContext(this.context, this.state);
-        this.enterRule(localContext, 66, CypherParser.RULE_finishClause);
+        this.enterRule(localContext, 70, CypherParser.RULE_finishClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 689;
+            this.state = 672;
             this.match(CypherParser.FINISH);
             }
         }
@@ -2429,28 +2443,28 @@ export class CypherParser extends antlr.Parser {
     }
     public letClause(): LetClauseContext {
         let localContext = new LetClauseContext(this.context, this.state);
-        this.enterRule(localContext, 68, CypherParser.RULE_letClause);
+        this.enterRule(localContext, 72, CypherParser.RULE_letClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 691;
+            this.state = 674;
             this.match(CypherParser.LET);
-            this.state = 692;
+            this.state = 675;
             this.letItem();
-            this.state = 697;
+            this.state = 680;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 693;
+                this.state = 676;
                 this.match(CypherParser.COMMA);
-                this.state = 694;
+                this.state = 677;
                 this.letItem();
                 }
                 }
-                this.state = 699;
+                this.state = 682;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2471,15 +2485,15 @@ export class CypherParser extends antlr.Parser {
     }
     public letItem(): LetItemContext {
         let localContext = new LetItemContext(this.context, this.state);
-        this.enterRule(localContext, 70, CypherParser.RULE_letItem);
+        this.enterRule(localContext, 74, CypherParser.RULE_letItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 700;
+            this.state = 683;
             this.variable();
-            this.state = 701;
+            this.state = 684;
             this.match(CypherParser.EQ);
-            this.state = 702;
+            this.state = 685;
             this.expression();
             }
         }
@@ -2498,23 +2512,23 @@ export class CypherParser extends antlr.Parser {
     }
     public filterClause(): FilterClauseContext {
         let localContext = new FilterClauseContext(this.context, this.state);
-        this.enterRule(localContext, 72, CypherParser.RULE_filterClause);
+        this.enterRule(localContext, 76, CypherParser.RULE_filterClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 704;
+            this.state = 687;
             this.match(CypherParser.FILTER);
-            this.state = 706;
+            this.state = 689;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 56, this.context) ) {
             case 1:
                 {
-                this.state = 705;
+                this.state = 688;
                 this.match(CypherParser.WHERE);
                 }
                 break;
             }
-            this.state = 708;
+            this.state = 691;
             this.expression();
             }
         }
@@ -2533,21 +2547,21 @@ export class CypherParser extends antlr.Parser {
     }
     public withClause(): WithClauseContext {
         let localContext = new WithClauseContext(this.context, this.state);
-        this.enterRule(localContext, 74, CypherParser.RULE_withClause);
+        this.enterRule(localContext, 78, CypherParser.RULE_withClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 710;
+            this.state = 693;
             this.match(CypherParser.WITH);
-            this.state = 711;
+            this.state = 694;
             this.projectionBody();
-            this.state = 713;
+            this.state = 696;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 712;
+                this.state = 695;
                 this.where();
                 }
             }
@@ -2569,13 +2583,13 @@ export class CypherParser extends antlr.Parser {
     }
     public returnClause(): ReturnClauseContext {
         let localContext = new ReturnClauseContext(this.context, this.state);
-        this.enterRule(localContext, 76, CypherParser.RULE_returnClause);
+        this.enterRule(localContext, 80, CypherParser.RULE_returnClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 715;
+            this.state = 698;
             this.match(CypherParser.RETURN);
-            this.state = 716;
+            this.state = 699;
             this.projectionBody();
             }
         }
@@ -2594,48 +2608,48 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionBody(): ProjectionBodyContext {
         let localContext = new ProjectionBodyContext(this.context, this.state);
-        this.enterRule(localContext, 78, CypherParser.RULE_projectionBody);
+        this.enterRule(localContext, 82, CypherParser.RULE_projectionBody);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 719;
+            this.state = 702;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 60, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
             case 1:
                 {
-                this.state = 718;
+                this.state = 701;
                 this.match(CypherParser.DISTINCT);
                 }
                 break;
             }
-            this.state = 721;
+            this.state = 704;
             this.projectionItems();
-            this.state = 723;
+            this.state = 706;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 61, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
             case 1:
                 {
-                this.state = 722;
+                this.state = 705;
                 this.order();
                 }
                 break;
             }
-            this.state = 726;
+            this.state = 709;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 62, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 60, this.context) ) {
             case 1:
                 {
-                this.state = 725;
+                this.state = 708;
                 this.skip();
                 }
                 break;
             }
-            this.state = 729;
+            this.state = 712;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 63, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 61, this.context) ) {
             case 1:
                 {
-                this.state = 728;
+                this.state = 711;
                 this.limit();
                 }
                 break;
@@ -2657,30 +2671,30 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItems(): ProjectionItemsContext {
         let localContext = new ProjectionItemsContext(this.context, this.state);
-        this.enterRule(localContext, 80, CypherParser.RULE_projectionItems);
+        this.enterRule(localContext, 84, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 747;
+            this.state = 730;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 731;
+                this.state = 714;
                 this.match(CypherParser.STAR);
-                this.state = 736;
+                this.state = 719;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 732;
+                    this.state = 715;
                     this.match(CypherParser.COMMA);
-                    this.state = 733;
+                    this.state = 716;
                     this.projectionItem();
                     }
                     }
-                    this.state = 738;
+                    this.state = 721;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2778,21 +2792,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 739;
+                this.state = 722;
                 this.projectionItem();
-                this.state = 744;
+                this.state = 727;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 740;
+                    this.state = 723;
                     this.match(CypherParser.COMMA);
-                    this.state = 741;
+                    this.state = 724;
                     this.projectionItem();
                     }
                     }
-                    this.state = 746;
+                    this.state = 729;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2817,20 +2831,20 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItem(): ProjectionItemContext {
         let localContext = new ProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 82, CypherParser.RULE_projectionItem);
+        this.enterRule(localContext, 86, CypherParser.RULE_projectionItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 749;
+            this.state = 732;
             this.expression();
-            this.state = 752;
+            this.state = 735;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 67, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
             case 1:
                 {
-                this.state = 750;
+                this.state = 733;
                 this.match(CypherParser.AS);
-                this.state = 751;
+                this.state = 734;
                 this.variable();
                 }
                 break;
@@ -2852,30 +2866,30 @@ export class CypherParser extends antlr.Parser {
     }
     public order(): OrderContext {
         let localContext = new OrderContext(this.context, this.state);
-        this.enterRule(localContext, 84, CypherParser.RULE_order);
+        this.enterRule(localContext, 88, CypherParser.RULE_order);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 754;
+            this.state = 737;
             this.match(CypherParser.ORDER);
-            this.state = 755;
+            this.state = 738;
             this.match(CypherParser.BY);
-            this.state = 756;
+            this.state = 739;
             this.sortItem();
-            this.state = 761;
+            this.state = 744;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 757;
+                this.state = 740;
                 this.match(CypherParser.COMMA);
-                this.state = 758;
+                this.state = 741;
                 this.sortItem();
                 }
                 }
-                this.state = 763;
+                this.state = 746;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2896,12 +2910,12 @@ export class CypherParser extends antlr.Parser {
     }
     public skip(): SkipContext {
         let localContext = new SkipContext(this.context, this.state);
-        this.enterRule(localContext, 86, CypherParser.RULE_skip);
+        this.enterRule(localContext, 90, CypherParser.RULE_skip);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 764;
+            this.state = 747;
             _la = this.tokenStream.LA(1);
             if(!(_la === 57 || _la === 68)) {
             this.errorHandler.recoverInline(this);
@@ -2910,7 +2924,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 765;
+            this.state = 748;
             this.expression();
             }
         }
@@ -2929,13 +2943,13 @@ export class CypherParser extends antlr.Parser {
     }
     public limit(): LimitContext {
         let localContext = new LimitContext(this.context, this.state);
-        this.enterRule(localContext, 88, CypherParser.RULE_limit);
+        this.enterRule(localContext, 92, CypherParser.RULE_limit);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 767;
+            this.state = 750;
             this.match(CypherParser.LIMIT);
-            this.state = 768;
+            this.state = 751;
             this.expression();
             }
         }
@@ -2954,19 +2968,19 @@ export class CypherParser extends antlr.Parser {
     }
     public sortItem(): SortItemContext {
         let localContext = new SortItemContext(this.context, this.state);
-        this.enterRule(localContext, 90, CypherParser.RULE_sortItem);
+        this.enterRule(localContext, 94, CypherParser.RULE_sortItem);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 770;
+            this.state = 753;
             this.expression();
-            this.state = 772;
+            this.state = 755;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 771;
+                this.state = 754;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2995,13 +3009,13 @@ export class CypherParser extends antlr.Parser {
     }
     public where(): WhereContext {
         let localContext = new WhereContext(this.context, this.state);
-        this.enterRule(localContext, 92, CypherParser.RULE_where);
+        this.enterRule(localContext, 96, CypherParser.RULE_where);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 774;
+            this.state = 757;
             this.match(CypherParser.WHERE);
-            this.state = 775;
+            this.state = 758;
             this.expression();
             }
         }
@@ -3020,26 +3034,26 @@ export class CypherParser extends antlr.Parser {
     }
     public pattern(): PatternContext {
         let localContext = new PatternContext(this.context, this.state);
-        this.enterRule(localContext, 94, CypherParser.RULE_pattern);
+        this.enterRule(localContext, 98, CypherParser.RULE_pattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 777;
+            this.state = 760;
             this.patternPart();
-            this.state = 782;
+            this.state = 765;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 778;
+                this.state = 761;
                 this.match(CypherParser.COMMA);
-                this.state = 779;
+                this.state = 762;
                 this.patternPart();
                 }
                 }
-                this.state = 784;
+                this.state = 767;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3060,32 +3074,32 @@ export class CypherParser extends antlr.Parser {
     }
     public patternPart(): PatternPartContext {
         let localContext = new PatternPartContext(this.context, this.state);
-        this.enterRule(localContext, 96, CypherParser.RULE_patternPart);
+        this.enterRule(localContext, 100, CypherParser.RULE_patternPart);
         try {
-            this.state = 802;
+            this.state = 785;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 74, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 72, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 788;
+                this.state = 771;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 71, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 69, this.context) ) {
                 case 1:
                     {
-                    this.state = 785;
+                    this.state = 768;
                     this.variable();
-                    this.state = 786;
+                    this.state = 769;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 792;
+                this.state = 775;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LPAREN:
                     {
-                    this.state = 790;
+                    this.state = 773;
                     this.patternElement();
                     }
                     break;
@@ -3127,7 +3141,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 791;
+                    this.state = 774;
                     this.shortestPathPattern();
                     }
                     break;
@@ -3139,21 +3153,21 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 797;
+                this.state = 780;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 73, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 71, this.context) ) {
                 case 1:
                     {
-                    this.state = 794;
+                    this.state = 777;
                     this.variable();
-                    this.state = 795;
+                    this.state = 778;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 799;
+                this.state = 782;
                 this.pathSelector();
-                this.state = 800;
+                this.state = 783;
                 this.patternElement();
                 }
                 break;
@@ -3174,29 +3188,29 @@ export class CypherParser extends antlr.Parser {
     }
     public pathSelector(): PathSelectorContext {
         let localContext = new PathSelectorContext(this.context, this.state);
-        this.enterRule(localContext, 98, CypherParser.RULE_pathSelector);
+        this.enterRule(localContext, 102, CypherParser.RULE_pathSelector);
         let _la: number;
         try {
-            this.state = 847;
+            this.state = 830;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 82, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 80, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 804;
+                this.state = 787;
                 this.match(CypherParser.ALL);
-                this.state = 808;
+                this.state = 791;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                     {
                     {
-                    this.state = 805;
+                    this.state = 788;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 810;
+                    this.state = 793;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3205,30 +3219,30 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 811;
+                this.state = 794;
                 this.match(CypherParser.ANY);
-                this.state = 813;
+                this.state = 796;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
                     {
-                    this.state = 812;
+                    this.state = 795;
                     localContext._count = this.integerLiteral();
                     }
                 }
 
-                this.state = 818;
+                this.state = 801;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                     {
                     {
-                    this.state = 815;
+                    this.state = 798;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 820;
+                    this.state = 803;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3237,31 +3251,31 @@ export class CypherParser extends antlr.Parser {
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 821;
+                this.state = 804;
                 localContext._symbolicName = this.symbolicName();
                 localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 823;
+                this.state = 806;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
                     {
-                    this.state = 822;
+                    this.state = 805;
                     localContext._count = this.integerLiteral();
                     }
                 }
 
-                this.state = 828;
+                this.state = 811;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                     {
                     {
-                    this.state = 825;
+                    this.state = 808;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 830;
+                    this.state = 813;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3270,22 +3284,22 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 831;
+                this.state = 814;
                 this.match(CypherParser.ANY);
-                this.state = 832;
+                this.state = 815;
                 localContext._countParameter = this.parameter();
-                this.state = 836;
+                this.state = 819;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                     {
                     {
-                    this.state = 833;
+                    this.state = 816;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 838;
+                    this.state = 821;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3294,23 +3308,23 @@ export class CypherParser extends antlr.Parser {
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 839;
+                this.state = 822;
                 localContext._symbolicName = this.symbolicName();
                 localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 840;
+                this.state = 823;
                 localContext._countParameter = this.parameter();
-                this.state = 844;
+                this.state = 827;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                     {
                     {
-                    this.state = 841;
+                    this.state = 824;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 846;
+                    this.state = 829;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3333,17 +3347,17 @@ export class CypherParser extends antlr.Parser {
     }
     public shortestPathPattern(): ShortestPathPatternContext {
         let localContext = new ShortestPathPatternContext(this.context, this.state);
-        this.enterRule(localContext, 100, CypherParser.RULE_shortestPathPattern);
+        this.enterRule(localContext, 104, CypherParser.RULE_shortestPathPattern);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 849;
+            this.state = 832;
             this.symbolicName();
-            this.state = 850;
+            this.state = 833;
             this.match(CypherParser.LPAREN);
-            this.state = 851;
+            this.state = 834;
             this.patternElement();
-            this.state = 852;
+            this.state = 835;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3362,28 +3376,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElement(): PatternElementContext {
         let localContext = new PatternElementContext(this.context, this.state);
-        this.enterRule(localContext, 102, CypherParser.RULE_patternElement);
+        this.enterRule(localContext, 106, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 888;
+            this.state = 871;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 88, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 86, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 854;
+                this.state = 837;
                 this.nodePattern();
-                this.state = 858;
+                this.state = 841;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 855;
+                    this.state = 838;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 860;
+                    this.state = 843;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3392,40 +3406,40 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 861;
+                this.state = 844;
                 this.match(CypherParser.LPAREN);
-                this.state = 862;
+                this.state = 845;
                 this.patternElement();
-                this.state = 863;
+                this.state = 846;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 865;
+                this.state = 848;
                 this.quantifiedPath();
-                this.state = 867;
+                this.state = 850;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 84, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 82, this.context) ) {
                 case 1:
                     {
-                    this.state = 866;
+                    this.state = 849;
                     this.nodePattern();
                     }
                     break;
                 }
-                this.state = 872;
+                this.state = 855;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 869;
+                    this.state = 852;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 874;
+                    this.state = 857;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3434,35 +3448,35 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 875;
+                this.state = 858;
                 this.match(CypherParser.LPAREN);
-                this.state = 879;
+                this.state = 862;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3758088191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || _la === 114 || _la === 115) {
                     {
-                    this.state = 876;
+                    this.state = 859;
                     localContext._subpath = this.variable();
-                    this.state = 877;
+                    this.state = 860;
                     this.match(CypherParser.EQ);
                     }
                 }
 
-                this.state = 881;
+                this.state = 864;
                 this.patternElement();
-                this.state = 884;
+                this.state = 867;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 74) {
                     {
-                    this.state = 882;
+                    this.state = 865;
                     this.match(CypherParser.WHERE);
-                    this.state = 883;
+                    this.state = 866;
                     this.expression();
                     }
                 }
 
-                this.state = 886;
+                this.state = 869;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3483,14 +3497,14 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipsPattern(): RelationshipsPatternContext {
         let localContext = new RelationshipsPatternContext(this.context, this.state);
-        this.enterRule(localContext, 104, CypherParser.RULE_relationshipsPattern);
+        this.enterRule(localContext, 108, CypherParser.RULE_relationshipsPattern);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 890;
+            this.state = 873;
             this.nodePattern();
-            this.state = 892;
+            this.state = 875;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -3498,7 +3512,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 891;
+                    this.state = 874;
                     this.patternElementChain();
                     }
                     }
@@ -3506,9 +3520,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 894;
+                this.state = 877;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 89, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 87, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -3527,109 +3541,109 @@ export class CypherParser extends antlr.Parser {
     }
     public nodePattern(): NodePatternContext {
         let localContext = new NodePatternContext(this.context, this.state);
-        this.enterRule(localContext, 106, CypherParser.RULE_nodePattern);
+        this.enterRule(localContext, 110, CypherParser.RULE_nodePattern);
         let _la: number;
         try {
-            this.state = 926;
+            this.state = 909;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 97, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 95, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 896;
+                this.state = 879;
                 this.match(CypherParser.LPAREN);
-                this.state = 898;
+                this.state = 881;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 90, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 88, this.context) ) {
                 case 1:
                     {
-                    this.state = 897;
+                    this.state = 880;
                     this.variable();
                     }
                     break;
                 }
-                this.state = 902;
+                this.state = 885;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 91, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 89, this.context) ) {
                 case 1:
                     {
-                    this.state = 900;
+                    this.state = 883;
                     this.nodeLabels();
                     }
                     break;
                 case 2:
                     {
-                    this.state = 901;
+                    this.state = 884;
                     this.labelExpression();
                     }
                     break;
                 }
-                this.state = 905;
+                this.state = 888;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 102 || _la === 107) {
                     {
-                    this.state = 904;
+                    this.state = 887;
                     this.properties();
                     }
                 }
 
-                this.state = 909;
+                this.state = 892;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 74) {
                     {
-                    this.state = 907;
+                    this.state = 890;
                     this.match(CypherParser.WHERE);
-                    this.state = 908;
+                    this.state = 891;
                     localContext._nodeWhere = this.expression();
                     }
                 }
 
-                this.state = 911;
+                this.state = 894;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 912;
+                this.state = 895;
                 this.match(CypherParser.LPAREN);
-                this.state = 914;
+                this.state = 897;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 94, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 92, this.context) ) {
                 case 1:
                     {
-                    this.state = 913;
+                    this.state = 896;
                     this.variable();
                     }
                     break;
                 }
-                this.state = 916;
+                this.state = 899;
                 this.isLabelExpression();
-                this.state = 918;
+                this.state = 901;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 102 || _la === 107) {
                     {
-                    this.state = 917;
+                    this.state = 900;
                     this.properties();
                     }
                 }
 
-                this.state = 922;
+                this.state = 905;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 74) {
                     {
-                    this.state = 920;
+                    this.state = 903;
                     this.match(CypherParser.WHERE);
-                    this.state = 921;
+                    this.state = 904;
                     localContext._nodeWhere = this.expression();
                     }
                 }
 
-                this.state = 924;
+                this.state = 907;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3650,13 +3664,13 @@ export class CypherParser extends antlr.Parser {
     }
     public isLabelExpression(): IsLabelExpressionContext {
         let localContext = new IsLabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 108, CypherParser.RULE_isLabelExpression);
+        this.enterRule(localContext, 112, CypherParser.RULE_isLabelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 928;
+            this.state = 911;
             this.match(CypherParser.IS);
-            this.state = 929;
+            this.state = 912;
             this.labelDisjunction();
             }
         }
@@ -3675,13 +3689,13 @@ export class CypherParser extends antlr.Parser {
     }
     public labelExpression(): LabelExpressionContext {
         let localContext = new LabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 110, CypherParser.RULE_labelExpression);
+        this.enterRule(localContext, 114, CypherParser.RULE_labelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 931;
+            this.state = 914;
             this.match(CypherParser.COLON);
-            this.state = 932;
+            this.state = 915;
             this.labelDisjunction();
             }
         }
@@ -3700,41 +3714,41 @@ export class CypherParser extends antlr.Parser {
     }
     public labelDisjunction(): LabelDisjunctionContext {
         let localContext = new LabelDisjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 112, CypherParser.RULE_labelDisjunction);
+        this.enterRule(localContext, 116, CypherParser.RULE_labelDisjunction);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 934;
+            this.state = 917;
             this.labelConjunction();
-            this.state = 942;
+            this.state = 925;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 99, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 97, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 935;
+                    this.state = 918;
                     this.match(CypherParser.PIPE);
-                    this.state = 937;
+                    this.state = 920;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 98) {
                         {
-                        this.state = 936;
+                        this.state = 919;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 939;
+                    this.state = 922;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 944;
+                this.state = 927;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 99, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 97, this.context);
             }
             }
         }
@@ -3753,26 +3767,26 @@ export class CypherParser extends antlr.Parser {
     }
     public labelConjunction(): LabelConjunctionContext {
         let localContext = new LabelConjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 114, CypherParser.RULE_labelConjunction);
+        this.enterRule(localContext, 118, CypherParser.RULE_labelConjunction);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 945;
+            this.state = 928;
             this.labelNegation();
-            this.state = 950;
+            this.state = 933;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 946;
+                this.state = 929;
                 this.match(CypherParser.AMP);
-                this.state = 947;
+                this.state = 930;
                 this.labelNegation();
                 }
                 }
-                this.state = 952;
+                this.state = 935;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3793,17 +3807,17 @@ export class CypherParser extends antlr.Parser {
     }
     public labelNegation(): LabelNegationContext {
         let localContext = new LabelNegationContext(this.context, this.state);
-        this.enterRule(localContext, 116, CypherParser.RULE_labelNegation);
+        this.enterRule(localContext, 120, CypherParser.RULE_labelNegation);
         try {
-            this.state = 956;
+            this.state = 939;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 953;
+                this.state = 936;
                 this.match(CypherParser.BANG);
-                this.state = 954;
+                this.state = 937;
                 this.labelNegation();
                 }
                 break;
@@ -3890,7 +3904,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 955;
+                this.state = 938;
                 this.labelAtom();
                 }
                 break;
@@ -3913,9 +3927,9 @@ export class CypherParser extends antlr.Parser {
     }
     public labelAtom(): LabelAtomContext {
         let localContext = new LabelAtomContext(this.context, this.state);
-        this.enterRule(localContext, 118, CypherParser.RULE_labelAtom);
+        this.enterRule(localContext, 122, CypherParser.RULE_labelAtom);
         try {
-            this.state = 964;
+            this.state = 947;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -3999,25 +4013,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 958;
+                this.state = 941;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 959;
+                this.state = 942;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 960;
+                this.state = 943;
                 this.match(CypherParser.LPAREN);
-                this.state = 961;
+                this.state = 944;
                 this.labelDisjunction();
-                this.state = 962;
+                this.state = 945;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -4040,44 +4054,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElementChain(): PatternElementChainContext {
         let localContext = new PatternElementChainContext(this.context, this.state);
-        this.enterRule(localContext, 120, CypherParser.RULE_patternElementChain);
+        this.enterRule(localContext, 124, CypherParser.RULE_patternElementChain);
         let _la: number;
         try {
-            this.state = 976;
+            this.state = 959;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 104, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 966;
+                this.state = 949;
                 this.relationshipPattern();
-                this.state = 968;
+                this.state = 951;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 524293) !== 0)) {
                     {
-                    this.state = 967;
+                    this.state = 950;
                     this.pathQuantifier();
                     }
                 }
 
-                this.state = 970;
+                this.state = 953;
                 this.nodePattern();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 972;
+                this.state = 955;
                 this.quantifiedPath();
-                this.state = 973;
+                this.state = 956;
                 this.nodePattern();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 975;
+                this.state = 958;
                 this.quantifiedPath();
                 }
                 break;
@@ -4098,102 +4112,102 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifiedPath(): QuantifiedPathContext {
         let localContext = new QuantifiedPathContext(this.context, this.state);
-        this.enterRule(localContext, 122, CypherParser.RULE_quantifiedPath);
+        this.enterRule(localContext, 126, CypherParser.RULE_quantifiedPath);
         let _la: number;
         try {
-            this.state = 1012;
+            this.state = 995;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 109, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 107, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 978;
+                this.state = 961;
                 this.match(CypherParser.LPAREN);
-                this.state = 979;
+                this.state = 962;
                 this.nodePattern();
-                this.state = 980;
+                this.state = 963;
                 this.relationshipPattern();
-                this.state = 981;
+                this.state = 964;
                 this.nodePattern();
-                this.state = 984;
+                this.state = 967;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 74) {
                     {
-                    this.state = 982;
+                    this.state = 965;
                     this.match(CypherParser.WHERE);
-                    this.state = 983;
+                    this.state = 966;
                     this.expression();
                     }
                 }
 
-                this.state = 986;
+                this.state = 969;
                 this.match(CypherParser.RPAREN);
-                this.state = 987;
+                this.state = 970;
                 this.pathQuantifier();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 989;
+                this.state = 972;
                 this.match(CypherParser.LPAREN);
-                this.state = 990;
+                this.state = 973;
                 this.nodePattern();
-                this.state = 992;
+                this.state = 975;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 do {
                     {
                     {
-                    this.state = 991;
+                    this.state = 974;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 994;
+                    this.state = 977;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 } while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 131081) !== 0));
-                this.state = 998;
+                this.state = 981;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 74) {
                     {
-                    this.state = 996;
+                    this.state = 979;
                     this.match(CypherParser.WHERE);
-                    this.state = 997;
+                    this.state = 980;
                     this.expression();
                     }
                 }
 
-                this.state = 1000;
+                this.state = 983;
                 this.match(CypherParser.RPAREN);
-                this.state = 1001;
+                this.state = 984;
                 this.pathQuantifier();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1003;
+                this.state = 986;
                 this.match(CypherParser.LPAREN);
-                this.state = 1004;
+                this.state = 987;
                 this.nodePattern();
-                this.state = 1007;
+                this.state = 990;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 74) {
                     {
-                    this.state = 1005;
+                    this.state = 988;
                     this.match(CypherParser.WHERE);
-                    this.state = 1006;
+                    this.state = 989;
                     this.expression();
                     }
                 }
 
-                this.state = 1009;
+                this.state = 992;
                 this.match(CypherParser.RPAREN);
-                this.state = 1010;
+                this.state = 993;
                 this.pathQuantifier();
                 }
                 break;
@@ -4214,40 +4228,40 @@ export class CypherParser extends antlr.Parser {
     }
     public pathQuantifier(): PathQuantifierContext {
         let localContext = new PathQuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 124, CypherParser.RULE_pathQuantifier);
+        this.enterRule(localContext, 128, CypherParser.RULE_pathQuantifier);
         let _la: number;
         try {
-            this.state = 1027;
+            this.state = 1010;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1014;
+                this.state = 997;
                 this.match(CypherParser.LBRACE);
-                this.state = 1016;
+                this.state = 999;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
                     {
-                    this.state = 1015;
+                    this.state = 998;
                     localContext._lo = this.integerLiteral();
                     }
                 }
 
-                this.state = 1022;
+                this.state = 1005;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 97) {
                     {
-                    this.state = 1018;
+                    this.state = 1001;
                     this.match(CypherParser.COMMA);
-                    this.state = 1020;
+                    this.state = 1003;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
                         {
-                        this.state = 1019;
+                        this.state = 1002;
                         localContext._hi = this.integerLiteral();
                         }
                     }
@@ -4255,21 +4269,21 @@ export class CypherParser extends antlr.Parser {
                     }
                 }
 
-                this.state = 1024;
+                this.state = 1007;
                 this.match(CypherParser.RBRACE);
                 }
                 break;
             case CypherParser.PLUS:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1025;
+                this.state = 1008;
                 this.match(CypherParser.PLUS);
                 }
                 break;
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1026;
+                this.state = 1009;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -4292,93 +4306,93 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipPattern(): RelationshipPatternContext {
         let localContext = new RelationshipPatternContext(this.context, this.state);
-        this.enterRule(localContext, 126, CypherParser.RULE_relationshipPattern);
+        this.enterRule(localContext, 130, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 1053;
+            this.state = 1036;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 118, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1029;
+                this.state = 1012;
                 this.match(CypherParser.LT);
-                this.state = 1030;
+                this.state = 1013;
                 this.match(CypherParser.MINUS);
-                this.state = 1032;
+                this.state = 1015;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 105) {
                     {
-                    this.state = 1031;
+                    this.state = 1014;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1034;
+                this.state = 1017;
                 this.match(CypherParser.MINUS);
-                this.state = 1035;
+                this.state = 1018;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1036;
+                this.state = 1019;
                 this.match(CypherParser.LT);
-                this.state = 1037;
+                this.state = 1020;
                 this.match(CypherParser.MINUS);
-                this.state = 1039;
+                this.state = 1022;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 105) {
                     {
-                    this.state = 1038;
+                    this.state = 1021;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1041;
+                this.state = 1024;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1042;
+                this.state = 1025;
                 this.match(CypherParser.MINUS);
-                this.state = 1044;
+                this.state = 1027;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 105) {
                     {
-                    this.state = 1043;
+                    this.state = 1026;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1046;
+                this.state = 1029;
                 this.match(CypherParser.MINUS);
-                this.state = 1047;
+                this.state = 1030;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1048;
+                this.state = 1031;
                 this.match(CypherParser.MINUS);
-                this.state = 1050;
+                this.state = 1033;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 105) {
                     {
-                    this.state = 1049;
+                    this.state = 1032;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1052;
+                this.state = 1035;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -4399,72 +4413,72 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipDetail(): RelationshipDetailContext {
         let localContext = new RelationshipDetailContext(this.context, this.state);
-        this.enterRule(localContext, 128, CypherParser.RULE_relationshipDetail);
+        this.enterRule(localContext, 132, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1055;
+            this.state = 1038;
             this.match(CypherParser.LBRACK);
-            this.state = 1057;
+            this.state = 1040;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 119, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 117, this.context) ) {
             case 1:
                 {
-                this.state = 1056;
+                this.state = 1039;
                 this.variable();
                 }
                 break;
             }
-            this.state = 1061;
+            this.state = 1044;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 120, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 118, this.context) ) {
             case 1:
                 {
-                this.state = 1059;
+                this.state = 1042;
                 this.relationshipTypes();
                 }
                 break;
             case 2:
                 {
-                this.state = 1060;
+                this.state = 1043;
                 this.labelExpression();
                 }
                 break;
             }
-            this.state = 1064;
+            this.state = 1047;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 79 || _la === 90) {
                 {
-                this.state = 1063;
+                this.state = 1046;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 1067;
+            this.state = 1050;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 102 || _la === 107) {
                 {
-                this.state = 1066;
+                this.state = 1049;
                 this.properties();
                 }
             }
 
-            this.state = 1071;
+            this.state = 1054;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 1069;
+                this.state = 1052;
                 this.match(CypherParser.WHERE);
-                this.state = 1070;
+                this.state = 1053;
                 localContext._relWhere = this.expression();
                 }
             }
 
-            this.state = 1073;
+            this.state = 1056;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4483,22 +4497,22 @@ export class CypherParser extends antlr.Parser {
     }
     public properties(): PropertiesContext {
         let localContext = new PropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 130, CypherParser.RULE_properties);
+        this.enterRule(localContext, 134, CypherParser.RULE_properties);
         try {
-            this.state = 1077;
+            this.state = 1060;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1075;
+                this.state = 1058;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1076;
+                this.state = 1059;
                 this.parameter();
                 }
                 break;
@@ -4521,42 +4535,42 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipTypes(): RelationshipTypesContext {
         let localContext = new RelationshipTypesContext(this.context, this.state);
-        this.enterRule(localContext, 132, CypherParser.RULE_relationshipTypes);
+        this.enterRule(localContext, 136, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 1102;
+            this.state = 1085;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 128, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 126, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1079;
+                this.state = 1062;
                 this.match(CypherParser.COLON);
-                this.state = 1080;
+                this.state = 1063;
                 this.relTypeName();
-                this.state = 1088;
+                this.state = 1071;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 101) {
                     {
                     {
-                    this.state = 1081;
+                    this.state = 1064;
                     this.match(CypherParser.PIPE);
-                    this.state = 1083;
+                    this.state = 1066;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 98) {
                         {
-                        this.state = 1082;
+                        this.state = 1065;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 1085;
+                    this.state = 1068;
                     this.relTypeName();
                     }
                     }
-                    this.state = 1090;
+                    this.state = 1073;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -4565,32 +4579,32 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1091;
+                this.state = 1074;
                 this.match(CypherParser.COLON);
-                this.state = 1092;
+                this.state = 1075;
                 this.dynamicName();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1093;
+                this.state = 1076;
                 this.match(CypherParser.IS);
-                this.state = 1094;
+                this.state = 1077;
                 this.relTypeName();
-                this.state = 1099;
+                this.state = 1082;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 101) {
                     {
                     {
-                    this.state = 1095;
+                    this.state = 1078;
                     this.match(CypherParser.PIPE);
-                    this.state = 1096;
+                    this.state = 1079;
                     this.relTypeName();
                     }
                     }
-                    this.state = 1101;
+                    this.state = 1084;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -4613,22 +4627,22 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabels(): NodeLabelsContext {
         let localContext = new NodeLabelsContext(this.context, this.state);
-        this.enterRule(localContext, 134, CypherParser.RULE_nodeLabels);
+        this.enterRule(localContext, 138, CypherParser.RULE_nodeLabels);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1105;
+            this.state = 1088;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1104;
+                this.state = 1087;
                 this.nodeLabel();
                 }
                 }
-                this.state = 1107;
+                this.state = 1090;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 98);
@@ -4649,26 +4663,26 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabel(): NodeLabelContext {
         let localContext = new NodeLabelContext(this.context, this.state);
-        this.enterRule(localContext, 136, CypherParser.RULE_nodeLabel);
+        this.enterRule(localContext, 140, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 1113;
+            this.state = 1096;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 130, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 128, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1109;
+                this.state = 1092;
                 this.match(CypherParser.COLON);
-                this.state = 1110;
+                this.state = 1093;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1111;
+                this.state = 1094;
                 this.match(CypherParser.COLON);
-                this.state = 1112;
+                this.state = 1095;
                 this.dynamicName();
                 }
                 break;
@@ -4689,19 +4703,19 @@ export class CypherParser extends antlr.Parser {
     }
     public dynamicName(): DynamicNameContext {
         let localContext = new DynamicNameContext(this.context, this.state);
-        this.enterRule(localContext, 138, CypherParser.RULE_dynamicName);
+        this.enterRule(localContext, 142, CypherParser.RULE_dynamicName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1115;
+            this.state = 1098;
             this.match(CypherParser.DOLLAR);
-            this.state = 1117;
+            this.state = 1100;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 1116;
+                this.state = 1099;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -4713,11 +4727,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 1119;
+            this.state = 1102;
             this.match(CypherParser.LPAREN);
-            this.state = 1120;
+            this.state = 1103;
             this.expression();
-            this.state = 1121;
+            this.state = 1104;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4736,40 +4750,40 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeLiteral(): RangeLiteralContext {
         let localContext = new RangeLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 140, CypherParser.RULE_rangeLiteral);
+        this.enterRule(localContext, 144, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 1137;
+            this.state = 1120;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1123;
+                this.state = 1106;
                 this.match(CypherParser.STAR);
-                this.state = 1125;
+                this.state = 1108;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7340033) !== 0)) {
                     {
-                    this.state = 1124;
+                    this.state = 1107;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 1131;
+                this.state = 1114;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 79) {
                     {
-                    this.state = 1127;
+                    this.state = 1110;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 1129;
+                    this.state = 1112;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7340033) !== 0)) {
                         {
-                        this.state = 1128;
+                        this.state = 1111;
                         this.rangeBound();
                         }
                     }
@@ -4782,14 +4796,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1133;
+                this.state = 1116;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1135;
+                this.state = 1118;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7340033) !== 0)) {
                     {
-                    this.state = 1134;
+                    this.state = 1117;
                     this.rangeBound();
                     }
                 }
@@ -4815,22 +4829,22 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeBound(): RangeBoundContext {
         let localContext = new RangeBoundContext(this.context, this.state);
-        this.enterRule(localContext, 142, CypherParser.RULE_rangeBound);
+        this.enterRule(localContext, 146, CypherParser.RULE_rangeBound);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1140;
+            this.state = 1123;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 89) {
                 {
-                this.state = 1139;
+                this.state = 1122;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 1142;
+            this.state = 1125;
             this.integerLiteral();
             }
         }
@@ -4849,11 +4863,11 @@ export class CypherParser extends antlr.Parser {
     }
     public labelName(): LabelNameContext {
         let localContext = new LabelNameContext(this.context, this.state);
-        this.enterRule(localContext, 144, CypherParser.RULE_labelName);
+        this.enterRule(localContext, 148, CypherParser.RULE_labelName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1144;
+            this.state = 1127;
             this.schemaName();
             }
         }
@@ -4872,11 +4886,11 @@ export class CypherParser extends antlr.Parser {
     }
     public relTypeName(): RelTypeNameContext {
         let localContext = new RelTypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 146, CypherParser.RULE_relTypeName);
+        this.enterRule(localContext, 150, CypherParser.RULE_relTypeName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1146;
+            this.state = 1129;
             this.schemaName();
             }
         }
@@ -4895,24 +4909,24 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyExpression(): PropertyExpressionContext {
         let localContext = new PropertyExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 148, CypherParser.RULE_propertyExpression);
+        this.enterRule(localContext, 152, CypherParser.RULE_propertyExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1148;
+            this.state = 1131;
             this.atom();
-            this.state = 1150;
+            this.state = 1133;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1149;
+                this.state = 1132;
                 this.propertyLookup();
                 }
                 }
-                this.state = 1152;
+                this.state = 1135;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 96);
@@ -4933,11 +4947,11 @@ export class CypherParser extends antlr.Parser {
     }
     public expression(): ExpressionContext {
         let localContext = new ExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 150, CypherParser.RULE_expression);
+        this.enterRule(localContext, 154, CypherParser.RULE_expression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1154;
+            this.state = 1137;
             this.orExpression();
             }
         }
@@ -4956,26 +4970,26 @@ export class CypherParser extends antlr.Parser {
     }
     public orExpression(): OrExpressionContext {
         let localContext = new OrExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 152, CypherParser.RULE_orExpression);
+        this.enterRule(localContext, 156, CypherParser.RULE_orExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1156;
+            this.state = 1139;
             this.xorExpression();
-            this.state = 1161;
+            this.state = 1144;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 49) {
                 {
                 {
-                this.state = 1157;
+                this.state = 1140;
                 this.match(CypherParser.OR);
-                this.state = 1158;
+                this.state = 1141;
                 this.xorExpression();
                 }
                 }
-                this.state = 1163;
+                this.state = 1146;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4996,26 +5010,26 @@ export class CypherParser extends antlr.Parser {
     }
     public xorExpression(): XorExpressionContext {
         let localContext = new XorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 154, CypherParser.RULE_xorExpression);
+        this.enterRule(localContext, 158, CypherParser.RULE_xorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1164;
+            this.state = 1147;
             this.andExpression();
-            this.state = 1169;
+            this.state = 1152;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 76) {
                 {
                 {
-                this.state = 1165;
+                this.state = 1148;
                 this.match(CypherParser.XOR);
-                this.state = 1166;
+                this.state = 1149;
                 this.andExpression();
                 }
                 }
-                this.state = 1171;
+                this.state = 1154;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5036,23 +5050,103 @@ export class CypherParser extends antlr.Parser {
     }
     public andExpression(): AndExpressionContext {
         let localContext = new AndExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 156, CypherParser.RULE_andExpression);
+        this.enterRule(localContext, 160, CypherParser.RULE_andExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1172;
+            this.state = 1155;
             this.notExpression();
-            this.state = 1177;
+            this.state = 1160;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 1173;
+                this.state = 1156;
                 this.match(CypherParser.AND);
-                this.state = 1174;
+                this.state = 1157;
                 this.notExpression();
+                }
+                }
+                this.state = 1162;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public notExpression(): NotExpressionContext {
+        let localContext = new NotExpressionContext(this.context, this.state);
+        this.enterRule(localContext, 162, CypherParser.RULE_notExpression);
+        try {
+            let alternative: number;
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1166;
+            this.errorHandler.sync(this);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 140, this.context);
+            while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
+                if (alternative === 1) {
+                    {
+                    {
+                    this.state = 1163;
+                    this.match(CypherParser.NOT);
+                    }
+                    }
+                }
+                this.state = 1168;
+                this.errorHandler.sync(this);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 140, this.context);
+            }
+            this.state = 1169;
+            this.comparisonExpression();
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public comparisonExpression(): ComparisonExpressionContext {
+        let localContext = new ComparisonExpressionContext(this.context, this.state);
+        this.enterRule(localContext, 164, CypherParser.RULE_comparisonExpression);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1171;
+            this.predicateExpression();
+            this.state = 1177;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 63) !== 0)) {
+                {
+                {
+                this.state = 1172;
+                this.comparisonOperator();
+                this.state = 1173;
+                this.predicateExpression();
                 }
                 }
                 this.state = 1179;
@@ -5074,94 +5168,14 @@ export class CypherParser extends antlr.Parser {
         }
         return localContext;
     }
-    public notExpression(): NotExpressionContext {
-        let localContext = new NotExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 158, CypherParser.RULE_notExpression);
-        try {
-            let alternative: number;
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1183;
-            this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 142, this.context);
-            while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
-                if (alternative === 1) {
-                    {
-                    {
-                    this.state = 1180;
-                    this.match(CypherParser.NOT);
-                    }
-                    }
-                }
-                this.state = 1185;
-                this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 142, this.context);
-            }
-            this.state = 1186;
-            this.comparisonExpression();
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public comparisonExpression(): ComparisonExpressionContext {
-        let localContext = new ComparisonExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_comparisonExpression);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1188;
-            this.predicateExpression();
-            this.state = 1194;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 63) !== 0)) {
-                {
-                {
-                this.state = 1189;
-                this.comparisonOperator();
-                this.state = 1190;
-                this.predicateExpression();
-                }
-                }
-                this.state = 1196;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-            }
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
     public comparisonOperator(): ComparisonOperatorContext {
         let localContext = new ComparisonOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_comparisonOperator);
+        this.enterRule(localContext, 166, CypherParser.RULE_comparisonOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1197;
+            this.state = 1180;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5187,24 +5201,24 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateExpression(): PredicateExpressionContext {
         let localContext = new PredicateExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_predicateExpression);
+        this.enterRule(localContext, 168, CypherParser.RULE_predicateExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1199;
+            this.state = 1182;
             this.addOrSubtractExpression();
-            this.state = 1203;
+            this.state = 1186;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 41947137) !== 0) || ((((_la - 58)) & ~0x1F) === 0 && ((1 << (_la - 58)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 1200;
+                this.state = 1183;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 1205;
+                this.state = 1188;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5225,21 +5239,21 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateSuffix(): PredicateSuffixContext {
         let localContext = new PredicateSuffixContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_predicateSuffix);
+        this.enterRule(localContext, 170, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1240;
+            this.state = 1223;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 149, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 147, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1206;
+                this.state = 1189;
                 this.match(CypherParser.STARTS);
-                this.state = 1207;
+                this.state = 1190;
                 this.match(CypherParser.WITH);
-                this.state = 1208;
+                this.state = 1191;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5247,11 +5261,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1209;
+                this.state = 1192;
                 this.match(CypherParser.ENDS);
-                this.state = 1210;
+                this.state = 1193;
                 this.match(CypherParser.WITH);
-                this.state = 1211;
+                this.state = 1194;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5259,9 +5273,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1212;
+                this.state = 1195;
                 this.match(CypherParser.CONTAINS);
-                this.state = 1213;
+                this.state = 1196;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5269,9 +5283,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1214;
+                this.state = 1197;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 1215;
+                this.state = 1198;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5279,9 +5293,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1216;
+                this.state = 1199;
                 this.match(CypherParser.IN);
-                this.state = 1217;
+                this.state = 1200;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5289,9 +5303,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1218;
+                this.state = 1201;
                 this.match(CypherParser.IS);
-                this.state = 1219;
+                this.state = 1202;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5299,11 +5313,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1220;
+                this.state = 1203;
                 this.match(CypherParser.IS);
-                this.state = 1221;
+                this.state = 1204;
                 this.match(CypherParser.NOT);
-                this.state = 1222;
+                this.state = 1205;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5311,24 +5325,24 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1229;
+                this.state = 1212;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 1223;
+                    this.state = 1206;
                     this.match(CypherParser.IS);
-                    this.state = 1225;
+                    this.state = 1208;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 44) {
                         {
-                        this.state = 1224;
+                        this.state = 1207;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 1227;
+                    this.state = 1210;
                     _la = this.tokenStream.LA(1);
                     if(!(_la === 62 || _la === 78)) {
                     this.errorHandler.recoverInline(this);
@@ -5341,14 +5355,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 1228;
+                    this.state = 1211;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1231;
+                this.state = 1214;
                 this.valueTypeExpression();
                 }
                 break;
@@ -5356,29 +5370,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1232;
+                this.state = 1215;
                 this.match(CypherParser.IS);
-                this.state = 1234;
+                this.state = 1217;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 44) {
                     {
-                    this.state = 1233;
+                    this.state = 1216;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1237;
+                this.state = 1220;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 148, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 146, this.context) ) {
                 case 1:
                     {
-                    this.state = 1236;
+                    this.state = 1219;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1239;
+                this.state = 1222;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -5399,30 +5413,30 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeExpression(): ValueTypeExpressionContext {
         let localContext = new ValueTypeExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_valueTypeExpression);
+        this.enterRule(localContext, 172, CypherParser.RULE_valueTypeExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1242;
+            this.state = 1225;
             this.valueTypeAlternative();
-            this.state = 1247;
+            this.state = 1230;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 150, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 148, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1243;
+                    this.state = 1226;
                     this.match(CypherParser.PIPE);
-                    this.state = 1244;
+                    this.state = 1227;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1249;
+                this.state = 1232;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 150, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 148, this.context);
             }
             }
         }
@@ -5441,13 +5455,13 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeAlternative(): ValueTypeAlternativeContext {
         let localContext = new ValueTypeAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_valueTypeAlternative);
+        this.enterRule(localContext, 174, CypherParser.RULE_valueTypeAlternative);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1251;
+            this.state = 1234;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -5455,7 +5469,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1250;
+                    this.state = 1233;
                     this.valueTypeWord();
                     }
                     }
@@ -5463,46 +5477,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1253;
+                this.state = 1236;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 151, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 149, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1259;
+            this.state = 1242;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 152, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 150, this.context) ) {
             case 1:
                 {
-                this.state = 1255;
+                this.state = 1238;
                 this.match(CypherParser.WITH);
-                this.state = 1256;
+                this.state = 1239;
                 this.valueTypeWord();
-                this.state = 1257;
+                this.state = 1240;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 1265;
+            this.state = 1248;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 153, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 151, this.context) ) {
             case 1:
                 {
-                this.state = 1261;
+                this.state = 1244;
                 this.match(CypherParser.LT);
-                this.state = 1262;
+                this.state = 1245;
                 this.valueTypeExpression();
-                this.state = 1263;
+                this.state = 1246;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1269;
+            this.state = 1252;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 1267;
+                this.state = 1250;
                 this.match(CypherParser.NOT);
-                this.state = 1268;
+                this.state = 1251;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -5524,9 +5538,9 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeWord(): ValueTypeWordContext {
         let localContext = new ValueTypeWordContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_valueTypeWord);
+        this.enterRule(localContext, 176, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1273;
+            this.state = 1256;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -5568,14 +5582,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1271;
+                this.state = 1254;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1272;
+                this.state = 1255;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5598,26 +5612,26 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractExpression(): AddOrSubtractExpressionContext {
         let localContext = new AddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_addOrSubtractExpression);
+        this.enterRule(localContext, 178, CypherParser.RULE_addOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1275;
+            this.state = 1258;
             this.multiplyDivideModuloExpression();
-            this.state = 1281;
+            this.state = 1264;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1276;
+                this.state = 1259;
                 this.addOrSubtractOperator();
-                this.state = 1277;
+                this.state = 1260;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1283;
+                this.state = 1266;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5638,12 +5652,12 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractOperator(): AddOrSubtractOperatorContext {
         let localContext = new AddOrSubtractOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_addOrSubtractOperator);
+        this.enterRule(localContext, 180, CypherParser.RULE_addOrSubtractOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1284;
+            this.state = 1267;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5669,26 +5683,26 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloExpression(): MultiplyDivideModuloExpressionContext {
         let localContext = new MultiplyDivideModuloExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_multiplyDivideModuloExpression);
+        this.enterRule(localContext, 182, CypherParser.RULE_multiplyDivideModuloExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1286;
+            this.state = 1269;
             this.powerOfExpression();
-            this.state = 1292;
+            this.state = 1275;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1287;
+                this.state = 1270;
                 this.multiplyDivideModuloOperator();
-                this.state = 1288;
+                this.state = 1271;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1294;
+                this.state = 1277;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5709,12 +5723,12 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloOperator(): MultiplyDivideModuloOperatorContext {
         let localContext = new MultiplyDivideModuloOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_multiplyDivideModuloOperator);
+        this.enterRule(localContext, 184, CypherParser.RULE_multiplyDivideModuloOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1295;
+            this.state = 1278;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5740,26 +5754,26 @@ export class CypherParser extends antlr.Parser {
     }
     public powerOfExpression(): PowerOfExpressionContext {
         let localContext = new PowerOfExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_powerOfExpression);
+        this.enterRule(localContext, 186, CypherParser.RULE_powerOfExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1297;
+            this.state = 1280;
             this.unaryAddOrSubtractExpression();
-            this.state = 1302;
+            this.state = 1285;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 95) {
                 {
                 {
-                this.state = 1298;
+                this.state = 1281;
                 this.match(CypherParser.CARET);
-                this.state = 1299;
+                this.state = 1282;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1304;
+                this.state = 1287;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5780,18 +5794,18 @@ export class CypherParser extends antlr.Parser {
     }
     public unaryAddOrSubtractExpression(): UnaryAddOrSubtractExpressionContext {
         let localContext = new UnaryAddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_unaryAddOrSubtractExpression);
+        this.enterRule(localContext, 188, CypherParser.RULE_unaryAddOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1308;
+            this.state = 1291;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 88 || _la === 89) {
                 {
                 {
-                this.state = 1305;
+                this.state = 1288;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 88 || _la === 89)) {
                 this.errorHandler.recoverInline(this);
@@ -5802,11 +5816,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1310;
+                this.state = 1293;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1311;
+            this.state = 1294;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -5825,30 +5839,30 @@ export class CypherParser extends antlr.Parser {
     }
     public nonArithmeticOperatorExpression(): NonArithmeticOperatorExpressionContext {
         let localContext = new NonArithmeticOperatorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_nonArithmeticOperatorExpression);
+        this.enterRule(localContext, 190, CypherParser.RULE_nonArithmeticOperatorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1313;
+            this.state = 1296;
             this.atom();
-            this.state = 1318;
+            this.state = 1301;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 96 || _la === 105) {
                 {
-                this.state = 1316;
+                this.state = 1299;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1314;
+                    this.state = 1297;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1315;
+                    this.state = 1298;
                     this.propertyLookup();
                     }
                     break;
@@ -5856,22 +5870,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1320;
+                this.state = 1303;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1323;
+            this.state = 1306;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 162, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 160, this.context) ) {
             case 1:
                 {
-                this.state = 1321;
+                this.state = 1304;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1322;
+                this.state = 1305;
                 this.labelExpression();
                 }
                 break;
@@ -5893,21 +5907,21 @@ export class CypherParser extends antlr.Parser {
     }
     public listOperator(): ListOperatorContext {
         let localContext = new ListOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_listOperator);
+        this.enterRule(localContext, 192, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1338;
+            this.state = 1321;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 165, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 163, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1325;
+                this.state = 1308;
                 this.match(CypherParser.LBRACK);
-                this.state = 1326;
+                this.state = 1309;
                 this.expression();
-                this.state = 1327;
+                this.state = 1310;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5915,31 +5929,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1329;
+                this.state = 1312;
                 this.match(CypherParser.LBRACK);
-                this.state = 1331;
+                this.state = 1314;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                     {
-                    this.state = 1330;
+                    this.state = 1313;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1333;
+                this.state = 1316;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1335;
+                this.state = 1318;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                     {
-                    this.state = 1334;
+                    this.state = 1317;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1337;
+                this.state = 1320;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5960,13 +5974,13 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyLookup(): PropertyLookupContext {
         let localContext = new PropertyLookupContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_propertyLookup);
+        this.enterRule(localContext, 194, CypherParser.RULE_propertyLookup);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1340;
+            this.state = 1323;
             this.match(CypherParser.DOT);
-            this.state = 1341;
+            this.state = 1324;
             this.propertyKeyName();
             }
         }
@@ -5985,113 +5999,113 @@ export class CypherParser extends antlr.Parser {
     }
     public atom(): AtomContext {
         let localContext = new AtomContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_atom);
+        this.enterRule(localContext, 196, CypherParser.RULE_atom);
         try {
-            this.state = 1358;
+            this.state = 1341;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 166, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 164, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1343;
+                this.state = 1326;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1344;
+                this.state = 1327;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1345;
+                this.state = 1328;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1346;
+                this.state = 1329;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1347;
+                this.state = 1330;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1348;
+                this.state = 1331;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1349;
+                this.state = 1332;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1350;
+                this.state = 1333;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1351;
+                this.state = 1334;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1352;
+                this.state = 1335;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1353;
+                this.state = 1336;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1354;
+                this.state = 1337;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1355;
+                this.state = 1338;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1356;
+                this.state = 1339;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1357;
+                this.state = 1340;
                 this.variable();
                 }
                 break;
@@ -6112,17 +6126,17 @@ export class CypherParser extends antlr.Parser {
     }
     public countStar(): CountStarContext {
         let localContext = new CountStarContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_countStar);
+        this.enterRule(localContext, 198, CypherParser.RULE_countStar);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1360;
+            this.state = 1343;
             this.match(CypherParser.COUNT);
-            this.state = 1361;
+            this.state = 1344;
             this.match(CypherParser.LPAREN);
-            this.state = 1362;
+            this.state = 1345;
             this.match(CypherParser.STAR);
-            this.state = 1363;
+            this.state = 1346;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6141,50 +6155,50 @@ export class CypherParser extends antlr.Parser {
     }
     public caseExpression(): CaseExpressionContext {
         let localContext = new CaseExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_caseExpression);
+        this.enterRule(localContext, 200, CypherParser.RULE_caseExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1365;
+            this.state = 1348;
             this.match(CypherParser.CASE);
-            this.state = 1367;
+            this.state = 1350;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 167, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 165, this.context) ) {
             case 1:
                 {
-                this.state = 1366;
+                this.state = 1349;
                 localContext._subject = this.expression();
                 }
                 break;
             }
-            this.state = 1370;
+            this.state = 1353;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1369;
+                this.state = 1352;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1372;
+                this.state = 1355;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 73);
-            this.state = 1376;
+            this.state = 1359;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1374;
+                this.state = 1357;
                 this.match(CypherParser.ELSE);
-                this.state = 1375;
+                this.state = 1358;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1378;
+            this.state = 1361;
             this.match(CypherParser.END);
             }
         }
@@ -6203,34 +6217,34 @@ export class CypherParser extends antlr.Parser {
     }
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_caseAlternative);
+        this.enterRule(localContext, 202, CypherParser.RULE_caseAlternative);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1380;
+            this.state = 1363;
             this.match(CypherParser.WHEN);
-            this.state = 1381;
+            this.state = 1364;
             this.caseWhenOperand();
-            this.state = 1386;
+            this.state = 1369;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 1382;
+                this.state = 1365;
                 this.match(CypherParser.COMMA);
-                this.state = 1383;
+                this.state = 1366;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1388;
+                this.state = 1371;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1389;
+            this.state = 1372;
             this.match(CypherParser.THEN);
-            this.state = 1390;
+            this.state = 1373;
             this.expression();
             }
         }
@@ -6249,18 +6263,18 @@ export class CypherParser extends antlr.Parser {
     }
     public caseWhenOperand(): CaseWhenOperandContext {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_caseWhenOperand);
+        this.enterRule(localContext, 204, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1397;
+            this.state = 1380;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 171, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 169, this.context) ) {
             case 1:
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1392;
+                this.state = 1375;
                 this.comparisonOperator();
-                this.state = 1393;
+                this.state = 1376;
                 this.expression();
                 }
                 break;
@@ -6268,7 +6282,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1395;
+                this.state = 1378;
                 this.predicateSuffix();
                 }
                 break;
@@ -6276,7 +6290,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1396;
+                this.state = 1379;
                 this.expression();
                 }
                 break;
@@ -6297,28 +6311,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 206, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1399;
+            this.state = 1382;
             this.match(CypherParser.LBRACK);
-            this.state = 1400;
+            this.state = 1383;
             this.filterExpression();
-            this.state = 1403;
+            this.state = 1386;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 101) {
                 {
-                this.state = 1401;
+                this.state = 1384;
                 this.match(CypherParser.PIPE);
-                this.state = 1402;
+                this.state = 1385;
                 this.expression();
                 }
             }
 
-            this.state = 1405;
+            this.state = 1388;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6337,44 +6351,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 208, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1407;
+            this.state = 1390;
             this.match(CypherParser.LBRACK);
-            this.state = 1411;
+            this.state = 1394;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3758088191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || _la === 114 || _la === 115) {
                 {
-                this.state = 1408;
+                this.state = 1391;
                 this.variable();
-                this.state = 1409;
+                this.state = 1392;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1413;
+            this.state = 1396;
             this.relationshipsPattern();
-            this.state = 1416;
+            this.state = 1399;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 1414;
+                this.state = 1397;
                 this.match(CypherParser.WHERE);
-                this.state = 1415;
+                this.state = 1398;
                 this.expression();
                 }
             }
 
-            this.state = 1418;
+            this.state = 1401;
             this.match(CypherParser.PIPE);
-            this.state = 1419;
+            this.state = 1402;
             this.expression();
-            this.state = 1420;
+            this.state = 1403;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6393,17 +6407,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 210, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1422;
+            this.state = 1405;
             this.quantifier();
-            this.state = 1423;
+            this.state = 1406;
             this.match(CypherParser.LPAREN);
-            this.state = 1424;
+            this.state = 1407;
             this.filterExpression();
-            this.state = 1425;
+            this.state = 1408;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6422,12 +6436,12 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 212, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1427;
+            this.state = 1410;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 43 || _la === 56)) {
             this.errorHandler.recoverInline(this);
@@ -6453,25 +6467,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 214, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1429;
+            this.state = 1412;
             this.variable();
-            this.state = 1430;
+            this.state = 1413;
             this.match(CypherParser.IN);
-            this.state = 1431;
+            this.state = 1414;
             this.expression();
-            this.state = 1434;
+            this.state = 1417;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 1432;
+                this.state = 1415;
                 this.match(CypherParser.WHERE);
-                this.state = 1433;
+                this.state = 1416;
                 this.expression();
                 }
             }
@@ -6493,33 +6507,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 216, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1436;
+            this.state = 1419;
             this.match(CypherParser.REDUCE);
-            this.state = 1437;
+            this.state = 1420;
             this.match(CypherParser.LPAREN);
-            this.state = 1438;
+            this.state = 1421;
             localContext._accumulator = this.variable();
-            this.state = 1439;
+            this.state = 1422;
             this.match(CypherParser.EQ);
-            this.state = 1440;
+            this.state = 1423;
             localContext._initial = this.expression();
-            this.state = 1441;
+            this.state = 1424;
             this.match(CypherParser.COMMA);
-            this.state = 1442;
+            this.state = 1425;
             this.variable();
-            this.state = 1443;
+            this.state = 1426;
             this.match(CypherParser.IN);
-            this.state = 1444;
+            this.state = 1427;
             localContext._source = this.expression();
-            this.state = 1445;
+            this.state = 1428;
             this.match(CypherParser.PIPE);
-            this.state = 1446;
+            this.state = 1429;
             localContext._step = this.expression();
-            this.state = 1447;
+            this.state = 1430;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6538,12 +6552,12 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryExpression(): SubqueryExpressionContext {
         let localContext = new SubqueryExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_subqueryExpression);
+        this.enterRule(localContext, 218, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1449;
+            this.state = 1432;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6552,27 +6566,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1450;
+            this.state = 1433;
             this.match(CypherParser.LBRACE);
-            this.state = 1456;
+            this.state = 1439;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 175, this.context) ) {
             case 1:
                 {
-                this.state = 1451;
+                this.state = 1434;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1452;
+                this.state = 1435;
                 this.pattern();
-                this.state = 1454;
+                this.state = 1437;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 74) {
                     {
-                    this.state = 1453;
+                    this.state = 1436;
                     this.where();
                     }
                 }
@@ -6580,7 +6594,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1458;
+            this.state = 1441;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6599,15 +6613,15 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 220, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1460;
+            this.state = 1443;
             this.match(CypherParser.LPAREN);
-            this.state = 1461;
+            this.state = 1444;
             this.expression();
-            this.state = 1462;
+            this.state = 1445;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6626,21 +6640,21 @@ export class CypherParser extends antlr.Parser {
     }
     public trimFromExpression(): TrimFromExpressionContext {
         let localContext = new TrimFromExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_trimFromExpression);
+        this.enterRule(localContext, 222, CypherParser.RULE_trimFromExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1464;
+            this.state = 1447;
             this.functionName();
-            this.state = 1465;
+            this.state = 1448;
             this.match(CypherParser.LPAREN);
-            this.state = 1467;
+            this.state = 1450;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 178, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 176, this.context) ) {
             case 1:
                 {
-                this.state = 1466;
+                this.state = 1449;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 7) !== 0))) {
@@ -6653,21 +6667,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1470;
+            this.state = 1453;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 179, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
             case 1:
                 {
-                this.state = 1469;
+                this.state = 1452;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1472;
+            this.state = 1455;
             this.match(CypherParser.FROM);
-            this.state = 1473;
+            this.state = 1456;
             localContext._source = this.expression();
-            this.state = 1474;
+            this.state = 1457;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6686,21 +6700,21 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 224, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1476;
+            this.state = 1459;
             this.functionName();
-            this.state = 1477;
+            this.state = 1460;
             this.match(CypherParser.LPAREN);
-            this.state = 1479;
+            this.state = 1462;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 180, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 178, this.context) ) {
             case 1:
                 {
-                this.state = 1478;
+                this.state = 1461;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -6712,33 +6726,33 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1489;
+            this.state = 1472;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
-                this.state = 1481;
+                this.state = 1464;
                 this.expression();
-                this.state = 1486;
+                this.state = 1469;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1482;
+                    this.state = 1465;
                     this.match(CypherParser.COMMA);
-                    this.state = 1483;
+                    this.state = 1466;
                     this.expression();
                     }
                     }
-                    this.state = 1488;
+                    this.state = 1471;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1491;
+            this.state = 1474;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6757,13 +6771,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 226, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1493;
+            this.state = 1476;
             this.namespace();
-            this.state = 1494;
+            this.state = 1477;
             this.symbolicName();
             }
         }
@@ -6782,28 +6796,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 228, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1501;
+            this.state = 1484;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 183, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 181, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1496;
+                    this.state = 1479;
                     this.symbolicName();
-                    this.state = 1497;
+                    this.state = 1480;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1503;
+                this.state = 1486;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 183, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 181, this.context);
             }
             }
         }
@@ -6822,42 +6836,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 230, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1504;
+            this.state = 1487;
             this.variable();
-            this.state = 1505;
+            this.state = 1488;
             this.match(CypherParser.LBRACE);
-            this.state = 1514;
+            this.state = 1497;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || ((((_la - 96)) & ~0x1F) === 0 && ((1 << (_la - 96)) & 786433) !== 0)) {
                 {
-                this.state = 1506;
+                this.state = 1489;
                 this.mapProjectionItem();
-                this.state = 1511;
+                this.state = 1494;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1507;
+                    this.state = 1490;
                     this.match(CypherParser.COMMA);
-                    this.state = 1508;
+                    this.state = 1491;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1513;
+                    this.state = 1496;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1516;
+            this.state = 1499;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6876,20 +6890,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 232, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1527;
+            this.state = 1510;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 186, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 184, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1518;
+                this.state = 1501;
                 this.propertyKeyName();
-                this.state = 1519;
+                this.state = 1502;
                 this.match(CypherParser.COLON);
-                this.state = 1520;
+                this.state = 1503;
                 this.expression();
                 }
                 break;
@@ -6897,9 +6911,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1522;
+                this.state = 1505;
                 this.match(CypherParser.DOT);
-                this.state = 1523;
+                this.state = 1506;
                 this.propertyKeyName();
                 }
                 break;
@@ -6907,9 +6921,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1524;
+                this.state = 1507;
                 this.match(CypherParser.DOT);
-                this.state = 1525;
+                this.state = 1508;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -6917,7 +6931,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1526;
+                this.state = 1509;
                 this.variable();
                 }
                 break;
@@ -6938,13 +6952,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 230, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 234, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1529;
+            this.state = 1512;
             this.match(CypherParser.DOLLAR);
-            this.state = 1532;
+            this.state = 1515;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -7027,13 +7041,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1530;
+                this.state = 1513;
                 this.schemaName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1531;
+                this.state = 1514;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -7057,23 +7071,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_literal);
+        this.enterRule(localContext, 236, CypherParser.RULE_literal);
         try {
-            this.state = 1540;
+            this.state = 1523;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1534;
+                this.state = 1517;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1535;
+                this.state = 1518;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -7083,28 +7097,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1536;
+                this.state = 1519;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1537;
+                this.state = 1520;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1538;
+                this.state = 1521;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1539;
+                this.state = 1522;
                 this.mapLiteral();
                 }
                 break;
@@ -7127,12 +7141,12 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 238, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1542;
+            this.state = 1525;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 61)) {
             this.errorHandler.recoverInline(this);
@@ -7158,9 +7172,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 236, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 240, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1546;
+            this.state = 1529;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -7168,14 +7182,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1544;
+                this.state = 1527;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1545;
+                this.state = 1528;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -7198,12 +7212,12 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 238, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 242, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1548;
+            this.state = 1531;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7229,40 +7243,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 240, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 244, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1550;
+            this.state = 1533;
             this.match(CypherParser.LBRACK);
-            this.state = 1559;
+            this.state = 1542;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
-                this.state = 1551;
+                this.state = 1534;
                 this.expression();
-                this.state = 1556;
+                this.state = 1539;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1552;
+                    this.state = 1535;
                     this.match(CypherParser.COMMA);
-                    this.state = 1553;
+                    this.state = 1536;
                     this.expression();
                     }
                     }
-                    this.state = 1558;
+                    this.state = 1541;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1561;
+            this.state = 1544;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -7281,48 +7295,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 242, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 246, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1563;
+            this.state = 1546;
             this.match(CypherParser.LBRACE);
-            this.state = 1577;
+            this.state = 1560;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || _la === 114 || _la === 115) {
                 {
-                this.state = 1564;
+                this.state = 1547;
                 this.propertyKeyName();
-                this.state = 1565;
+                this.state = 1548;
                 this.match(CypherParser.COLON);
-                this.state = 1566;
+                this.state = 1549;
                 this.expression();
-                this.state = 1574;
+                this.state = 1557;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1567;
+                    this.state = 1550;
                     this.match(CypherParser.COMMA);
-                    this.state = 1568;
+                    this.state = 1551;
                     this.propertyKeyName();
-                    this.state = 1569;
+                    this.state = 1552;
                     this.match(CypherParser.COLON);
-                    this.state = 1570;
+                    this.state = 1553;
                     this.expression();
                     }
                     }
-                    this.state = 1576;
+                    this.state = 1559;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1579;
+            this.state = 1562;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -7341,11 +7355,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 244, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 248, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1581;
+            this.state = 1564;
             this.schemaName();
             }
         }
@@ -7364,43 +7378,43 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 246, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 250, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1588;
+            this.state = 1571;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 194, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 192, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1583;
+                this.state = 1566;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1584;
+                this.state = 1567;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1585;
+                this.state = 1568;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1586;
+                this.state = 1569;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1587;
+                this.state = 1570;
                 this.dropIndex();
                 }
                 break;
@@ -7421,36 +7435,36 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 248, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 252, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1590;
+            this.state = 1573;
             this.match(CypherParser.CREATE);
-            this.state = 1591;
+            this.state = 1574;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1593;
+            this.state = 1576;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 195, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 193, this.context) ) {
             case 1:
                 {
-                this.state = 1592;
+                this.state = 1575;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1596;
+            this.state = 1579;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1595;
+                this.state = 1578;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1598;
+            this.state = 1581;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 47)) {
             this.errorHandler.recoverInline(this);
@@ -7459,15 +7473,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1599;
+            this.state = 1582;
             this.match(CypherParser.LPAREN);
-            this.state = 1600;
+            this.state = 1583;
             this.variable();
-            this.state = 1601;
+            this.state = 1584;
             this.nodeLabel();
-            this.state = 1602;
+            this.state = 1585;
             this.match(CypherParser.RPAREN);
-            this.state = 1603;
+            this.state = 1586;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 53)) {
             this.errorHandler.recoverInline(this);
@@ -7476,14 +7490,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1604;
+            this.state = 1587;
             this.constraintRequirement();
-            this.state = 1606;
+            this.state = 1589;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 1605;
+                this.state = 1588;
                 this.where();
                 }
             }
@@ -7505,21 +7519,21 @@ export class CypherParser extends antlr.Parser {
     }
     public constraintRequirement(): ConstraintRequirementContext {
         let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 250, CypherParser.RULE_constraintRequirement);
+        this.enterRule(localContext, 254, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1636;
+            this.state = 1619;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 198, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 196, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1608;
+                this.state = 1591;
                 this.propertyReference();
-                this.state = 1609;
+                this.state = 1592;
                 this.match(CypherParser.IS);
-                this.state = 1610;
+                this.state = 1593;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -7527,11 +7541,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1612;
+                this.state = 1595;
                 this.propertyReferenceList();
-                this.state = 1613;
+                this.state = 1596;
                 this.match(CypherParser.IS);
-                this.state = 1614;
+                this.state = 1597;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -7539,13 +7553,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1616;
+                this.state = 1599;
                 this.propertyReference();
-                this.state = 1617;
+                this.state = 1600;
                 this.match(CypherParser.IS);
-                this.state = 1618;
+                this.state = 1601;
                 this.match(CypherParser.NOT);
-                this.state = 1619;
+                this.state = 1602;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -7553,13 +7567,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1621;
+                this.state = 1604;
                 this.propertyReference();
-                this.state = 1622;
+                this.state = 1605;
                 this.match(CypherParser.IS);
-                this.state = 1623;
+                this.state = 1606;
                 this.match(CypherParser.NODE);
-                this.state = 1624;
+                this.state = 1607;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -7567,13 +7581,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1626;
+                this.state = 1609;
                 this.propertyReferenceList();
-                this.state = 1627;
+                this.state = 1610;
                 this.match(CypherParser.IS);
-                this.state = 1628;
+                this.state = 1611;
                 this.match(CypherParser.NODE);
-                this.state = 1629;
+                this.state = 1612;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -7581,11 +7595,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1631;
+                this.state = 1614;
                 this.propertyReference();
-                this.state = 1632;
+                this.state = 1615;
                 this.match(CypherParser.IS);
-                this.state = 1633;
+                this.state = 1616;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 62 || _la === 78)) {
                 this.errorHandler.recoverInline(this);
@@ -7594,7 +7608,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1634;
+                this.state = 1617;
                 this.typeName();
                 }
                 break;
@@ -7615,15 +7629,15 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReference(): PropertyReferenceContext {
         let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 252, CypherParser.RULE_propertyReference);
+        this.enterRule(localContext, 256, CypherParser.RULE_propertyReference);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1638;
+            this.state = 1621;
             this.variable();
-            this.state = 1639;
+            this.state = 1622;
             this.match(CypherParser.DOT);
-            this.state = 1640;
+            this.state = 1623;
             this.propertyKeyName();
             }
         }
@@ -7642,32 +7656,32 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReferenceList(): PropertyReferenceListContext {
         let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 254, CypherParser.RULE_propertyReferenceList);
+        this.enterRule(localContext, 258, CypherParser.RULE_propertyReferenceList);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1642;
+            this.state = 1625;
             this.match(CypherParser.LPAREN);
-            this.state = 1643;
+            this.state = 1626;
             this.propertyReference();
-            this.state = 1648;
+            this.state = 1631;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 1644;
+                this.state = 1627;
                 this.match(CypherParser.COMMA);
-                this.state = 1645;
+                this.state = 1628;
                 this.propertyReference();
                 }
                 }
-                this.state = 1650;
+                this.state = 1633;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1651;
+            this.state = 1634;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7686,37 +7700,37 @@ export class CypherParser extends antlr.Parser {
     }
     public typeName(): TypeNameContext {
         let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 256, CypherParser.RULE_typeName);
+        this.enterRule(localContext, 260, CypherParser.RULE_typeName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1653;
+            this.state = 1636;
             this.symbolicName();
-            this.state = 1658;
+            this.state = 1641;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 86) {
                 {
-                this.state = 1654;
+                this.state = 1637;
                 this.match(CypherParser.LT);
-                this.state = 1655;
+                this.state = 1638;
                 this.typeName();
-                this.state = 1656;
+                this.state = 1639;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1663;
+            this.state = 1646;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 103) {
                 {
-                this.state = 1660;
+                this.state = 1643;
                 this.match(CypherParser.LPAREN);
-                this.state = 1661;
+                this.state = 1644;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1662;
+                this.state = 1645;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -7738,23 +7752,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropConstraint(): DropConstraintContext {
         let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 258, CypherParser.RULE_dropConstraint);
+        this.enterRule(localContext, 262, CypherParser.RULE_dropConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1665;
+            this.state = 1648;
             this.match(CypherParser.DROP);
-            this.state = 1666;
+            this.state = 1649;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1667;
+            this.state = 1650;
             this.symbolicName();
-            this.state = 1669;
+            this.state = 1652;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1668;
+                this.state = 1651;
                 this.ifExists();
                 }
             }
@@ -7776,53 +7790,53 @@ export class CypherParser extends antlr.Parser {
     }
     public createIndex(): CreateIndexContext {
         let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 260, CypherParser.RULE_createIndex);
+        this.enterRule(localContext, 264, CypherParser.RULE_createIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1671;
+            this.state = 1654;
             this.match(CypherParser.CREATE);
-            this.state = 1673;
+            this.state = 1656;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1672;
+                this.state = 1655;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1675;
+            this.state = 1658;
             this.match(CypherParser.INDEX);
-            this.state = 1677;
+            this.state = 1660;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 204, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 202, this.context) ) {
             case 1:
                 {
-                this.state = 1676;
+                this.state = 1659;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1680;
+            this.state = 1663;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1679;
+                this.state = 1662;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1682;
+            this.state = 1665;
             this.indexTarget();
-            this.state = 1684;
+            this.state = 1667;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 74) {
                 {
-                this.state = 1683;
+                this.state = 1666;
                 this.where();
                 }
             }
@@ -7844,49 +7858,49 @@ export class CypherParser extends antlr.Parser {
     }
     public indexTarget(): IndexTargetContext {
         let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 262, CypherParser.RULE_indexTarget);
+        this.enterRule(localContext, 266, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1719;
+            this.state = 1702;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1686;
+                this.state = 1669;
                 this.match(CypherParser.FOR);
-                this.state = 1687;
+                this.state = 1670;
                 this.match(CypherParser.LPAREN);
-                this.state = 1688;
+                this.state = 1671;
                 this.variable();
-                this.state = 1689;
+                this.state = 1672;
                 this.nodeLabel();
-                this.state = 1690;
+                this.state = 1673;
                 this.match(CypherParser.RPAREN);
-                this.state = 1691;
+                this.state = 1674;
                 this.match(CypherParser.ON);
-                this.state = 1692;
+                this.state = 1675;
                 this.match(CypherParser.LPAREN);
-                this.state = 1693;
+                this.state = 1676;
                 this.propertyReference();
-                this.state = 1698;
+                this.state = 1681;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1694;
+                    this.state = 1677;
                     this.match(CypherParser.COMMA);
-                    this.state = 1695;
+                    this.state = 1678;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1700;
+                    this.state = 1683;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1701;
+                this.state = 1684;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7894,41 +7908,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1703;
+                this.state = 1686;
                 this.match(CypherParser.ON);
-                this.state = 1705;
+                this.state = 1688;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 98) {
                     {
-                    this.state = 1704;
+                    this.state = 1687;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1707;
+                this.state = 1690;
                 this.labelName();
-                this.state = 1708;
+                this.state = 1691;
                 this.match(CypherParser.LPAREN);
-                this.state = 1709;
+                this.state = 1692;
                 this.propertyKeyName();
-                this.state = 1714;
+                this.state = 1697;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1710;
+                    this.state = 1693;
                     this.match(CypherParser.COMMA);
-                    this.state = 1711;
+                    this.state = 1694;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1716;
+                    this.state = 1699;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1717;
+                this.state = 1700;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7951,67 +7965,67 @@ export class CypherParser extends antlr.Parser {
     }
     public createSearchIndex(): CreateSearchIndexContext {
         let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 264, CypherParser.RULE_createSearchIndex);
+        this.enterRule(localContext, 268, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1721;
+            this.state = 1704;
             this.match(CypherParser.CREATE);
-            this.state = 1722;
+            this.state = 1705;
             localContext._searchKind = this.symbolicName();
-            this.state = 1723;
+            this.state = 1706;
             this.match(CypherParser.INDEX);
-            this.state = 1725;
+            this.state = 1708;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 211, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 209, this.context) ) {
             case 1:
                 {
-                this.state = 1724;
+                this.state = 1707;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1728;
+            this.state = 1711;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1727;
+                this.state = 1710;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1730;
+            this.state = 1713;
             this.match(CypherParser.FOR);
-            this.state = 1731;
+            this.state = 1714;
             this.match(CypherParser.LPAREN);
-            this.state = 1732;
+            this.state = 1715;
             this.variable();
-            this.state = 1733;
+            this.state = 1716;
             this.nodeLabel();
-            this.state = 1734;
+            this.state = 1717;
             this.match(CypherParser.RPAREN);
-            this.state = 1735;
+            this.state = 1718;
             this.match(CypherParser.ON);
-            this.state = 1737;
+            this.state = 1720;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
-                this.state = 1736;
+                this.state = 1719;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1739;
+            this.state = 1722;
             this.searchIndexProperties();
-            this.state = 1741;
+            this.state = 1724;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
-                this.state = 1740;
+                this.state = 1723;
                 this.indexOptions();
                 }
             }
@@ -8033,63 +8047,63 @@ export class CypherParser extends antlr.Parser {
     }
     public searchIndexProperties(): SearchIndexPropertiesContext {
         let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 266, CypherParser.RULE_searchIndexProperties);
+        this.enterRule(localContext, 270, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1765;
+            this.state = 1748;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1743;
+                this.state = 1726;
                 this.match(CypherParser.LPAREN);
-                this.state = 1744;
+                this.state = 1727;
                 this.propertyReference();
-                this.state = 1749;
+                this.state = 1732;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1745;
+                    this.state = 1728;
                     this.match(CypherParser.COMMA);
-                    this.state = 1746;
+                    this.state = 1729;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1751;
+                    this.state = 1734;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1752;
+                this.state = 1735;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1754;
+                this.state = 1737;
                 this.match(CypherParser.LBRACK);
-                this.state = 1755;
+                this.state = 1738;
                 this.propertyReference();
-                this.state = 1760;
+                this.state = 1743;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 1756;
+                    this.state = 1739;
                     this.match(CypherParser.COMMA);
-                    this.state = 1757;
+                    this.state = 1740;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1762;
+                    this.state = 1745;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1763;
+                this.state = 1746;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -8112,13 +8126,13 @@ export class CypherParser extends antlr.Parser {
     }
     public indexOptions(): IndexOptionsContext {
         let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 268, CypherParser.RULE_indexOptions);
+        this.enterRule(localContext, 272, CypherParser.RULE_indexOptions);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1767;
+            this.state = 1750;
             this.symbolicName();
-            this.state = 1768;
+            this.state = 1751;
             this.mapLiteral();
             }
         }
@@ -8137,23 +8151,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 270, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 274, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1770;
+            this.state = 1753;
             this.match(CypherParser.DROP);
-            this.state = 1771;
+            this.state = 1754;
             this.match(CypherParser.INDEX);
-            this.state = 1772;
+            this.state = 1755;
             this.symbolicName();
-            this.state = 1774;
+            this.state = 1757;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1773;
+                this.state = 1756;
                 this.ifExists();
                 }
             }
@@ -8175,15 +8189,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 272, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 276, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1776;
+            this.state = 1759;
             this.match(CypherParser.IF);
-            this.state = 1777;
+            this.state = 1760;
             this.match(CypherParser.NOT);
-            this.state = 1778;
+            this.state = 1761;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -8202,13 +8216,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 274, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 278, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1780;
+            this.state = 1763;
             this.match(CypherParser.IF);
-            this.state = 1781;
+            this.state = 1764;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -8227,9 +8241,9 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 276, CypherParser.RULE_variable);
+        this.enterRule(localContext, 280, CypherParser.RULE_variable);
         try {
-            this.state = 1785;
+            this.state = 1768;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -8271,7 +8285,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1783;
+                this.state = 1766;
                 this.symbolicName();
                 }
                 break;
@@ -8316,7 +8330,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1784;
+                this.state = 1767;
                 this.keywordVariable();
                 }
                 break;
@@ -8339,12 +8353,12 @@ export class CypherParser extends antlr.Parser {
     }
     public keywordVariable(): KeywordVariableContext {
         let localContext = new KeywordVariableContext(this.context, this.state);
-        this.enterRule(localContext, 278, CypherParser.RULE_keywordVariable);
+        this.enterRule(localContext, 282, CypherParser.RULE_keywordVariable);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1787;
+            this.state = 1770;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 31168310) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 31126133) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -8370,22 +8384,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 280, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 284, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1792;
+            this.state = 1775;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1789;
+                this.state = 1772;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1790;
+                this.state = 1773;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -8426,7 +8440,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1791;
+                this.state = 1774;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -8449,12 +8463,12 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 282, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 286, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1794;
+            this.state = 1777;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -8480,9 +8494,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 284, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 288, CypherParser.RULE_schemaName);
         try {
-            this.state = 1798;
+            this.state = 1781;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -8524,7 +8538,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1796;
+                this.state = 1779;
                 this.symbolicName();
                 }
                 break;
@@ -8572,7 +8586,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1797;
+                this.state = 1780;
                 this.reservedWord();
                 }
                 break;
@@ -8595,12 +8609,12 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 286, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 290, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1800;
+            this.state = 1783;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 98236021) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -8626,7 +8640,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,119,1803,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,119,1786,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -8649,717 +8663,710 @@ export class CypherParser extends antlr.Parser {
         2,126,7,126,2,127,7,127,2,128,7,128,2,129,7,129,2,130,7,130,2,131,
         7,131,2,132,7,132,2,133,7,133,2,134,7,134,2,135,7,135,2,136,7,136,
         2,137,7,137,2,138,7,138,2,139,7,139,2,140,7,140,2,141,7,141,2,142,
-        7,142,2,143,7,143,1,0,1,0,3,0,291,8,0,1,0,1,0,1,1,1,1,1,1,3,1,298,
-        8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,309,8,3,1,4,5,4,312,
-        8,4,10,4,12,4,315,9,4,1,4,1,4,5,4,319,8,4,10,4,12,4,322,9,4,1,4,
-        5,4,325,8,4,10,4,12,4,328,9,4,1,5,1,5,3,5,332,8,5,1,6,1,6,3,6,336,
-        8,6,1,6,1,6,1,7,4,7,341,8,7,11,7,12,7,342,1,8,1,8,1,8,1,8,1,8,1,
-        9,1,9,1,9,1,9,1,9,1,9,5,9,356,8,9,10,9,12,9,359,9,9,3,9,361,8,9,
-        1,9,1,9,1,10,5,10,366,8,10,10,10,12,10,369,9,10,1,10,1,10,1,11,1,
-        11,1,11,1,11,1,11,5,11,378,8,11,10,11,12,11,381,9,11,3,11,383,8,
-        11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,
-        12,1,12,1,12,1,12,1,12,1,12,3,12,403,8,12,1,13,3,13,406,8,13,1,13,
-        1,13,1,13,5,13,411,8,13,10,13,12,13,414,9,13,1,13,3,13,417,8,13,
-        1,14,1,14,1,14,1,14,1,14,1,15,3,15,425,8,15,1,15,1,15,1,15,1,15,
-        1,15,1,15,5,15,433,8,15,10,15,12,15,436,9,15,3,15,438,8,15,1,15,
-        3,15,441,8,15,1,15,1,15,1,15,3,15,446,8,15,3,15,448,8,15,1,16,3,
-        16,451,8,16,1,16,1,16,3,16,455,8,16,1,16,1,16,1,16,1,16,3,16,461,
-        8,16,1,17,1,17,1,17,1,17,1,17,5,17,468,8,17,10,17,12,17,471,9,17,
-        3,17,473,8,17,1,17,1,17,1,18,1,18,1,18,1,18,1,18,1,18,3,18,483,8,
-        18,1,18,1,18,1,18,1,18,3,18,489,8,18,1,18,1,18,1,18,1,18,1,18,1,
-        18,3,18,497,8,18,1,18,1,18,1,18,1,18,1,18,3,18,504,8,18,1,18,1,18,
-        1,18,1,18,1,18,1,18,3,18,512,8,18,1,18,1,18,1,18,1,18,1,18,1,18,
-        1,18,1,18,3,18,522,8,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,530,8,
-        18,1,18,3,18,533,8,18,1,18,1,18,1,18,1,18,3,18,539,8,18,1,18,3,18,
-        542,8,18,3,18,544,8,18,1,19,1,19,1,19,1,19,1,19,1,20,1,20,1,20,5,
-        20,554,8,20,10,20,12,20,557,9,20,1,20,1,20,1,21,1,21,1,21,5,21,564,
-        8,21,10,21,12,21,567,9,21,1,21,3,21,570,8,21,1,22,1,22,1,22,3,22,
-        575,8,22,1,22,1,22,1,23,1,23,1,23,1,24,1,24,1,24,5,24,585,8,24,10,
-        24,12,24,588,9,24,1,25,1,25,1,25,1,25,1,25,1,25,3,25,596,8,25,1,
-        26,1,26,1,26,1,26,5,26,602,8,26,10,26,12,26,605,9,26,1,27,1,27,1,
-        27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,
-        27,1,27,1,27,1,27,1,27,1,27,1,27,3,27,629,8,27,1,28,1,28,1,28,1,
-        28,5,28,635,8,28,10,28,12,28,638,9,28,1,29,1,29,1,29,1,29,1,29,1,
-        29,1,29,1,29,1,29,3,29,649,8,29,1,30,3,30,652,8,30,1,30,1,30,1,30,
-        1,30,5,30,658,8,30,10,30,12,30,661,9,30,1,31,1,31,1,31,1,31,1,31,
-        1,31,1,31,4,31,670,8,31,11,31,12,31,671,1,31,1,31,1,32,1,32,3,32,
-        678,8,32,1,32,3,32,681,8,32,1,32,1,32,3,32,685,8,32,1,32,3,32,688,
-        8,32,1,33,1,33,1,34,1,34,1,34,1,34,5,34,696,8,34,10,34,12,34,699,
-        9,34,1,35,1,35,1,35,1,35,1,36,1,36,3,36,707,8,36,1,36,1,36,1,37,
-        1,37,1,37,3,37,714,8,37,1,38,1,38,1,38,1,39,3,39,720,8,39,1,39,1,
-        39,3,39,724,8,39,1,39,3,39,727,8,39,1,39,3,39,730,8,39,1,40,1,40,
-        1,40,5,40,735,8,40,10,40,12,40,738,9,40,1,40,1,40,1,40,5,40,743,
-        8,40,10,40,12,40,746,9,40,3,40,748,8,40,1,41,1,41,1,41,3,41,753,
-        8,41,1,42,1,42,1,42,1,42,1,42,5,42,760,8,42,10,42,12,42,763,9,42,
-        1,43,1,43,1,43,1,44,1,44,1,44,1,45,1,45,3,45,773,8,45,1,46,1,46,
-        1,46,1,47,1,47,1,47,5,47,781,8,47,10,47,12,47,784,9,47,1,48,1,48,
-        1,48,3,48,789,8,48,1,48,1,48,3,48,793,8,48,1,48,1,48,1,48,3,48,798,
-        8,48,1,48,1,48,1,48,3,48,803,8,48,1,49,1,49,5,49,807,8,49,10,49,
-        12,49,810,9,49,1,49,1,49,3,49,814,8,49,1,49,5,49,817,8,49,10,49,
-        12,49,820,9,49,1,49,1,49,3,49,824,8,49,1,49,5,49,827,8,49,10,49,
-        12,49,830,9,49,1,49,1,49,1,49,5,49,835,8,49,10,49,12,49,838,9,49,
-        1,49,1,49,1,49,5,49,843,8,49,10,49,12,49,846,9,49,3,49,848,8,49,
-        1,50,1,50,1,50,1,50,1,50,1,51,1,51,5,51,857,8,51,10,51,12,51,860,
-        9,51,1,51,1,51,1,51,1,51,1,51,1,51,3,51,868,8,51,1,51,5,51,871,8,
-        51,10,51,12,51,874,9,51,1,51,1,51,1,51,1,51,3,51,880,8,51,1,51,1,
-        51,1,51,3,51,885,8,51,1,51,1,51,3,51,889,8,51,1,52,1,52,4,52,893,
-        8,52,11,52,12,52,894,1,53,1,53,3,53,899,8,53,1,53,1,53,3,53,903,
-        8,53,1,53,3,53,906,8,53,1,53,1,53,3,53,910,8,53,1,53,1,53,1,53,3,
-        53,915,8,53,1,53,1,53,3,53,919,8,53,1,53,1,53,3,53,923,8,53,1,53,
-        1,53,3,53,927,8,53,1,54,1,54,1,54,1,55,1,55,1,55,1,56,1,56,1,56,
-        3,56,938,8,56,1,56,5,56,941,8,56,10,56,12,56,944,9,56,1,57,1,57,
-        1,57,5,57,949,8,57,10,57,12,57,952,9,57,1,58,1,58,1,58,3,58,957,
-        8,58,1,59,1,59,1,59,1,59,1,59,1,59,3,59,965,8,59,1,60,1,60,3,60,
-        969,8,60,1,60,1,60,1,60,1,60,1,60,1,60,3,60,977,8,60,1,61,1,61,1,
-        61,1,61,1,61,1,61,3,61,985,8,61,1,61,1,61,1,61,1,61,1,61,1,61,4,
-        61,993,8,61,11,61,12,61,994,1,61,1,61,3,61,999,8,61,1,61,1,61,1,
-        61,1,61,1,61,1,61,1,61,3,61,1008,8,61,1,61,1,61,1,61,3,61,1013,8,
-        61,1,62,1,62,3,62,1017,8,62,1,62,1,62,3,62,1021,8,62,3,62,1023,8,
-        62,1,62,1,62,1,62,3,62,1028,8,62,1,63,1,63,1,63,3,63,1033,8,63,1,
-        63,1,63,1,63,1,63,1,63,3,63,1040,8,63,1,63,1,63,1,63,3,63,1045,8,
-        63,1,63,1,63,1,63,1,63,3,63,1051,8,63,1,63,3,63,1054,8,63,1,64,1,
-        64,3,64,1058,8,64,1,64,1,64,3,64,1062,8,64,1,64,3,64,1065,8,64,1,
-        64,3,64,1068,8,64,1,64,1,64,3,64,1072,8,64,1,64,1,64,1,65,1,65,3,
-        65,1078,8,65,1,66,1,66,1,66,1,66,3,66,1084,8,66,1,66,5,66,1087,8,
-        66,10,66,12,66,1090,9,66,1,66,1,66,1,66,1,66,1,66,1,66,5,66,1098,
-        8,66,10,66,12,66,1101,9,66,3,66,1103,8,66,1,67,4,67,1106,8,67,11,
-        67,12,67,1107,1,68,1,68,1,68,1,68,3,68,1114,8,68,1,69,1,69,3,69,
-        1118,8,69,1,69,1,69,1,69,1,69,1,70,1,70,3,70,1126,8,70,1,70,1,70,
-        3,70,1130,8,70,3,70,1132,8,70,1,70,1,70,3,70,1136,8,70,3,70,1138,
-        8,70,1,71,3,71,1141,8,71,1,71,1,71,1,72,1,72,1,73,1,73,1,74,1,74,
-        4,74,1151,8,74,11,74,12,74,1152,1,75,1,75,1,76,1,76,1,76,5,76,1160,
-        8,76,10,76,12,76,1163,9,76,1,77,1,77,1,77,5,77,1168,8,77,10,77,12,
-        77,1171,9,77,1,78,1,78,1,78,5,78,1176,8,78,10,78,12,78,1179,9,78,
-        1,79,5,79,1182,8,79,10,79,12,79,1185,9,79,1,79,1,79,1,80,1,80,1,
-        80,1,80,5,80,1193,8,80,10,80,12,80,1196,9,80,1,81,1,81,1,82,1,82,
-        5,82,1202,8,82,10,82,12,82,1205,9,82,1,83,1,83,1,83,1,83,1,83,1,
-        83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,83,1,
-        83,3,83,1226,8,83,1,83,1,83,3,83,1230,8,83,1,83,1,83,1,83,3,83,1235,
-        8,83,1,83,3,83,1238,8,83,1,83,3,83,1241,8,83,1,84,1,84,1,84,5,84,
-        1246,8,84,10,84,12,84,1249,9,84,1,85,4,85,1252,8,85,11,85,12,85,
-        1253,1,85,1,85,1,85,1,85,3,85,1260,8,85,1,85,1,85,1,85,1,85,3,85,
-        1266,8,85,1,85,1,85,3,85,1270,8,85,1,86,1,86,3,86,1274,8,86,1,87,
-        1,87,1,87,1,87,5,87,1280,8,87,10,87,12,87,1283,9,87,1,88,1,88,1,
-        89,1,89,1,89,1,89,5,89,1291,8,89,10,89,12,89,1294,9,89,1,90,1,90,
-        1,91,1,91,1,91,5,91,1301,8,91,10,91,12,91,1304,9,91,1,92,5,92,1307,
-        8,92,10,92,12,92,1310,9,92,1,92,1,92,1,93,1,93,1,93,5,93,1317,8,
-        93,10,93,12,93,1320,9,93,1,93,1,93,3,93,1324,8,93,1,94,1,94,1,94,
-        1,94,1,94,1,94,3,94,1332,8,94,1,94,1,94,3,94,1336,8,94,1,94,3,94,
-        1339,8,94,1,95,1,95,1,95,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,
-        1,96,1,96,1,96,1,96,1,96,1,96,1,96,3,96,1359,8,96,1,97,1,97,1,97,
-        1,97,1,97,1,98,1,98,3,98,1368,8,98,1,98,4,98,1371,8,98,11,98,12,
-        98,1372,1,98,1,98,3,98,1377,8,98,1,98,1,98,1,99,1,99,1,99,1,99,5,
-        99,1385,8,99,10,99,12,99,1388,9,99,1,99,1,99,1,99,1,100,1,100,1,
-        100,1,100,1,100,3,100,1398,8,100,1,101,1,101,1,101,1,101,3,101,1404,
-        8,101,1,101,1,101,1,102,1,102,1,102,1,102,3,102,1412,8,102,1,102,
-        1,102,1,102,3,102,1417,8,102,1,102,1,102,1,102,1,102,1,103,1,103,
-        1,103,1,103,1,103,1,104,1,104,1,105,1,105,1,105,1,105,1,105,3,105,
-        1435,8,105,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,
-        1,106,1,106,1,106,1,106,1,107,1,107,1,107,1,107,1,107,3,107,1455,
-        8,107,3,107,1457,8,107,1,107,1,107,1,108,1,108,1,108,1,108,1,109,
-        1,109,1,109,3,109,1468,8,109,1,109,3,109,1471,8,109,1,109,1,109,
-        1,109,1,109,1,110,1,110,1,110,3,110,1480,8,110,1,110,1,110,1,110,
-        5,110,1485,8,110,10,110,12,110,1488,9,110,3,110,1490,8,110,1,110,
-        1,110,1,111,1,111,1,111,1,112,1,112,1,112,5,112,1500,8,112,10,112,
-        12,112,1503,9,112,1,113,1,113,1,113,1,113,1,113,5,113,1510,8,113,
-        10,113,12,113,1513,9,113,3,113,1515,8,113,1,113,1,113,1,114,1,114,
-        1,114,1,114,1,114,1,114,1,114,1,114,1,114,3,114,1528,8,114,1,115,
-        1,115,1,115,3,115,1533,8,115,1,116,1,116,1,116,1,116,1,116,1,116,
-        3,116,1541,8,116,1,117,1,117,1,118,1,118,3,118,1547,8,118,1,119,
-        1,119,1,120,1,120,1,120,1,120,5,120,1555,8,120,10,120,12,120,1558,
-        9,120,3,120,1560,8,120,1,120,1,120,1,121,1,121,1,121,1,121,1,121,
-        1,121,1,121,1,121,1,121,5,121,1573,8,121,10,121,12,121,1576,9,121,
-        3,121,1578,8,121,1,121,1,121,1,122,1,122,1,123,1,123,1,123,1,123,
-        1,123,3,123,1589,8,123,1,124,1,124,1,124,3,124,1594,8,124,1,124,
-        3,124,1597,8,124,1,124,1,124,1,124,1,124,1,124,1,124,1,124,1,124,
-        3,124,1607,8,124,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,
-        1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,
-        1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,1,125,3,125,1637,
-        8,125,1,126,1,126,1,126,1,126,1,127,1,127,1,127,1,127,5,127,1647,
-        8,127,10,127,12,127,1650,9,127,1,127,1,127,1,128,1,128,1,128,1,128,
-        1,128,3,128,1659,8,128,1,128,1,128,1,128,3,128,1664,8,128,1,129,
-        1,129,1,129,1,129,3,129,1670,8,129,1,130,1,130,3,130,1674,8,130,
-        1,130,1,130,3,130,1678,8,130,1,130,3,130,1681,8,130,1,130,1,130,
-        3,130,1685,8,130,1,131,1,131,1,131,1,131,1,131,1,131,1,131,1,131,
-        1,131,1,131,5,131,1697,8,131,10,131,12,131,1700,9,131,1,131,1,131,
-        1,131,1,131,3,131,1706,8,131,1,131,1,131,1,131,1,131,1,131,5,131,
-        1713,8,131,10,131,12,131,1716,9,131,1,131,1,131,3,131,1720,8,131,
-        1,132,1,132,1,132,1,132,3,132,1726,8,132,1,132,3,132,1729,8,132,
-        1,132,1,132,1,132,1,132,1,132,1,132,1,132,3,132,1738,8,132,1,132,
-        1,132,3,132,1742,8,132,1,133,1,133,1,133,1,133,5,133,1748,8,133,
-        10,133,12,133,1751,9,133,1,133,1,133,1,133,1,133,1,133,1,133,5,133,
-        1759,8,133,10,133,12,133,1762,9,133,1,133,1,133,3,133,1766,8,133,
-        1,134,1,134,1,134,1,135,1,135,1,135,1,135,3,135,1775,8,135,1,136,
-        1,136,1,136,1,136,1,137,1,137,1,137,1,138,1,138,3,138,1786,8,138,
-        1,139,1,139,1,140,1,140,1,140,3,140,1793,8,140,1,141,1,141,1,142,
-        1,142,3,142,1799,8,142,1,143,1,143,1,143,0,0,144,0,2,4,6,8,10,12,
-        14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,
-        58,60,62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,
-        102,104,106,108,110,112,114,116,118,120,122,124,126,128,130,132,
-        134,136,138,140,142,144,146,148,150,152,154,156,158,160,162,164,
-        166,168,170,172,174,176,178,180,182,184,186,188,190,192,194,196,
-        198,200,202,204,206,208,210,212,214,216,218,220,222,224,226,228,
-        230,232,234,236,238,240,242,244,246,248,250,252,254,256,258,260,
-        262,264,266,268,270,272,274,276,278,280,282,284,286,0,21,2,0,1,1,
-        20,20,2,0,15,15,32,32,2,0,19,19,31,31,2,0,57,57,68,68,3,0,5,5,7,
-        7,17,18,2,0,1,1,3,3,1,0,82,87,2,0,62,62,78,78,2,0,88,89,100,100,
-        1,0,90,92,1,0,88,89,4,0,1,1,3,3,43,43,56,56,2,0,13,14,25,25,1,0,
-        64,66,2,0,26,26,61,61,1,0,109,111,2,0,27,27,47,47,2,0,6,6,53,53,
-        18,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,35,35,37,37,39,41,44,44,
-        47,50,52,52,54,55,57,59,69,69,71,71,73,77,19,0,3,3,6,7,11,11,13,
-        14,18,18,21,21,25,25,27,34,36,36,38,38,42,43,46,46,51,51,53,53,56,
-        56,60,60,62,68,70,70,72,72,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,
-        24,26,26,35,35,37,37,39,41,44,45,47,50,52,52,54,55,57,59,61,61,69,
-        69,71,71,73,77,1955,0,288,1,0,0,0,2,297,1,0,0,0,4,299,1,0,0,0,6,
-        308,1,0,0,0,8,313,1,0,0,0,10,331,1,0,0,0,12,333,1,0,0,0,14,340,1,
-        0,0,0,16,344,1,0,0,0,18,349,1,0,0,0,20,367,1,0,0,0,22,372,1,0,0,
-        0,24,402,1,0,0,0,26,405,1,0,0,0,28,418,1,0,0,0,30,424,1,0,0,0,32,
-        450,1,0,0,0,34,462,1,0,0,0,36,543,1,0,0,0,38,545,1,0,0,0,40,555,
-        1,0,0,0,42,560,1,0,0,0,44,574,1,0,0,0,46,578,1,0,0,0,48,581,1,0,
-        0,0,50,595,1,0,0,0,52,597,1,0,0,0,54,628,1,0,0,0,56,630,1,0,0,0,
-        58,648,1,0,0,0,60,651,1,0,0,0,62,662,1,0,0,0,64,687,1,0,0,0,66,689,
-        1,0,0,0,68,691,1,0,0,0,70,700,1,0,0,0,72,704,1,0,0,0,74,710,1,0,
-        0,0,76,715,1,0,0,0,78,719,1,0,0,0,80,747,1,0,0,0,82,749,1,0,0,0,
-        84,754,1,0,0,0,86,764,1,0,0,0,88,767,1,0,0,0,90,770,1,0,0,0,92,774,
-        1,0,0,0,94,777,1,0,0,0,96,802,1,0,0,0,98,847,1,0,0,0,100,849,1,0,
-        0,0,102,888,1,0,0,0,104,890,1,0,0,0,106,926,1,0,0,0,108,928,1,0,
-        0,0,110,931,1,0,0,0,112,934,1,0,0,0,114,945,1,0,0,0,116,956,1,0,
-        0,0,118,964,1,0,0,0,120,976,1,0,0,0,122,1012,1,0,0,0,124,1027,1,
-        0,0,0,126,1053,1,0,0,0,128,1055,1,0,0,0,130,1077,1,0,0,0,132,1102,
-        1,0,0,0,134,1105,1,0,0,0,136,1113,1,0,0,0,138,1115,1,0,0,0,140,1137,
-        1,0,0,0,142,1140,1,0,0,0,144,1144,1,0,0,0,146,1146,1,0,0,0,148,1148,
-        1,0,0,0,150,1154,1,0,0,0,152,1156,1,0,0,0,154,1164,1,0,0,0,156,1172,
-        1,0,0,0,158,1183,1,0,0,0,160,1188,1,0,0,0,162,1197,1,0,0,0,164,1199,
-        1,0,0,0,166,1240,1,0,0,0,168,1242,1,0,0,0,170,1251,1,0,0,0,172,1273,
-        1,0,0,0,174,1275,1,0,0,0,176,1284,1,0,0,0,178,1286,1,0,0,0,180,1295,
-        1,0,0,0,182,1297,1,0,0,0,184,1308,1,0,0,0,186,1313,1,0,0,0,188,1338,
-        1,0,0,0,190,1340,1,0,0,0,192,1358,1,0,0,0,194,1360,1,0,0,0,196,1365,
-        1,0,0,0,198,1380,1,0,0,0,200,1397,1,0,0,0,202,1399,1,0,0,0,204,1407,
-        1,0,0,0,206,1422,1,0,0,0,208,1427,1,0,0,0,210,1429,1,0,0,0,212,1436,
-        1,0,0,0,214,1449,1,0,0,0,216,1460,1,0,0,0,218,1464,1,0,0,0,220,1476,
-        1,0,0,0,222,1493,1,0,0,0,224,1501,1,0,0,0,226,1504,1,0,0,0,228,1527,
-        1,0,0,0,230,1529,1,0,0,0,232,1540,1,0,0,0,234,1542,1,0,0,0,236,1546,
-        1,0,0,0,238,1548,1,0,0,0,240,1550,1,0,0,0,242,1563,1,0,0,0,244,1581,
-        1,0,0,0,246,1588,1,0,0,0,248,1590,1,0,0,0,250,1636,1,0,0,0,252,1638,
-        1,0,0,0,254,1642,1,0,0,0,256,1653,1,0,0,0,258,1665,1,0,0,0,260,1671,
-        1,0,0,0,262,1719,1,0,0,0,264,1721,1,0,0,0,266,1765,1,0,0,0,268,1767,
-        1,0,0,0,270,1770,1,0,0,0,272,1776,1,0,0,0,274,1780,1,0,0,0,276,1785,
-        1,0,0,0,278,1787,1,0,0,0,280,1792,1,0,0,0,282,1794,1,0,0,0,284,1798,
-        1,0,0,0,286,1800,1,0,0,0,288,290,3,2,1,0,289,291,5,99,0,0,290,289,
-        1,0,0,0,290,291,1,0,0,0,291,292,1,0,0,0,292,293,5,0,0,1,293,1,1,
-        0,0,0,294,298,3,4,2,0,295,298,3,246,123,0,296,298,3,8,4,0,297,294,
-        1,0,0,0,297,295,1,0,0,0,297,296,1,0,0,0,298,3,1,0,0,0,299,300,5,
-        55,0,0,300,301,3,280,140,0,301,302,5,85,0,0,302,303,3,6,3,0,303,
-        5,1,0,0,0,304,309,5,113,0,0,305,309,3,236,118,0,306,309,3,234,117,
-        0,307,309,3,280,140,0,308,304,1,0,0,0,308,305,1,0,0,0,308,306,1,
-        0,0,0,308,307,1,0,0,0,309,7,1,0,0,0,310,312,3,10,5,0,311,310,1,0,
-        0,0,312,315,1,0,0,0,313,311,1,0,0,0,313,314,1,0,0,0,314,316,1,0,
-        0,0,315,313,1,0,0,0,316,320,3,14,7,0,317,319,3,12,6,0,318,317,1,
-        0,0,0,319,322,1,0,0,0,320,318,1,0,0,0,320,321,1,0,0,0,321,326,1,
-        0,0,0,322,320,1,0,0,0,323,325,3,10,5,0,324,323,1,0,0,0,325,328,1,
-        0,0,0,326,324,1,0,0,0,326,327,1,0,0,0,327,9,1,0,0,0,328,326,1,0,
-        0,0,329,332,3,16,8,0,330,332,3,18,9,0,331,329,1,0,0,0,331,330,1,
-        0,0,0,332,11,1,0,0,0,333,335,5,69,0,0,334,336,7,0,0,0,335,334,1,
-        0,0,0,335,336,1,0,0,0,336,337,1,0,0,0,337,338,3,14,7,0,338,13,1,
-        0,0,0,339,341,3,24,12,0,340,339,1,0,0,0,341,342,1,0,0,0,342,340,
-        1,0,0,0,342,343,1,0,0,0,343,15,1,0,0,0,344,345,5,4,0,0,345,346,5,
-        46,0,0,346,347,5,60,0,0,347,348,3,150,75,0,348,17,1,0,0,0,349,350,
-        5,72,0,0,350,351,3,222,111,0,351,360,5,103,0,0,352,357,3,150,75,
-        0,353,354,5,97,0,0,354,356,3,150,75,0,355,353,1,0,0,0,356,359,1,
-        0,0,0,357,355,1,0,0,0,357,358,1,0,0,0,358,361,1,0,0,0,359,357,1,
-        0,0,0,360,352,1,0,0,0,360,361,1,0,0,0,361,362,1,0,0,0,362,363,5,
-        104,0,0,363,19,1,0,0,0,364,366,3,22,11,0,365,364,1,0,0,0,366,369,
-        1,0,0,0,367,365,1,0,0,0,367,368,1,0,0,0,368,370,1,0,0,0,369,367,
-        1,0,0,0,370,371,5,0,0,1,371,21,1,0,0,0,372,373,3,222,111,0,373,382,
-        5,103,0,0,374,379,3,150,75,0,375,376,5,97,0,0,376,378,3,150,75,0,
-        377,375,1,0,0,0,378,381,1,0,0,0,379,377,1,0,0,0,379,380,1,0,0,0,
-        380,383,1,0,0,0,381,379,1,0,0,0,382,374,1,0,0,0,382,383,1,0,0,0,
-        383,384,1,0,0,0,384,385,5,104,0,0,385,23,1,0,0,0,386,403,3,26,13,
-        0,387,403,3,28,14,0,388,403,3,32,16,0,389,403,3,30,15,0,390,403,
-        3,46,23,0,391,403,3,48,24,0,392,403,3,52,26,0,393,403,3,56,28,0,
-        394,403,3,60,30,0,395,403,3,74,37,0,396,403,3,76,38,0,397,403,3,
-        62,31,0,398,403,3,66,33,0,399,403,3,64,32,0,400,403,3,68,34,0,401,
-        403,3,72,36,0,402,386,1,0,0,0,402,387,1,0,0,0,402,388,1,0,0,0,402,
-        389,1,0,0,0,402,390,1,0,0,0,402,391,1,0,0,0,402,392,1,0,0,0,402,
-        393,1,0,0,0,402,394,1,0,0,0,402,395,1,0,0,0,402,396,1,0,0,0,402,
-        397,1,0,0,0,402,398,1,0,0,0,402,399,1,0,0,0,402,400,1,0,0,0,402,
-        401,1,0,0,0,403,25,1,0,0,0,404,406,5,48,0,0,405,404,1,0,0,0,405,
-        406,1,0,0,0,406,407,1,0,0,0,407,408,5,40,0,0,408,412,3,94,47,0,409,
-        411,3,10,5,0,410,409,1,0,0,0,411,414,1,0,0,0,412,410,1,0,0,0,412,
-        413,1,0,0,0,413,416,1,0,0,0,414,412,1,0,0,0,415,417,3,92,46,0,416,
-        415,1,0,0,0,416,417,1,0,0,0,417,27,1,0,0,0,418,419,5,71,0,0,419,
-        420,3,150,75,0,420,421,5,4,0,0,421,422,3,276,138,0,422,29,1,0,0,
-        0,423,425,5,48,0,0,424,423,1,0,0,0,424,425,1,0,0,0,425,426,1,0,0,
-        0,426,427,5,9,0,0,427,440,3,40,20,0,428,437,5,103,0,0,429,434,3,
-        150,75,0,430,431,5,97,0,0,431,433,3,150,75,0,432,430,1,0,0,0,433,
-        436,1,0,0,0,434,432,1,0,0,0,434,435,1,0,0,0,435,438,1,0,0,0,436,
-        434,1,0,0,0,437,429,1,0,0,0,437,438,1,0,0,0,438,439,1,0,0,0,439,
-        441,5,104,0,0,440,428,1,0,0,0,440,441,1,0,0,0,441,447,1,0,0,0,442,
-        445,5,77,0,0,443,446,5,90,0,0,444,446,3,42,21,0,445,443,1,0,0,0,
-        445,444,1,0,0,0,446,448,1,0,0,0,447,442,1,0,0,0,447,448,1,0,0,0,
-        448,31,1,0,0,0,449,451,5,48,0,0,450,449,1,0,0,0,450,451,1,0,0,0,
-        451,452,1,0,0,0,452,454,5,9,0,0,453,455,3,34,17,0,454,453,1,0,0,
-        0,454,455,1,0,0,0,455,456,1,0,0,0,456,457,5,107,0,0,457,458,3,8,
-        4,0,458,460,5,108,0,0,459,461,3,36,18,0,460,459,1,0,0,0,460,461,
-        1,0,0,0,461,33,1,0,0,0,462,472,5,103,0,0,463,473,5,90,0,0,464,469,
-        3,276,138,0,465,466,5,97,0,0,466,468,3,276,138,0,467,465,1,0,0,0,
-        468,471,1,0,0,0,469,467,1,0,0,0,469,470,1,0,0,0,470,473,1,0,0,0,
-        471,469,1,0,0,0,472,463,1,0,0,0,472,464,1,0,0,0,472,473,1,0,0,0,
-        473,474,1,0,0,0,474,475,5,104,0,0,475,35,1,0,0,0,476,477,5,35,0,
-        0,477,482,3,280,140,0,478,479,5,46,0,0,479,480,3,150,75,0,480,481,
-        3,280,140,0,481,483,1,0,0,0,482,478,1,0,0,0,482,483,1,0,0,0,483,
-        488,1,0,0,0,484,485,5,47,0,0,485,486,3,280,140,0,486,487,3,280,140,
-        0,487,489,1,0,0,0,488,484,1,0,0,0,488,489,1,0,0,0,489,544,1,0,0,
-        0,490,491,5,35,0,0,491,496,3,280,140,0,492,493,5,46,0,0,493,494,
-        3,150,75,0,494,495,3,280,140,0,495,497,1,0,0,0,496,492,1,0,0,0,496,
-        497,1,0,0,0,497,498,1,0,0,0,498,503,3,38,19,0,499,500,5,47,0,0,500,
-        501,3,280,140,0,501,502,3,280,140,0,502,504,1,0,0,0,503,499,1,0,
-        0,0,503,504,1,0,0,0,504,544,1,0,0,0,505,506,5,35,0,0,506,511,3,280,
-        140,0,507,508,5,46,0,0,508,509,3,150,75,0,509,510,3,280,140,0,510,
-        512,1,0,0,0,511,507,1,0,0,0,511,512,1,0,0,0,512,513,1,0,0,0,513,
-        514,5,47,0,0,514,515,3,280,140,0,515,516,3,280,140,0,516,517,1,0,
-        0,0,517,518,3,38,19,0,518,544,1,0,0,0,519,521,5,35,0,0,520,522,3,
-        150,75,0,521,520,1,0,0,0,521,522,1,0,0,0,522,523,1,0,0,0,523,524,
-        3,280,140,0,524,529,3,280,140,0,525,526,5,46,0,0,526,527,3,150,75,
-        0,527,528,3,280,140,0,528,530,1,0,0,0,529,525,1,0,0,0,529,530,1,
-        0,0,0,530,532,1,0,0,0,531,533,3,38,19,0,532,531,1,0,0,0,532,533,
-        1,0,0,0,533,538,1,0,0,0,534,535,5,47,0,0,535,536,3,280,140,0,536,
-        537,3,280,140,0,537,539,1,0,0,0,538,534,1,0,0,0,538,539,1,0,0,0,
-        539,541,1,0,0,0,540,542,3,38,19,0,541,540,1,0,0,0,541,542,1,0,0,
-        0,542,544,1,0,0,0,543,476,1,0,0,0,543,490,1,0,0,0,543,505,1,0,0,
-        0,543,519,1,0,0,0,544,37,1,0,0,0,545,546,3,280,140,0,546,547,3,280,
-        140,0,547,548,5,4,0,0,548,549,3,276,138,0,549,39,1,0,0,0,550,551,
-        3,284,142,0,551,552,5,96,0,0,552,554,1,0,0,0,553,550,1,0,0,0,554,
-        557,1,0,0,0,555,553,1,0,0,0,555,556,1,0,0,0,556,558,1,0,0,0,557,
-        555,1,0,0,0,558,559,3,284,142,0,559,41,1,0,0,0,560,565,3,44,22,0,
-        561,562,5,97,0,0,562,564,3,44,22,0,563,561,1,0,0,0,564,567,1,0,0,
-        0,565,563,1,0,0,0,565,566,1,0,0,0,566,569,1,0,0,0,567,565,1,0,0,
-        0,568,570,3,92,46,0,569,568,1,0,0,0,569,570,1,0,0,0,570,43,1,0,0,
-        0,571,572,3,280,140,0,572,573,5,4,0,0,573,575,1,0,0,0,574,571,1,
-        0,0,0,574,575,1,0,0,0,575,576,1,0,0,0,576,577,3,276,138,0,577,45,
-        1,0,0,0,578,579,7,1,0,0,579,580,3,94,47,0,580,47,1,0,0,0,581,582,
-        5,41,0,0,582,586,3,96,48,0,583,585,3,50,25,0,584,583,1,0,0,0,585,
-        588,1,0,0,0,586,584,1,0,0,0,586,587,1,0,0,0,587,49,1,0,0,0,588,586,
-        1,0,0,0,589,590,5,47,0,0,590,591,5,40,0,0,591,596,3,52,26,0,592,
-        593,5,47,0,0,593,594,5,15,0,0,594,596,3,52,26,0,595,589,1,0,0,0,
-        595,592,1,0,0,0,596,51,1,0,0,0,597,598,5,55,0,0,598,603,3,54,27,
-        0,599,600,5,97,0,0,600,602,3,54,27,0,601,599,1,0,0,0,602,605,1,0,
-        0,0,603,601,1,0,0,0,603,604,1,0,0,0,604,53,1,0,0,0,605,603,1,0,0,
-        0,606,607,3,148,74,0,607,608,5,85,0,0,608,609,3,150,75,0,609,629,
-        1,0,0,0,610,611,3,276,138,0,611,612,5,85,0,0,612,613,3,150,75,0,
-        613,629,1,0,0,0,614,615,3,276,138,0,615,616,5,80,0,0,616,617,3,150,
-        75,0,617,629,1,0,0,0,618,619,3,276,138,0,619,620,3,134,67,0,620,
-        629,1,0,0,0,621,622,3,192,96,0,622,623,5,105,0,0,623,624,3,150,75,
-        0,624,625,5,106,0,0,625,626,5,85,0,0,626,627,3,150,75,0,627,629,
-        1,0,0,0,628,606,1,0,0,0,628,610,1,0,0,0,628,614,1,0,0,0,628,618,
-        1,0,0,0,628,621,1,0,0,0,629,55,1,0,0,0,630,631,5,52,0,0,631,636,
-        3,58,29,0,632,633,5,97,0,0,633,635,3,58,29,0,634,632,1,0,0,0,635,
-        638,1,0,0,0,636,634,1,0,0,0,636,637,1,0,0,0,637,57,1,0,0,0,638,636,
-        1,0,0,0,639,640,3,276,138,0,640,641,3,134,67,0,641,649,1,0,0,0,642,
-        649,3,148,74,0,643,644,3,192,96,0,644,645,5,105,0,0,645,646,3,150,
-        75,0,646,647,5,106,0,0,647,649,1,0,0,0,648,639,1,0,0,0,648,642,1,
-        0,0,0,648,643,1,0,0,0,649,59,1,0,0,0,650,652,7,2,0,0,651,650,1,0,
-        0,0,651,652,1,0,0,0,652,653,1,0,0,0,653,654,5,16,0,0,654,659,3,150,
-        75,0,655,656,5,97,0,0,656,658,3,150,75,0,657,655,1,0,0,0,658,661,
-        1,0,0,0,659,657,1,0,0,0,659,660,1,0,0,0,660,61,1,0,0,0,661,659,1,
-        0,0,0,662,663,5,28,0,0,663,664,5,103,0,0,664,665,3,276,138,0,665,
-        666,5,35,0,0,666,667,3,150,75,0,667,669,5,101,0,0,668,670,3,24,12,
-        0,669,668,1,0,0,0,670,671,1,0,0,0,671,669,1,0,0,0,671,672,1,0,0,
-        0,672,673,1,0,0,0,673,674,5,104,0,0,674,63,1,0,0,0,675,677,3,84,
-        42,0,676,678,3,86,43,0,677,676,1,0,0,0,677,678,1,0,0,0,678,680,1,
-        0,0,0,679,681,3,88,44,0,680,679,1,0,0,0,680,681,1,0,0,0,681,688,
-        1,0,0,0,682,684,3,86,43,0,683,685,3,88,44,0,684,683,1,0,0,0,684,
-        685,1,0,0,0,685,688,1,0,0,0,686,688,3,88,44,0,687,675,1,0,0,0,687,
-        682,1,0,0,0,687,686,1,0,0,0,688,65,1,0,0,0,689,690,5,29,0,0,690,
-        67,1,0,0,0,691,692,5,30,0,0,692,697,3,70,35,0,693,694,5,97,0,0,694,
-        696,3,70,35,0,695,693,1,0,0,0,696,699,1,0,0,0,697,695,1,0,0,0,697,
-        698,1,0,0,0,698,69,1,0,0,0,699,697,1,0,0,0,700,701,3,276,138,0,701,
-        702,5,85,0,0,702,703,3,150,75,0,703,71,1,0,0,0,704,706,5,33,0,0,
-        705,707,5,74,0,0,706,705,1,0,0,0,706,707,1,0,0,0,707,708,1,0,0,0,
-        708,709,3,150,75,0,709,73,1,0,0,0,710,711,5,75,0,0,711,713,3,78,
-        39,0,712,714,3,92,46,0,713,712,1,0,0,0,713,714,1,0,0,0,714,75,1,
-        0,0,0,715,716,5,54,0,0,716,717,3,78,39,0,717,77,1,0,0,0,718,720,
-        5,20,0,0,719,718,1,0,0,0,719,720,1,0,0,0,720,721,1,0,0,0,721,723,
-        3,80,40,0,722,724,3,84,42,0,723,722,1,0,0,0,723,724,1,0,0,0,724,
-        726,1,0,0,0,725,727,3,86,43,0,726,725,1,0,0,0,726,727,1,0,0,0,727,
-        729,1,0,0,0,728,730,3,88,44,0,729,728,1,0,0,0,729,730,1,0,0,0,730,
-        79,1,0,0,0,731,736,5,90,0,0,732,733,5,97,0,0,733,735,3,82,41,0,734,
-        732,1,0,0,0,735,738,1,0,0,0,736,734,1,0,0,0,736,737,1,0,0,0,737,
-        748,1,0,0,0,738,736,1,0,0,0,739,744,3,82,41,0,740,741,5,97,0,0,741,
-        743,3,82,41,0,742,740,1,0,0,0,743,746,1,0,0,0,744,742,1,0,0,0,744,
-        745,1,0,0,0,745,748,1,0,0,0,746,744,1,0,0,0,747,731,1,0,0,0,747,
-        739,1,0,0,0,748,81,1,0,0,0,749,752,3,150,75,0,750,751,5,4,0,0,751,
-        753,3,276,138,0,752,750,1,0,0,0,752,753,1,0,0,0,753,83,1,0,0,0,754,
-        755,5,50,0,0,755,756,5,8,0,0,756,761,3,90,45,0,757,758,5,97,0,0,
-        758,760,3,90,45,0,759,757,1,0,0,0,760,763,1,0,0,0,761,759,1,0,0,
-        0,761,762,1,0,0,0,762,85,1,0,0,0,763,761,1,0,0,0,764,765,7,3,0,0,
-        765,766,3,150,75,0,766,87,1,0,0,0,767,768,5,39,0,0,768,769,3,150,
-        75,0,769,89,1,0,0,0,770,772,3,150,75,0,771,773,7,4,0,0,772,771,1,
-        0,0,0,772,773,1,0,0,0,773,91,1,0,0,0,774,775,5,74,0,0,775,776,3,
-        150,75,0,776,93,1,0,0,0,777,782,3,96,48,0,778,779,5,97,0,0,779,781,
-        3,96,48,0,780,778,1,0,0,0,781,784,1,0,0,0,782,780,1,0,0,0,782,783,
-        1,0,0,0,783,95,1,0,0,0,784,782,1,0,0,0,785,786,3,276,138,0,786,787,
-        5,85,0,0,787,789,1,0,0,0,788,785,1,0,0,0,788,789,1,0,0,0,789,792,
-        1,0,0,0,790,793,3,102,51,0,791,793,3,100,50,0,792,790,1,0,0,0,792,
-        791,1,0,0,0,793,803,1,0,0,0,794,795,3,276,138,0,795,796,5,85,0,0,
-        796,798,1,0,0,0,797,794,1,0,0,0,797,798,1,0,0,0,798,799,1,0,0,0,
-        799,800,3,98,49,0,800,801,3,102,51,0,801,803,1,0,0,0,802,788,1,0,
-        0,0,802,797,1,0,0,0,803,97,1,0,0,0,804,808,5,1,0,0,805,807,3,280,
-        140,0,806,805,1,0,0,0,807,810,1,0,0,0,808,806,1,0,0,0,808,809,1,
-        0,0,0,809,848,1,0,0,0,810,808,1,0,0,0,811,813,5,3,0,0,812,814,3,
-        238,119,0,813,812,1,0,0,0,813,814,1,0,0,0,814,818,1,0,0,0,815,817,
-        3,280,140,0,816,815,1,0,0,0,817,820,1,0,0,0,818,816,1,0,0,0,818,
-        819,1,0,0,0,819,848,1,0,0,0,820,818,1,0,0,0,821,823,3,280,140,0,
-        822,824,3,238,119,0,823,822,1,0,0,0,823,824,1,0,0,0,824,828,1,0,
-        0,0,825,827,3,280,140,0,826,825,1,0,0,0,827,830,1,0,0,0,828,826,
-        1,0,0,0,828,829,1,0,0,0,829,848,1,0,0,0,830,828,1,0,0,0,831,832,
-        5,3,0,0,832,836,3,230,115,0,833,835,3,280,140,0,834,833,1,0,0,0,
-        835,838,1,0,0,0,836,834,1,0,0,0,836,837,1,0,0,0,837,848,1,0,0,0,
-        838,836,1,0,0,0,839,840,3,280,140,0,840,844,3,230,115,0,841,843,
-        3,280,140,0,842,841,1,0,0,0,843,846,1,0,0,0,844,842,1,0,0,0,844,
-        845,1,0,0,0,845,848,1,0,0,0,846,844,1,0,0,0,847,804,1,0,0,0,847,
-        811,1,0,0,0,847,821,1,0,0,0,847,831,1,0,0,0,847,839,1,0,0,0,848,
-        99,1,0,0,0,849,850,3,280,140,0,850,851,5,103,0,0,851,852,3,102,51,
-        0,852,853,5,104,0,0,853,101,1,0,0,0,854,858,3,106,53,0,855,857,3,
-        120,60,0,856,855,1,0,0,0,857,860,1,0,0,0,858,856,1,0,0,0,858,859,
-        1,0,0,0,859,889,1,0,0,0,860,858,1,0,0,0,861,862,5,103,0,0,862,863,
-        3,102,51,0,863,864,5,104,0,0,864,889,1,0,0,0,865,867,3,122,61,0,
-        866,868,3,106,53,0,867,866,1,0,0,0,867,868,1,0,0,0,868,872,1,0,0,
-        0,869,871,3,120,60,0,870,869,1,0,0,0,871,874,1,0,0,0,872,870,1,0,
-        0,0,872,873,1,0,0,0,873,889,1,0,0,0,874,872,1,0,0,0,875,879,5,103,
-        0,0,876,877,3,276,138,0,877,878,5,85,0,0,878,880,1,0,0,0,879,876,
-        1,0,0,0,879,880,1,0,0,0,880,881,1,0,0,0,881,884,3,102,51,0,882,883,
-        5,74,0,0,883,885,3,150,75,0,884,882,1,0,0,0,884,885,1,0,0,0,885,
-        886,1,0,0,0,886,887,5,104,0,0,887,889,1,0,0,0,888,854,1,0,0,0,888,
-        861,1,0,0,0,888,865,1,0,0,0,888,875,1,0,0,0,889,103,1,0,0,0,890,
-        892,3,106,53,0,891,893,3,120,60,0,892,891,1,0,0,0,893,894,1,0,0,
-        0,894,892,1,0,0,0,894,895,1,0,0,0,895,105,1,0,0,0,896,898,5,103,
-        0,0,897,899,3,276,138,0,898,897,1,0,0,0,898,899,1,0,0,0,899,902,
-        1,0,0,0,900,903,3,134,67,0,901,903,3,110,55,0,902,900,1,0,0,0,902,
-        901,1,0,0,0,902,903,1,0,0,0,903,905,1,0,0,0,904,906,3,130,65,0,905,
-        904,1,0,0,0,905,906,1,0,0,0,906,909,1,0,0,0,907,908,5,74,0,0,908,
-        910,3,150,75,0,909,907,1,0,0,0,909,910,1,0,0,0,910,911,1,0,0,0,911,
-        927,5,104,0,0,912,914,5,103,0,0,913,915,3,276,138,0,914,913,1,0,
-        0,0,914,915,1,0,0,0,915,916,1,0,0,0,916,918,3,108,54,0,917,919,3,
-        130,65,0,918,917,1,0,0,0,918,919,1,0,0,0,919,922,1,0,0,0,920,921,
-        5,74,0,0,921,923,3,150,75,0,922,920,1,0,0,0,922,923,1,0,0,0,923,
-        924,1,0,0,0,924,925,5,104,0,0,925,927,1,0,0,0,926,896,1,0,0,0,926,
-        912,1,0,0,0,927,107,1,0,0,0,928,929,5,37,0,0,929,930,3,112,56,0,
-        930,109,1,0,0,0,931,932,5,98,0,0,932,933,3,112,56,0,933,111,1,0,
-        0,0,934,942,3,114,57,0,935,937,5,101,0,0,936,938,5,98,0,0,937,936,
-        1,0,0,0,937,938,1,0,0,0,938,939,1,0,0,0,939,941,3,114,57,0,940,935,
-        1,0,0,0,941,944,1,0,0,0,942,940,1,0,0,0,942,943,1,0,0,0,943,113,
-        1,0,0,0,944,942,1,0,0,0,945,950,3,116,58,0,946,947,5,93,0,0,947,
-        949,3,116,58,0,948,946,1,0,0,0,949,952,1,0,0,0,950,948,1,0,0,0,950,
-        951,1,0,0,0,951,115,1,0,0,0,952,950,1,0,0,0,953,954,5,94,0,0,954,
-        957,3,116,58,0,955,957,3,118,59,0,956,953,1,0,0,0,956,955,1,0,0,
-        0,957,117,1,0,0,0,958,965,3,144,72,0,959,965,5,92,0,0,960,961,5,
-        103,0,0,961,962,3,112,56,0,962,963,5,104,0,0,963,965,1,0,0,0,964,
-        958,1,0,0,0,964,959,1,0,0,0,964,960,1,0,0,0,965,119,1,0,0,0,966,
-        968,3,126,63,0,967,969,3,124,62,0,968,967,1,0,0,0,968,969,1,0,0,
-        0,969,970,1,0,0,0,970,971,3,106,53,0,971,977,1,0,0,0,972,973,3,122,
-        61,0,973,974,3,106,53,0,974,977,1,0,0,0,975,977,3,122,61,0,976,966,
-        1,0,0,0,976,972,1,0,0,0,976,975,1,0,0,0,977,121,1,0,0,0,978,979,
-        5,103,0,0,979,980,3,106,53,0,980,981,3,126,63,0,981,984,3,106,53,
-        0,982,983,5,74,0,0,983,985,3,150,75,0,984,982,1,0,0,0,984,985,1,
-        0,0,0,985,986,1,0,0,0,986,987,5,104,0,0,987,988,3,124,62,0,988,1013,
-        1,0,0,0,989,990,5,103,0,0,990,992,3,106,53,0,991,993,3,120,60,0,
-        992,991,1,0,0,0,993,994,1,0,0,0,994,992,1,0,0,0,994,995,1,0,0,0,
-        995,998,1,0,0,0,996,997,5,74,0,0,997,999,3,150,75,0,998,996,1,0,
-        0,0,998,999,1,0,0,0,999,1000,1,0,0,0,1000,1001,5,104,0,0,1001,1002,
-        3,124,62,0,1002,1013,1,0,0,0,1003,1004,5,103,0,0,1004,1007,3,106,
-        53,0,1005,1006,5,74,0,0,1006,1008,3,150,75,0,1007,1005,1,0,0,0,1007,
-        1008,1,0,0,0,1008,1009,1,0,0,0,1009,1010,5,104,0,0,1010,1011,3,124,
-        62,0,1011,1013,1,0,0,0,1012,978,1,0,0,0,1012,989,1,0,0,0,1012,1003,
-        1,0,0,0,1013,123,1,0,0,0,1014,1016,5,107,0,0,1015,1017,3,238,119,
-        0,1016,1015,1,0,0,0,1016,1017,1,0,0,0,1017,1022,1,0,0,0,1018,1020,
-        5,97,0,0,1019,1021,3,238,119,0,1020,1019,1,0,0,0,1020,1021,1,0,0,
-        0,1021,1023,1,0,0,0,1022,1018,1,0,0,0,1022,1023,1,0,0,0,1023,1024,
-        1,0,0,0,1024,1028,5,108,0,0,1025,1028,5,88,0,0,1026,1028,5,90,0,
-        0,1027,1014,1,0,0,0,1027,1025,1,0,0,0,1027,1026,1,0,0,0,1028,125,
-        1,0,0,0,1029,1030,5,86,0,0,1030,1032,5,89,0,0,1031,1033,3,128,64,
-        0,1032,1031,1,0,0,0,1032,1033,1,0,0,0,1033,1034,1,0,0,0,1034,1035,
-        5,89,0,0,1035,1054,5,87,0,0,1036,1037,5,86,0,0,1037,1039,5,89,0,
-        0,1038,1040,3,128,64,0,1039,1038,1,0,0,0,1039,1040,1,0,0,0,1040,
-        1041,1,0,0,0,1041,1054,5,89,0,0,1042,1044,5,89,0,0,1043,1045,3,128,
-        64,0,1044,1043,1,0,0,0,1044,1045,1,0,0,0,1045,1046,1,0,0,0,1046,
-        1047,5,89,0,0,1047,1054,5,87,0,0,1048,1050,5,89,0,0,1049,1051,3,
-        128,64,0,1050,1049,1,0,0,0,1050,1051,1,0,0,0,1051,1052,1,0,0,0,1052,
-        1054,5,89,0,0,1053,1029,1,0,0,0,1053,1036,1,0,0,0,1053,1042,1,0,
-        0,0,1053,1048,1,0,0,0,1054,127,1,0,0,0,1055,1057,5,105,0,0,1056,
-        1058,3,276,138,0,1057,1056,1,0,0,0,1057,1058,1,0,0,0,1058,1061,1,
-        0,0,0,1059,1062,3,132,66,0,1060,1062,3,110,55,0,1061,1059,1,0,0,
-        0,1061,1060,1,0,0,0,1061,1062,1,0,0,0,1062,1064,1,0,0,0,1063,1065,
-        3,140,70,0,1064,1063,1,0,0,0,1064,1065,1,0,0,0,1065,1067,1,0,0,0,
-        1066,1068,3,130,65,0,1067,1066,1,0,0,0,1067,1068,1,0,0,0,1068,1071,
-        1,0,0,0,1069,1070,5,74,0,0,1070,1072,3,150,75,0,1071,1069,1,0,0,
-        0,1071,1072,1,0,0,0,1072,1073,1,0,0,0,1073,1074,5,106,0,0,1074,129,
-        1,0,0,0,1075,1078,3,242,121,0,1076,1078,3,230,115,0,1077,1075,1,
-        0,0,0,1077,1076,1,0,0,0,1078,131,1,0,0,0,1079,1080,5,98,0,0,1080,
-        1088,3,146,73,0,1081,1083,5,101,0,0,1082,1084,5,98,0,0,1083,1082,
-        1,0,0,0,1083,1084,1,0,0,0,1084,1085,1,0,0,0,1085,1087,3,146,73,0,
-        1086,1081,1,0,0,0,1087,1090,1,0,0,0,1088,1086,1,0,0,0,1088,1089,
-        1,0,0,0,1089,1103,1,0,0,0,1090,1088,1,0,0,0,1091,1092,5,98,0,0,1092,
-        1103,3,138,69,0,1093,1094,5,37,0,0,1094,1099,3,146,73,0,1095,1096,
-        5,101,0,0,1096,1098,3,146,73,0,1097,1095,1,0,0,0,1098,1101,1,0,0,
-        0,1099,1097,1,0,0,0,1099,1100,1,0,0,0,1100,1103,1,0,0,0,1101,1099,
-        1,0,0,0,1102,1079,1,0,0,0,1102,1091,1,0,0,0,1102,1093,1,0,0,0,1103,
-        133,1,0,0,0,1104,1106,3,136,68,0,1105,1104,1,0,0,0,1106,1107,1,0,
-        0,0,1107,1105,1,0,0,0,1107,1108,1,0,0,0,1108,135,1,0,0,0,1109,1110,
-        5,98,0,0,1110,1114,3,144,72,0,1111,1112,5,98,0,0,1112,1114,3,138,
-        69,0,1113,1109,1,0,0,0,1113,1111,1,0,0,0,1114,137,1,0,0,0,1115,1117,
-        5,102,0,0,1116,1118,7,5,0,0,1117,1116,1,0,0,0,1117,1118,1,0,0,0,
-        1118,1119,1,0,0,0,1119,1120,5,103,0,0,1120,1121,3,150,75,0,1121,
-        1122,5,104,0,0,1122,139,1,0,0,0,1123,1125,5,90,0,0,1124,1126,3,142,
-        71,0,1125,1124,1,0,0,0,1125,1126,1,0,0,0,1126,1131,1,0,0,0,1127,
-        1129,5,79,0,0,1128,1130,3,142,71,0,1129,1128,1,0,0,0,1129,1130,1,
-        0,0,0,1130,1132,1,0,0,0,1131,1127,1,0,0,0,1131,1132,1,0,0,0,1132,
-        1138,1,0,0,0,1133,1135,5,79,0,0,1134,1136,3,142,71,0,1135,1134,1,
-        0,0,0,1135,1136,1,0,0,0,1136,1138,1,0,0,0,1137,1123,1,0,0,0,1137,
-        1133,1,0,0,0,1138,141,1,0,0,0,1139,1141,5,89,0,0,1140,1139,1,0,0,
-        0,1140,1141,1,0,0,0,1141,1142,1,0,0,0,1142,1143,3,238,119,0,1143,
-        143,1,0,0,0,1144,1145,3,284,142,0,1145,145,1,0,0,0,1146,1147,3,284,
-        142,0,1147,147,1,0,0,0,1148,1150,3,192,96,0,1149,1151,3,190,95,0,
-        1150,1149,1,0,0,0,1151,1152,1,0,0,0,1152,1150,1,0,0,0,1152,1153,
-        1,0,0,0,1153,149,1,0,0,0,1154,1155,3,152,76,0,1155,151,1,0,0,0,1156,
-        1161,3,154,77,0,1157,1158,5,49,0,0,1158,1160,3,154,77,0,1159,1157,
-        1,0,0,0,1160,1163,1,0,0,0,1161,1159,1,0,0,0,1161,1162,1,0,0,0,1162,
-        153,1,0,0,0,1163,1161,1,0,0,0,1164,1169,3,156,78,0,1165,1166,5,76,
-        0,0,1166,1168,3,156,78,0,1167,1165,1,0,0,0,1168,1171,1,0,0,0,1169,
-        1167,1,0,0,0,1169,1170,1,0,0,0,1170,155,1,0,0,0,1171,1169,1,0,0,
-        0,1172,1177,3,158,79,0,1173,1174,5,2,0,0,1174,1176,3,158,79,0,1175,
-        1173,1,0,0,0,1176,1179,1,0,0,0,1177,1175,1,0,0,0,1177,1178,1,0,0,
-        0,1178,157,1,0,0,0,1179,1177,1,0,0,0,1180,1182,5,44,0,0,1181,1180,
-        1,0,0,0,1182,1185,1,0,0,0,1183,1181,1,0,0,0,1183,1184,1,0,0,0,1184,
-        1186,1,0,0,0,1185,1183,1,0,0,0,1186,1187,3,160,80,0,1187,159,1,0,
-        0,0,1188,1194,3,164,82,0,1189,1190,3,162,81,0,1190,1191,3,164,82,
-        0,1191,1193,1,0,0,0,1192,1189,1,0,0,0,1193,1196,1,0,0,0,1194,1192,
-        1,0,0,0,1194,1195,1,0,0,0,1195,161,1,0,0,0,1196,1194,1,0,0,0,1197,
-        1198,7,6,0,0,1198,163,1,0,0,0,1199,1203,3,174,87,0,1200,1202,3,166,
-        83,0,1201,1200,1,0,0,0,1202,1205,1,0,0,0,1203,1201,1,0,0,0,1203,
-        1204,1,0,0,0,1204,165,1,0,0,0,1205,1203,1,0,0,0,1206,1207,5,58,0,
-        0,1207,1208,5,75,0,0,1208,1241,3,174,87,0,1209,1210,5,24,0,0,1210,
-        1211,5,75,0,0,1211,1241,3,174,87,0,1212,1213,5,12,0,0,1213,1241,
-        3,174,87,0,1214,1215,5,81,0,0,1215,1241,3,174,87,0,1216,1217,5,35,
-        0,0,1217,1241,3,174,87,0,1218,1219,5,37,0,0,1219,1241,5,45,0,0,1220,
-        1221,5,37,0,0,1221,1222,5,44,0,0,1222,1241,5,45,0,0,1223,1225,5,
-        37,0,0,1224,1226,5,44,0,0,1225,1224,1,0,0,0,1225,1226,1,0,0,0,1226,
-        1227,1,0,0,0,1227,1230,7,7,0,0,1228,1230,5,78,0,0,1229,1223,1,0,
-        0,0,1229,1228,1,0,0,0,1230,1231,1,0,0,0,1231,1241,3,168,84,0,1232,
-        1234,5,37,0,0,1233,1235,5,44,0,0,1234,1233,1,0,0,0,1234,1235,1,0,
-        0,0,1235,1237,1,0,0,0,1236,1238,3,280,140,0,1237,1236,1,0,0,0,1237,
-        1238,1,0,0,0,1238,1239,1,0,0,0,1239,1241,5,63,0,0,1240,1206,1,0,
-        0,0,1240,1209,1,0,0,0,1240,1212,1,0,0,0,1240,1214,1,0,0,0,1240,1216,
-        1,0,0,0,1240,1218,1,0,0,0,1240,1220,1,0,0,0,1240,1229,1,0,0,0,1240,
-        1232,1,0,0,0,1241,167,1,0,0,0,1242,1247,3,170,85,0,1243,1244,5,101,
-        0,0,1244,1246,3,170,85,0,1245,1243,1,0,0,0,1246,1249,1,0,0,0,1247,
-        1245,1,0,0,0,1247,1248,1,0,0,0,1248,169,1,0,0,0,1249,1247,1,0,0,
-        0,1250,1252,3,172,86,0,1251,1250,1,0,0,0,1252,1253,1,0,0,0,1253,
-        1251,1,0,0,0,1253,1254,1,0,0,0,1254,1259,1,0,0,0,1255,1256,5,75,
-        0,0,1256,1257,3,172,86,0,1257,1258,3,172,86,0,1258,1260,1,0,0,0,
-        1259,1255,1,0,0,0,1259,1260,1,0,0,0,1260,1265,1,0,0,0,1261,1262,
-        5,86,0,0,1262,1263,3,168,84,0,1263,1264,5,87,0,0,1264,1266,1,0,0,
-        0,1265,1261,1,0,0,0,1265,1266,1,0,0,0,1266,1269,1,0,0,0,1267,1268,
-        5,44,0,0,1268,1270,5,45,0,0,1269,1267,1,0,0,0,1269,1270,1,0,0,0,
-        1270,171,1,0,0,0,1271,1274,3,280,140,0,1272,1274,5,45,0,0,1273,1271,
-        1,0,0,0,1273,1272,1,0,0,0,1274,173,1,0,0,0,1275,1281,3,178,89,0,
-        1276,1277,3,176,88,0,1277,1278,3,178,89,0,1278,1280,1,0,0,0,1279,
-        1276,1,0,0,0,1280,1283,1,0,0,0,1281,1279,1,0,0,0,1281,1282,1,0,0,
-        0,1282,175,1,0,0,0,1283,1281,1,0,0,0,1284,1285,7,8,0,0,1285,177,
-        1,0,0,0,1286,1292,3,182,91,0,1287,1288,3,180,90,0,1288,1289,3,182,
-        91,0,1289,1291,1,0,0,0,1290,1287,1,0,0,0,1291,1294,1,0,0,0,1292,
-        1290,1,0,0,0,1292,1293,1,0,0,0,1293,179,1,0,0,0,1294,1292,1,0,0,
-        0,1295,1296,7,9,0,0,1296,181,1,0,0,0,1297,1302,3,184,92,0,1298,1299,
-        5,95,0,0,1299,1301,3,184,92,0,1300,1298,1,0,0,0,1301,1304,1,0,0,
-        0,1302,1300,1,0,0,0,1302,1303,1,0,0,0,1303,183,1,0,0,0,1304,1302,
-        1,0,0,0,1305,1307,7,10,0,0,1306,1305,1,0,0,0,1307,1310,1,0,0,0,1308,
-        1306,1,0,0,0,1308,1309,1,0,0,0,1309,1311,1,0,0,0,1310,1308,1,0,0,
-        0,1311,1312,3,186,93,0,1312,185,1,0,0,0,1313,1318,3,192,96,0,1314,
-        1317,3,188,94,0,1315,1317,3,190,95,0,1316,1314,1,0,0,0,1316,1315,
-        1,0,0,0,1317,1320,1,0,0,0,1318,1316,1,0,0,0,1318,1319,1,0,0,0,1319,
-        1323,1,0,0,0,1320,1318,1,0,0,0,1321,1324,3,134,67,0,1322,1324,3,
-        110,55,0,1323,1321,1,0,0,0,1323,1322,1,0,0,0,1323,1324,1,0,0,0,1324,
-        187,1,0,0,0,1325,1326,5,105,0,0,1326,1327,3,150,75,0,1327,1328,5,
-        106,0,0,1328,1339,1,0,0,0,1329,1331,5,105,0,0,1330,1332,3,150,75,
-        0,1331,1330,1,0,0,0,1331,1332,1,0,0,0,1332,1333,1,0,0,0,1333,1335,
-        5,79,0,0,1334,1336,3,150,75,0,1335,1334,1,0,0,0,1335,1336,1,0,0,
-        0,1336,1337,1,0,0,0,1337,1339,5,106,0,0,1338,1325,1,0,0,0,1338,1329,
-        1,0,0,0,1339,189,1,0,0,0,1340,1341,5,96,0,0,1341,1342,3,244,122,
-        0,1342,191,1,0,0,0,1343,1359,3,194,97,0,1344,1359,3,218,109,0,1345,
-        1359,3,202,101,0,1346,1359,3,204,102,0,1347,1359,3,206,103,0,1348,
-        1359,3,212,106,0,1349,1359,3,214,107,0,1350,1359,3,232,116,0,1351,
-        1359,3,230,115,0,1352,1359,3,196,98,0,1353,1359,3,104,52,0,1354,
-        1359,3,216,108,0,1355,1359,3,220,110,0,1356,1359,3,226,113,0,1357,
-        1359,3,276,138,0,1358,1343,1,0,0,0,1358,1344,1,0,0,0,1358,1345,1,
-        0,0,0,1358,1346,1,0,0,0,1358,1347,1,0,0,0,1358,1348,1,0,0,0,1358,
-        1349,1,0,0,0,1358,1350,1,0,0,0,1358,1351,1,0,0,0,1358,1352,1,0,0,
-        0,1358,1353,1,0,0,0,1358,1354,1,0,0,0,1358,1355,1,0,0,0,1358,1356,
-        1,0,0,0,1358,1357,1,0,0,0,1359,193,1,0,0,0,1360,1361,5,13,0,0,1361,
-        1362,5,103,0,0,1362,1363,5,90,0,0,1363,1364,5,104,0,0,1364,195,1,
-        0,0,0,1365,1367,5,10,0,0,1366,1368,3,150,75,0,1367,1366,1,0,0,0,
-        1367,1368,1,0,0,0,1368,1370,1,0,0,0,1369,1371,3,198,99,0,1370,1369,
-        1,0,0,0,1371,1372,1,0,0,0,1372,1370,1,0,0,0,1372,1373,1,0,0,0,1373,
-        1376,1,0,0,0,1374,1375,5,22,0,0,1375,1377,3,150,75,0,1376,1374,1,
-        0,0,0,1376,1377,1,0,0,0,1377,1378,1,0,0,0,1378,1379,5,23,0,0,1379,
-        197,1,0,0,0,1380,1381,5,73,0,0,1381,1386,3,200,100,0,1382,1383,5,
-        97,0,0,1383,1385,3,200,100,0,1384,1382,1,0,0,0,1385,1388,1,0,0,0,
-        1386,1384,1,0,0,0,1386,1387,1,0,0,0,1387,1389,1,0,0,0,1388,1386,
-        1,0,0,0,1389,1390,5,59,0,0,1390,1391,3,150,75,0,1391,199,1,0,0,0,
-        1392,1393,3,162,81,0,1393,1394,3,150,75,0,1394,1398,1,0,0,0,1395,
-        1398,3,166,83,0,1396,1398,3,150,75,0,1397,1392,1,0,0,0,1397,1395,
-        1,0,0,0,1397,1396,1,0,0,0,1398,201,1,0,0,0,1399,1400,5,105,0,0,1400,
-        1403,3,210,105,0,1401,1402,5,101,0,0,1402,1404,3,150,75,0,1403,1401,
-        1,0,0,0,1403,1404,1,0,0,0,1404,1405,1,0,0,0,1405,1406,5,106,0,0,
-        1406,203,1,0,0,0,1407,1411,5,105,0,0,1408,1409,3,276,138,0,1409,
-        1410,5,85,0,0,1410,1412,1,0,0,0,1411,1408,1,0,0,0,1411,1412,1,0,
-        0,0,1412,1413,1,0,0,0,1413,1416,3,104,52,0,1414,1415,5,74,0,0,1415,
-        1417,3,150,75,0,1416,1414,1,0,0,0,1416,1417,1,0,0,0,1417,1418,1,
-        0,0,0,1418,1419,5,101,0,0,1419,1420,3,150,75,0,1420,1421,5,106,0,
-        0,1421,205,1,0,0,0,1422,1423,3,208,104,0,1423,1424,5,103,0,0,1424,
-        1425,3,210,105,0,1425,1426,5,104,0,0,1426,207,1,0,0,0,1427,1428,
-        7,11,0,0,1428,209,1,0,0,0,1429,1430,3,276,138,0,1430,1431,5,35,0,
-        0,1431,1434,3,150,75,0,1432,1433,5,74,0,0,1433,1435,3,150,75,0,1434,
-        1432,1,0,0,0,1434,1435,1,0,0,0,1435,211,1,0,0,0,1436,1437,5,51,0,
-        0,1437,1438,5,103,0,0,1438,1439,3,276,138,0,1439,1440,5,85,0,0,1440,
-        1441,3,150,75,0,1441,1442,5,97,0,0,1442,1443,3,276,138,0,1443,1444,
-        5,35,0,0,1444,1445,3,150,75,0,1445,1446,5,101,0,0,1446,1447,3,150,
-        75,0,1447,1448,5,104,0,0,1448,213,1,0,0,0,1449,1450,7,12,0,0,1450,
-        1456,5,107,0,0,1451,1457,3,8,4,0,1452,1454,3,94,47,0,1453,1455,3,
-        92,46,0,1454,1453,1,0,0,0,1454,1455,1,0,0,0,1455,1457,1,0,0,0,1456,
-        1451,1,0,0,0,1456,1452,1,0,0,0,1457,1458,1,0,0,0,1458,1459,5,108,
-        0,0,1459,215,1,0,0,0,1460,1461,5,103,0,0,1461,1462,3,150,75,0,1462,
-        1463,5,104,0,0,1463,217,1,0,0,0,1464,1465,3,222,111,0,1465,1467,
-        5,103,0,0,1466,1468,7,13,0,0,1467,1466,1,0,0,0,1467,1468,1,0,0,0,
-        1468,1470,1,0,0,0,1469,1471,3,150,75,0,1470,1469,1,0,0,0,1470,1471,
-        1,0,0,0,1471,1472,1,0,0,0,1472,1473,5,67,0,0,1473,1474,3,150,75,
-        0,1474,1475,5,104,0,0,1475,219,1,0,0,0,1476,1477,3,222,111,0,1477,
-        1479,5,103,0,0,1478,1480,7,0,0,0,1479,1478,1,0,0,0,1479,1480,1,0,
-        0,0,1480,1489,1,0,0,0,1481,1486,3,150,75,0,1482,1483,5,97,0,0,1483,
-        1485,3,150,75,0,1484,1482,1,0,0,0,1485,1488,1,0,0,0,1486,1484,1,
-        0,0,0,1486,1487,1,0,0,0,1487,1490,1,0,0,0,1488,1486,1,0,0,0,1489,
-        1481,1,0,0,0,1489,1490,1,0,0,0,1490,1491,1,0,0,0,1491,1492,5,104,
-        0,0,1492,221,1,0,0,0,1493,1494,3,224,112,0,1494,1495,3,280,140,0,
-        1495,223,1,0,0,0,1496,1497,3,280,140,0,1497,1498,5,96,0,0,1498,1500,
-        1,0,0,0,1499,1496,1,0,0,0,1500,1503,1,0,0,0,1501,1499,1,0,0,0,1501,
-        1502,1,0,0,0,1502,225,1,0,0,0,1503,1501,1,0,0,0,1504,1505,3,276,
-        138,0,1505,1514,5,107,0,0,1506,1511,3,228,114,0,1507,1508,5,97,0,
-        0,1508,1510,3,228,114,0,1509,1507,1,0,0,0,1510,1513,1,0,0,0,1511,
-        1509,1,0,0,0,1511,1512,1,0,0,0,1512,1515,1,0,0,0,1513,1511,1,0,0,
-        0,1514,1506,1,0,0,0,1514,1515,1,0,0,0,1515,1516,1,0,0,0,1516,1517,
-        5,108,0,0,1517,227,1,0,0,0,1518,1519,3,244,122,0,1519,1520,5,98,
-        0,0,1520,1521,3,150,75,0,1521,1528,1,0,0,0,1522,1523,5,96,0,0,1523,
-        1528,3,244,122,0,1524,1525,5,96,0,0,1525,1528,5,90,0,0,1526,1528,
-        3,276,138,0,1527,1518,1,0,0,0,1527,1522,1,0,0,0,1527,1524,1,0,0,
-        0,1527,1526,1,0,0,0,1528,229,1,0,0,0,1529,1532,5,102,0,0,1530,1533,
-        3,284,142,0,1531,1533,5,111,0,0,1532,1530,1,0,0,0,1532,1531,1,0,
-        0,0,1533,231,1,0,0,0,1534,1541,3,234,117,0,1535,1541,5,45,0,0,1536,
-        1541,3,236,118,0,1537,1541,5,113,0,0,1538,1541,3,240,120,0,1539,
-        1541,3,242,121,0,1540,1534,1,0,0,0,1540,1535,1,0,0,0,1540,1536,1,
-        0,0,0,1540,1537,1,0,0,0,1540,1538,1,0,0,0,1540,1539,1,0,0,0,1541,
-        233,1,0,0,0,1542,1543,7,14,0,0,1543,235,1,0,0,0,1544,1547,3,238,
-        119,0,1545,1547,5,112,0,0,1546,1544,1,0,0,0,1546,1545,1,0,0,0,1547,
-        237,1,0,0,0,1548,1549,7,15,0,0,1549,239,1,0,0,0,1550,1559,5,105,
-        0,0,1551,1556,3,150,75,0,1552,1553,5,97,0,0,1553,1555,3,150,75,0,
-        1554,1552,1,0,0,0,1555,1558,1,0,0,0,1556,1554,1,0,0,0,1556,1557,
-        1,0,0,0,1557,1560,1,0,0,0,1558,1556,1,0,0,0,1559,1551,1,0,0,0,1559,
-        1560,1,0,0,0,1560,1561,1,0,0,0,1561,1562,5,106,0,0,1562,241,1,0,
-        0,0,1563,1577,5,107,0,0,1564,1565,3,244,122,0,1565,1566,5,98,0,0,
-        1566,1574,3,150,75,0,1567,1568,5,97,0,0,1568,1569,3,244,122,0,1569,
-        1570,5,98,0,0,1570,1571,3,150,75,0,1571,1573,1,0,0,0,1572,1567,1,
-        0,0,0,1573,1576,1,0,0,0,1574,1572,1,0,0,0,1574,1575,1,0,0,0,1575,
-        1578,1,0,0,0,1576,1574,1,0,0,0,1577,1564,1,0,0,0,1577,1578,1,0,0,
-        0,1578,1579,1,0,0,0,1579,1580,5,108,0,0,1580,243,1,0,0,0,1581,1582,
-        3,284,142,0,1582,245,1,0,0,0,1583,1589,3,248,124,0,1584,1589,3,258,
-        129,0,1585,1589,3,260,130,0,1586,1589,3,264,132,0,1587,1589,3,270,
-        135,0,1588,1583,1,0,0,0,1588,1584,1,0,0,0,1588,1585,1,0,0,0,1588,
-        1586,1,0,0,0,1588,1587,1,0,0,0,1589,247,1,0,0,0,1590,1591,5,15,0,
-        0,1591,1593,5,11,0,0,1592,1594,3,280,140,0,1593,1592,1,0,0,0,1593,
-        1594,1,0,0,0,1594,1596,1,0,0,0,1595,1597,3,272,136,0,1596,1595,1,
-        0,0,0,1596,1597,1,0,0,0,1597,1598,1,0,0,0,1598,1599,7,16,0,0,1599,
-        1600,5,103,0,0,1600,1601,3,276,138,0,1601,1602,3,136,68,0,1602,1603,
-        5,104,0,0,1603,1604,7,17,0,0,1604,1606,3,250,125,0,1605,1607,3,92,
-        46,0,1606,1605,1,0,0,0,1606,1607,1,0,0,0,1607,249,1,0,0,0,1608,1609,
-        3,252,126,0,1609,1610,5,37,0,0,1610,1611,5,70,0,0,1611,1637,1,0,
-        0,0,1612,1613,3,254,127,0,1613,1614,5,37,0,0,1614,1615,5,70,0,0,
-        1615,1637,1,0,0,0,1616,1617,3,252,126,0,1617,1618,5,37,0,0,1618,
-        1619,5,44,0,0,1619,1620,5,45,0,0,1620,1637,1,0,0,0,1621,1622,3,252,
-        126,0,1622,1623,5,37,0,0,1623,1624,5,42,0,0,1624,1625,5,38,0,0,1625,
-        1637,1,0,0,0,1626,1627,3,254,127,0,1627,1628,5,37,0,0,1628,1629,
-        5,42,0,0,1629,1630,5,38,0,0,1630,1637,1,0,0,0,1631,1632,3,252,126,
-        0,1632,1633,5,37,0,0,1633,1634,7,7,0,0,1634,1635,3,256,128,0,1635,
-        1637,1,0,0,0,1636,1608,1,0,0,0,1636,1612,1,0,0,0,1636,1616,1,0,0,
-        0,1636,1621,1,0,0,0,1636,1626,1,0,0,0,1636,1631,1,0,0,0,1637,251,
-        1,0,0,0,1638,1639,3,276,138,0,1639,1640,5,96,0,0,1640,1641,3,244,
-        122,0,1641,253,1,0,0,0,1642,1643,5,103,0,0,1643,1648,3,252,126,0,
-        1644,1645,5,97,0,0,1645,1647,3,252,126,0,1646,1644,1,0,0,0,1647,
-        1650,1,0,0,0,1648,1646,1,0,0,0,1648,1649,1,0,0,0,1649,1651,1,0,0,
-        0,1650,1648,1,0,0,0,1651,1652,5,104,0,0,1652,255,1,0,0,0,1653,1658,
-        3,280,140,0,1654,1655,5,86,0,0,1655,1656,3,256,128,0,1656,1657,5,
-        87,0,0,1657,1659,1,0,0,0,1658,1654,1,0,0,0,1658,1659,1,0,0,0,1659,
-        1663,1,0,0,0,1660,1661,5,103,0,0,1661,1662,5,111,0,0,1662,1664,5,
-        104,0,0,1663,1660,1,0,0,0,1663,1664,1,0,0,0,1664,257,1,0,0,0,1665,
-        1666,5,21,0,0,1666,1667,5,11,0,0,1667,1669,3,280,140,0,1668,1670,
-        3,274,137,0,1669,1668,1,0,0,0,1669,1670,1,0,0,0,1670,259,1,0,0,0,
-        1671,1673,5,15,0,0,1672,1674,5,70,0,0,1673,1672,1,0,0,0,1673,1674,
-        1,0,0,0,1674,1675,1,0,0,0,1675,1677,5,36,0,0,1676,1678,3,280,140,
-        0,1677,1676,1,0,0,0,1677,1678,1,0,0,0,1678,1680,1,0,0,0,1679,1681,
-        3,272,136,0,1680,1679,1,0,0,0,1680,1681,1,0,0,0,1681,1682,1,0,0,
-        0,1682,1684,3,262,131,0,1683,1685,3,92,46,0,1684,1683,1,0,0,0,1684,
-        1685,1,0,0,0,1685,261,1,0,0,0,1686,1687,5,27,0,0,1687,1688,5,103,
-        0,0,1688,1689,3,276,138,0,1689,1690,3,136,68,0,1690,1691,5,104,0,
-        0,1691,1692,5,47,0,0,1692,1693,5,103,0,0,1693,1698,3,252,126,0,1694,
-        1695,5,97,0,0,1695,1697,3,252,126,0,1696,1694,1,0,0,0,1697,1700,
-        1,0,0,0,1698,1696,1,0,0,0,1698,1699,1,0,0,0,1699,1701,1,0,0,0,1700,
-        1698,1,0,0,0,1701,1702,5,104,0,0,1702,1720,1,0,0,0,1703,1705,5,47,
-        0,0,1704,1706,5,98,0,0,1705,1704,1,0,0,0,1705,1706,1,0,0,0,1706,
-        1707,1,0,0,0,1707,1708,3,144,72,0,1708,1709,5,103,0,0,1709,1714,
-        3,244,122,0,1710,1711,5,97,0,0,1711,1713,3,244,122,0,1712,1710,1,
-        0,0,0,1713,1716,1,0,0,0,1714,1712,1,0,0,0,1714,1715,1,0,0,0,1715,
-        1717,1,0,0,0,1716,1714,1,0,0,0,1717,1718,5,104,0,0,1718,1720,1,0,
-        0,0,1719,1686,1,0,0,0,1719,1703,1,0,0,0,1720,263,1,0,0,0,1721,1722,
-        5,15,0,0,1722,1723,3,280,140,0,1723,1725,5,36,0,0,1724,1726,3,280,
-        140,0,1725,1724,1,0,0,0,1725,1726,1,0,0,0,1726,1728,1,0,0,0,1727,
-        1729,3,272,136,0,1728,1727,1,0,0,0,1728,1729,1,0,0,0,1729,1730,1,
-        0,0,0,1730,1731,5,27,0,0,1731,1732,5,103,0,0,1732,1733,3,276,138,
-        0,1733,1734,3,136,68,0,1734,1735,5,104,0,0,1735,1737,5,47,0,0,1736,
-        1738,3,280,140,0,1737,1736,1,0,0,0,1737,1738,1,0,0,0,1738,1739,1,
-        0,0,0,1739,1741,3,266,133,0,1740,1742,3,268,134,0,1741,1740,1,0,
-        0,0,1741,1742,1,0,0,0,1742,265,1,0,0,0,1743,1744,5,103,0,0,1744,
-        1749,3,252,126,0,1745,1746,5,97,0,0,1746,1748,3,252,126,0,1747,1745,
-        1,0,0,0,1748,1751,1,0,0,0,1749,1747,1,0,0,0,1749,1750,1,0,0,0,1750,
-        1752,1,0,0,0,1751,1749,1,0,0,0,1752,1753,5,104,0,0,1753,1766,1,0,
-        0,0,1754,1755,5,105,0,0,1755,1760,3,252,126,0,1756,1757,5,97,0,0,
-        1757,1759,3,252,126,0,1758,1756,1,0,0,0,1759,1762,1,0,0,0,1760,1758,
-        1,0,0,0,1760,1761,1,0,0,0,1761,1763,1,0,0,0,1762,1760,1,0,0,0,1763,
-        1764,5,106,0,0,1764,1766,1,0,0,0,1765,1743,1,0,0,0,1765,1754,1,0,
-        0,0,1766,267,1,0,0,0,1767,1768,3,280,140,0,1768,1769,3,242,121,0,
-        1769,269,1,0,0,0,1770,1771,5,21,0,0,1771,1772,5,36,0,0,1772,1774,
-        3,280,140,0,1773,1775,3,274,137,0,1774,1773,1,0,0,0,1774,1775,1,
-        0,0,0,1775,271,1,0,0,0,1776,1777,5,34,0,0,1777,1778,5,44,0,0,1778,
-        1779,5,25,0,0,1779,273,1,0,0,0,1780,1781,5,34,0,0,1781,1782,5,25,
-        0,0,1782,275,1,0,0,0,1783,1786,3,280,140,0,1784,1786,3,278,139,0,
-        1785,1783,1,0,0,0,1785,1784,1,0,0,0,1786,277,1,0,0,0,1787,1788,7,
-        18,0,0,1788,279,1,0,0,0,1789,1793,5,115,0,0,1790,1793,5,114,0,0,
-        1791,1793,3,282,141,0,1792,1789,1,0,0,0,1792,1790,1,0,0,0,1792,1791,
-        1,0,0,0,1793,281,1,0,0,0,1794,1795,7,19,0,0,1795,283,1,0,0,0,1796,
-        1799,3,280,140,0,1797,1799,3,286,143,0,1798,1796,1,0,0,0,1798,1797,
-        1,0,0,0,1799,285,1,0,0,0,1800,1801,7,20,0,0,1801,287,1,0,0,0,222,
-        290,297,308,313,320,326,331,335,342,357,360,367,379,382,402,405,
-        412,416,424,434,437,440,445,447,450,454,460,469,472,482,488,496,
-        503,511,521,529,532,538,541,543,555,565,569,574,586,595,603,628,
-        636,648,651,659,671,677,680,684,687,697,706,713,719,723,726,729,
-        736,744,747,752,761,772,782,788,792,797,802,808,813,818,823,828,
-        836,844,847,858,867,872,879,884,888,894,898,902,905,909,914,918,
-        922,926,937,942,950,956,964,968,976,984,994,998,1007,1012,1016,1020,
-        1022,1027,1032,1039,1044,1050,1053,1057,1061,1064,1067,1071,1077,
-        1083,1088,1099,1102,1107,1113,1117,1125,1129,1131,1135,1137,1140,
-        1152,1161,1169,1177,1183,1194,1203,1225,1229,1234,1237,1240,1247,
-        1253,1259,1265,1269,1273,1281,1292,1302,1308,1316,1318,1323,1331,
-        1335,1338,1358,1367,1372,1376,1386,1397,1403,1411,1416,1434,1454,
-        1456,1467,1470,1479,1486,1489,1501,1511,1514,1527,1532,1540,1546,
-        1556,1559,1574,1577,1588,1593,1596,1606,1636,1648,1658,1663,1669,
-        1673,1677,1680,1684,1698,1705,1714,1719,1725,1728,1737,1741,1749,
-        1760,1765,1774,1785,1792,1798
+        7,142,2,143,7,143,2,144,7,144,2,145,7,145,1,0,1,0,3,0,295,8,0,1,
+        0,1,0,1,1,1,1,1,1,3,1,302,8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,
+        3,3,3,313,8,3,1,4,5,4,316,8,4,10,4,12,4,319,9,4,1,4,1,4,5,4,323,
+        8,4,10,4,12,4,326,9,4,1,4,5,4,329,8,4,10,4,12,4,332,9,4,1,5,1,5,
+        3,5,336,8,5,1,6,1,6,3,6,340,8,6,1,6,1,6,1,7,4,7,345,8,7,11,7,12,
+        7,346,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,9,360,8,9,10,
+        9,12,9,363,9,9,3,9,365,8,9,1,9,1,9,1,10,5,10,370,8,10,10,10,12,10,
+        373,9,10,1,10,1,10,1,11,1,11,1,11,1,11,1,11,5,11,382,8,11,10,11,
+        12,11,385,9,11,3,11,387,8,11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,
+        1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,3,12,407,
+        8,12,1,13,3,13,410,8,13,1,13,1,13,1,13,5,13,415,8,13,10,13,12,13,
+        418,9,13,1,13,3,13,421,8,13,1,14,1,14,1,14,1,14,1,14,1,15,3,15,429,
+        8,15,1,15,1,15,1,15,1,15,1,15,1,15,5,15,437,8,15,10,15,12,15,440,
+        9,15,3,15,442,8,15,1,15,3,15,445,8,15,1,15,1,15,1,15,3,15,450,8,
+        15,3,15,452,8,15,1,16,3,16,455,8,16,1,16,1,16,3,16,459,8,16,1,16,
+        1,16,1,16,1,16,3,16,465,8,16,1,17,1,17,1,17,1,17,1,17,5,17,472,8,
+        17,10,17,12,17,475,9,17,3,17,477,8,17,1,17,1,17,1,18,1,18,1,18,5,
+        18,484,8,18,10,18,12,18,487,9,18,1,18,1,18,3,18,491,8,18,1,18,1,
+        18,1,18,5,18,496,8,18,10,18,12,18,499,9,18,3,18,501,8,18,1,19,1,
+        19,1,19,1,19,1,19,1,19,1,19,1,19,3,19,511,8,19,1,19,3,19,514,8,19,
+        1,20,1,20,1,20,3,20,519,8,20,1,20,1,20,1,20,1,20,3,20,525,8,20,3,
+        20,527,8,20,1,21,1,21,1,21,1,21,1,21,1,22,1,22,1,22,5,22,537,8,22,
+        10,22,12,22,540,9,22,1,22,1,22,1,23,1,23,1,23,5,23,547,8,23,10,23,
+        12,23,550,9,23,1,23,3,23,553,8,23,1,24,1,24,1,24,3,24,558,8,24,1,
+        24,1,24,1,25,1,25,1,25,1,26,1,26,1,26,5,26,568,8,26,10,26,12,26,
+        571,9,26,1,27,1,27,1,27,1,27,1,27,1,27,3,27,579,8,27,1,28,1,28,1,
+        28,1,28,5,28,585,8,28,10,28,12,28,588,9,28,1,29,1,29,1,29,1,29,1,
+        29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,
+        29,1,29,1,29,1,29,1,29,3,29,612,8,29,1,30,1,30,1,30,1,30,5,30,618,
+        8,30,10,30,12,30,621,9,30,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,
+        1,31,3,31,632,8,31,1,32,3,32,635,8,32,1,32,1,32,1,32,1,32,5,32,641,
+        8,32,10,32,12,32,644,9,32,1,33,1,33,1,33,1,33,1,33,1,33,1,33,4,33,
+        653,8,33,11,33,12,33,654,1,33,1,33,1,34,1,34,3,34,661,8,34,1,34,
+        3,34,664,8,34,1,34,1,34,3,34,668,8,34,1,34,3,34,671,8,34,1,35,1,
+        35,1,36,1,36,1,36,1,36,5,36,679,8,36,10,36,12,36,682,9,36,1,37,1,
+        37,1,37,1,37,1,38,1,38,3,38,690,8,38,1,38,1,38,1,39,1,39,1,39,3,
+        39,697,8,39,1,40,1,40,1,40,1,41,3,41,703,8,41,1,41,1,41,3,41,707,
+        8,41,1,41,3,41,710,8,41,1,41,3,41,713,8,41,1,42,1,42,1,42,5,42,718,
+        8,42,10,42,12,42,721,9,42,1,42,1,42,1,42,5,42,726,8,42,10,42,12,
+        42,729,9,42,3,42,731,8,42,1,43,1,43,1,43,3,43,736,8,43,1,44,1,44,
+        1,44,1,44,1,44,5,44,743,8,44,10,44,12,44,746,9,44,1,45,1,45,1,45,
+        1,46,1,46,1,46,1,47,1,47,3,47,756,8,47,1,48,1,48,1,48,1,49,1,49,
+        1,49,5,49,764,8,49,10,49,12,49,767,9,49,1,50,1,50,1,50,3,50,772,
+        8,50,1,50,1,50,3,50,776,8,50,1,50,1,50,1,50,3,50,781,8,50,1,50,1,
+        50,1,50,3,50,786,8,50,1,51,1,51,5,51,790,8,51,10,51,12,51,793,9,
+        51,1,51,1,51,3,51,797,8,51,1,51,5,51,800,8,51,10,51,12,51,803,9,
+        51,1,51,1,51,3,51,807,8,51,1,51,5,51,810,8,51,10,51,12,51,813,9,
+        51,1,51,1,51,1,51,5,51,818,8,51,10,51,12,51,821,9,51,1,51,1,51,1,
+        51,5,51,826,8,51,10,51,12,51,829,9,51,3,51,831,8,51,1,52,1,52,1,
+        52,1,52,1,52,1,53,1,53,5,53,840,8,53,10,53,12,53,843,9,53,1,53,1,
+        53,1,53,1,53,1,53,1,53,3,53,851,8,53,1,53,5,53,854,8,53,10,53,12,
+        53,857,9,53,1,53,1,53,1,53,1,53,3,53,863,8,53,1,53,1,53,1,53,3,53,
+        868,8,53,1,53,1,53,3,53,872,8,53,1,54,1,54,4,54,876,8,54,11,54,12,
+        54,877,1,55,1,55,3,55,882,8,55,1,55,1,55,3,55,886,8,55,1,55,3,55,
+        889,8,55,1,55,1,55,3,55,893,8,55,1,55,1,55,1,55,3,55,898,8,55,1,
+        55,1,55,3,55,902,8,55,1,55,1,55,3,55,906,8,55,1,55,1,55,3,55,910,
+        8,55,1,56,1,56,1,56,1,57,1,57,1,57,1,58,1,58,1,58,3,58,921,8,58,
+        1,58,5,58,924,8,58,10,58,12,58,927,9,58,1,59,1,59,1,59,5,59,932,
+        8,59,10,59,12,59,935,9,59,1,60,1,60,1,60,3,60,940,8,60,1,61,1,61,
+        1,61,1,61,1,61,1,61,3,61,948,8,61,1,62,1,62,3,62,952,8,62,1,62,1,
+        62,1,62,1,62,1,62,1,62,3,62,960,8,62,1,63,1,63,1,63,1,63,1,63,1,
+        63,3,63,968,8,63,1,63,1,63,1,63,1,63,1,63,1,63,4,63,976,8,63,11,
+        63,12,63,977,1,63,1,63,3,63,982,8,63,1,63,1,63,1,63,1,63,1,63,1,
+        63,1,63,3,63,991,8,63,1,63,1,63,1,63,3,63,996,8,63,1,64,1,64,3,64,
+        1000,8,64,1,64,1,64,3,64,1004,8,64,3,64,1006,8,64,1,64,1,64,1,64,
+        3,64,1011,8,64,1,65,1,65,1,65,3,65,1016,8,65,1,65,1,65,1,65,1,65,
+        1,65,3,65,1023,8,65,1,65,1,65,1,65,3,65,1028,8,65,1,65,1,65,1,65,
+        1,65,3,65,1034,8,65,1,65,3,65,1037,8,65,1,66,1,66,3,66,1041,8,66,
+        1,66,1,66,3,66,1045,8,66,1,66,3,66,1048,8,66,1,66,3,66,1051,8,66,
+        1,66,1,66,3,66,1055,8,66,1,66,1,66,1,67,1,67,3,67,1061,8,67,1,68,
+        1,68,1,68,1,68,3,68,1067,8,68,1,68,5,68,1070,8,68,10,68,12,68,1073,
+        9,68,1,68,1,68,1,68,1,68,1,68,1,68,5,68,1081,8,68,10,68,12,68,1084,
+        9,68,3,68,1086,8,68,1,69,4,69,1089,8,69,11,69,12,69,1090,1,70,1,
+        70,1,70,1,70,3,70,1097,8,70,1,71,1,71,3,71,1101,8,71,1,71,1,71,1,
+        71,1,71,1,72,1,72,3,72,1109,8,72,1,72,1,72,3,72,1113,8,72,3,72,1115,
+        8,72,1,72,1,72,3,72,1119,8,72,3,72,1121,8,72,1,73,3,73,1124,8,73,
+        1,73,1,73,1,74,1,74,1,75,1,75,1,76,1,76,4,76,1134,8,76,11,76,12,
+        76,1135,1,77,1,77,1,78,1,78,1,78,5,78,1143,8,78,10,78,12,78,1146,
+        9,78,1,79,1,79,1,79,5,79,1151,8,79,10,79,12,79,1154,9,79,1,80,1,
+        80,1,80,5,80,1159,8,80,10,80,12,80,1162,9,80,1,81,5,81,1165,8,81,
+        10,81,12,81,1168,9,81,1,81,1,81,1,82,1,82,1,82,1,82,5,82,1176,8,
+        82,10,82,12,82,1179,9,82,1,83,1,83,1,84,1,84,5,84,1185,8,84,10,84,
+        12,84,1188,9,84,1,85,1,85,1,85,1,85,1,85,1,85,1,85,1,85,1,85,1,85,
+        1,85,1,85,1,85,1,85,1,85,1,85,1,85,1,85,1,85,3,85,1209,8,85,1,85,
+        1,85,3,85,1213,8,85,1,85,1,85,1,85,3,85,1218,8,85,1,85,3,85,1221,
+        8,85,1,85,3,85,1224,8,85,1,86,1,86,1,86,5,86,1229,8,86,10,86,12,
+        86,1232,9,86,1,87,4,87,1235,8,87,11,87,12,87,1236,1,87,1,87,1,87,
+        1,87,3,87,1243,8,87,1,87,1,87,1,87,1,87,3,87,1249,8,87,1,87,1,87,
+        3,87,1253,8,87,1,88,1,88,3,88,1257,8,88,1,89,1,89,1,89,1,89,5,89,
+        1263,8,89,10,89,12,89,1266,9,89,1,90,1,90,1,91,1,91,1,91,1,91,5,
+        91,1274,8,91,10,91,12,91,1277,9,91,1,92,1,92,1,93,1,93,1,93,5,93,
+        1284,8,93,10,93,12,93,1287,9,93,1,94,5,94,1290,8,94,10,94,12,94,
+        1293,9,94,1,94,1,94,1,95,1,95,1,95,5,95,1300,8,95,10,95,12,95,1303,
+        9,95,1,95,1,95,3,95,1307,8,95,1,96,1,96,1,96,1,96,1,96,1,96,3,96,
+        1315,8,96,1,96,1,96,3,96,1319,8,96,1,96,3,96,1322,8,96,1,97,1,97,
+        1,97,1,98,1,98,1,98,1,98,1,98,1,98,1,98,1,98,1,98,1,98,1,98,1,98,
+        1,98,1,98,1,98,3,98,1342,8,98,1,99,1,99,1,99,1,99,1,99,1,100,1,100,
+        3,100,1351,8,100,1,100,4,100,1354,8,100,11,100,12,100,1355,1,100,
+        1,100,3,100,1360,8,100,1,100,1,100,1,101,1,101,1,101,1,101,5,101,
+        1368,8,101,10,101,12,101,1371,9,101,1,101,1,101,1,101,1,102,1,102,
+        1,102,1,102,1,102,3,102,1381,8,102,1,103,1,103,1,103,1,103,3,103,
+        1387,8,103,1,103,1,103,1,104,1,104,1,104,1,104,3,104,1395,8,104,
+        1,104,1,104,1,104,3,104,1400,8,104,1,104,1,104,1,104,1,104,1,105,
+        1,105,1,105,1,105,1,105,1,106,1,106,1,107,1,107,1,107,1,107,1,107,
+        3,107,1418,8,107,1,108,1,108,1,108,1,108,1,108,1,108,1,108,1,108,
+        1,108,1,108,1,108,1,108,1,108,1,109,1,109,1,109,1,109,1,109,3,109,
+        1438,8,109,3,109,1440,8,109,1,109,1,109,1,110,1,110,1,110,1,110,
+        1,111,1,111,1,111,3,111,1451,8,111,1,111,3,111,1454,8,111,1,111,
+        1,111,1,111,1,111,1,112,1,112,1,112,3,112,1463,8,112,1,112,1,112,
+        1,112,5,112,1468,8,112,10,112,12,112,1471,9,112,3,112,1473,8,112,
+        1,112,1,112,1,113,1,113,1,113,1,114,1,114,1,114,5,114,1483,8,114,
+        10,114,12,114,1486,9,114,1,115,1,115,1,115,1,115,1,115,5,115,1493,
+        8,115,10,115,12,115,1496,9,115,3,115,1498,8,115,1,115,1,115,1,116,
+        1,116,1,116,1,116,1,116,1,116,1,116,1,116,1,116,3,116,1511,8,116,
+        1,117,1,117,1,117,3,117,1516,8,117,1,118,1,118,1,118,1,118,1,118,
+        1,118,3,118,1524,8,118,1,119,1,119,1,120,1,120,3,120,1530,8,120,
+        1,121,1,121,1,122,1,122,1,122,1,122,5,122,1538,8,122,10,122,12,122,
+        1541,9,122,3,122,1543,8,122,1,122,1,122,1,123,1,123,1,123,1,123,
+        1,123,1,123,1,123,1,123,1,123,5,123,1556,8,123,10,123,12,123,1559,
+        9,123,3,123,1561,8,123,1,123,1,123,1,124,1,124,1,125,1,125,1,125,
+        1,125,1,125,3,125,1572,8,125,1,126,1,126,1,126,3,126,1577,8,126,
+        1,126,3,126,1580,8,126,1,126,1,126,1,126,1,126,1,126,1,126,1,126,
+        1,126,3,126,1590,8,126,1,127,1,127,1,127,1,127,1,127,1,127,1,127,
+        1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,
+        1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,3,127,
+        1620,8,127,1,128,1,128,1,128,1,128,1,129,1,129,1,129,1,129,5,129,
+        1630,8,129,10,129,12,129,1633,9,129,1,129,1,129,1,130,1,130,1,130,
+        1,130,1,130,3,130,1642,8,130,1,130,1,130,1,130,3,130,1647,8,130,
+        1,131,1,131,1,131,1,131,3,131,1653,8,131,1,132,1,132,3,132,1657,
+        8,132,1,132,1,132,3,132,1661,8,132,1,132,3,132,1664,8,132,1,132,
+        1,132,3,132,1668,8,132,1,133,1,133,1,133,1,133,1,133,1,133,1,133,
+        1,133,1,133,1,133,5,133,1680,8,133,10,133,12,133,1683,9,133,1,133,
+        1,133,1,133,1,133,3,133,1689,8,133,1,133,1,133,1,133,1,133,1,133,
+        5,133,1696,8,133,10,133,12,133,1699,9,133,1,133,1,133,3,133,1703,
+        8,133,1,134,1,134,1,134,1,134,3,134,1709,8,134,1,134,3,134,1712,
+        8,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,3,134,1721,8,134,
+        1,134,1,134,3,134,1725,8,134,1,135,1,135,1,135,1,135,5,135,1731,
+        8,135,10,135,12,135,1734,9,135,1,135,1,135,1,135,1,135,1,135,1,135,
+        5,135,1742,8,135,10,135,12,135,1745,9,135,1,135,1,135,3,135,1749,
+        8,135,1,136,1,136,1,136,1,137,1,137,1,137,1,137,3,137,1758,8,137,
+        1,138,1,138,1,138,1,138,1,139,1,139,1,139,1,140,1,140,3,140,1769,
+        8,140,1,141,1,141,1,142,1,142,1,142,3,142,1776,8,142,1,143,1,143,
+        1,144,1,144,3,144,1782,8,144,1,145,1,145,1,145,0,0,146,0,2,4,6,8,
+        10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,
+        54,56,58,60,62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,
+        98,100,102,104,106,108,110,112,114,116,118,120,122,124,126,128,130,
+        132,134,136,138,140,142,144,146,148,150,152,154,156,158,160,162,
+        164,166,168,170,172,174,176,178,180,182,184,186,188,190,192,194,
+        196,198,200,202,204,206,208,210,212,214,216,218,220,222,224,226,
+        228,230,232,234,236,238,240,242,244,246,248,250,252,254,256,258,
+        260,262,264,266,268,270,272,274,276,278,280,282,284,286,288,290,
+        0,21,2,0,1,1,20,20,2,0,15,15,32,32,2,0,19,19,31,31,2,0,57,57,68,
+        68,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,82,87,2,0,62,62,78,78,2,0,88,
+        89,100,100,1,0,90,92,1,0,88,89,4,0,1,1,3,3,43,43,56,56,2,0,13,14,
+        25,25,1,0,64,66,2,0,26,26,61,61,1,0,109,111,2,0,27,27,47,47,2,0,
+        6,6,53,53,18,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,35,35,37,37,
+        39,41,44,44,47,50,52,52,54,55,57,59,69,69,71,71,73,77,19,0,3,3,6,
+        7,11,11,13,14,18,18,21,21,25,25,27,34,36,36,38,38,42,43,46,46,51,
+        51,53,53,56,56,60,60,62,68,70,70,72,72,20,0,1,2,4,5,8,10,12,12,15,
+        17,19,20,22,24,26,26,35,35,37,37,39,41,44,45,47,50,52,52,54,55,57,
+        59,61,61,69,69,71,71,73,77,1933,0,292,1,0,0,0,2,301,1,0,0,0,4,303,
+        1,0,0,0,6,312,1,0,0,0,8,317,1,0,0,0,10,335,1,0,0,0,12,337,1,0,0,
+        0,14,344,1,0,0,0,16,348,1,0,0,0,18,353,1,0,0,0,20,371,1,0,0,0,22,
+        376,1,0,0,0,24,406,1,0,0,0,26,409,1,0,0,0,28,422,1,0,0,0,30,428,
+        1,0,0,0,32,454,1,0,0,0,34,466,1,0,0,0,36,500,1,0,0,0,38,513,1,0,
+        0,0,40,526,1,0,0,0,42,528,1,0,0,0,44,538,1,0,0,0,46,543,1,0,0,0,
+        48,557,1,0,0,0,50,561,1,0,0,0,52,564,1,0,0,0,54,578,1,0,0,0,56,580,
+        1,0,0,0,58,611,1,0,0,0,60,613,1,0,0,0,62,631,1,0,0,0,64,634,1,0,
+        0,0,66,645,1,0,0,0,68,670,1,0,0,0,70,672,1,0,0,0,72,674,1,0,0,0,
+        74,683,1,0,0,0,76,687,1,0,0,0,78,693,1,0,0,0,80,698,1,0,0,0,82,702,
+        1,0,0,0,84,730,1,0,0,0,86,732,1,0,0,0,88,737,1,0,0,0,90,747,1,0,
+        0,0,92,750,1,0,0,0,94,753,1,0,0,0,96,757,1,0,0,0,98,760,1,0,0,0,
+        100,785,1,0,0,0,102,830,1,0,0,0,104,832,1,0,0,0,106,871,1,0,0,0,
+        108,873,1,0,0,0,110,909,1,0,0,0,112,911,1,0,0,0,114,914,1,0,0,0,
+        116,917,1,0,0,0,118,928,1,0,0,0,120,939,1,0,0,0,122,947,1,0,0,0,
+        124,959,1,0,0,0,126,995,1,0,0,0,128,1010,1,0,0,0,130,1036,1,0,0,
+        0,132,1038,1,0,0,0,134,1060,1,0,0,0,136,1085,1,0,0,0,138,1088,1,
+        0,0,0,140,1096,1,0,0,0,142,1098,1,0,0,0,144,1120,1,0,0,0,146,1123,
+        1,0,0,0,148,1127,1,0,0,0,150,1129,1,0,0,0,152,1131,1,0,0,0,154,1137,
+        1,0,0,0,156,1139,1,0,0,0,158,1147,1,0,0,0,160,1155,1,0,0,0,162,1166,
+        1,0,0,0,164,1171,1,0,0,0,166,1180,1,0,0,0,168,1182,1,0,0,0,170,1223,
+        1,0,0,0,172,1225,1,0,0,0,174,1234,1,0,0,0,176,1256,1,0,0,0,178,1258,
+        1,0,0,0,180,1267,1,0,0,0,182,1269,1,0,0,0,184,1278,1,0,0,0,186,1280,
+        1,0,0,0,188,1291,1,0,0,0,190,1296,1,0,0,0,192,1321,1,0,0,0,194,1323,
+        1,0,0,0,196,1341,1,0,0,0,198,1343,1,0,0,0,200,1348,1,0,0,0,202,1363,
+        1,0,0,0,204,1380,1,0,0,0,206,1382,1,0,0,0,208,1390,1,0,0,0,210,1405,
+        1,0,0,0,212,1410,1,0,0,0,214,1412,1,0,0,0,216,1419,1,0,0,0,218,1432,
+        1,0,0,0,220,1443,1,0,0,0,222,1447,1,0,0,0,224,1459,1,0,0,0,226,1476,
+        1,0,0,0,228,1484,1,0,0,0,230,1487,1,0,0,0,232,1510,1,0,0,0,234,1512,
+        1,0,0,0,236,1523,1,0,0,0,238,1525,1,0,0,0,240,1529,1,0,0,0,242,1531,
+        1,0,0,0,244,1533,1,0,0,0,246,1546,1,0,0,0,248,1564,1,0,0,0,250,1571,
+        1,0,0,0,252,1573,1,0,0,0,254,1619,1,0,0,0,256,1621,1,0,0,0,258,1625,
+        1,0,0,0,260,1636,1,0,0,0,262,1648,1,0,0,0,264,1654,1,0,0,0,266,1702,
+        1,0,0,0,268,1704,1,0,0,0,270,1748,1,0,0,0,272,1750,1,0,0,0,274,1753,
+        1,0,0,0,276,1759,1,0,0,0,278,1763,1,0,0,0,280,1768,1,0,0,0,282,1770,
+        1,0,0,0,284,1775,1,0,0,0,286,1777,1,0,0,0,288,1781,1,0,0,0,290,1783,
+        1,0,0,0,292,294,3,2,1,0,293,295,5,99,0,0,294,293,1,0,0,0,294,295,
+        1,0,0,0,295,296,1,0,0,0,296,297,5,0,0,1,297,1,1,0,0,0,298,302,3,
+        4,2,0,299,302,3,250,125,0,300,302,3,8,4,0,301,298,1,0,0,0,301,299,
+        1,0,0,0,301,300,1,0,0,0,302,3,1,0,0,0,303,304,5,55,0,0,304,305,3,
+        284,142,0,305,306,5,85,0,0,306,307,3,6,3,0,307,5,1,0,0,0,308,313,
+        5,113,0,0,309,313,3,240,120,0,310,313,3,238,119,0,311,313,3,284,
+        142,0,312,308,1,0,0,0,312,309,1,0,0,0,312,310,1,0,0,0,312,311,1,
+        0,0,0,313,7,1,0,0,0,314,316,3,10,5,0,315,314,1,0,0,0,316,319,1,0,
+        0,0,317,315,1,0,0,0,317,318,1,0,0,0,318,320,1,0,0,0,319,317,1,0,
+        0,0,320,324,3,14,7,0,321,323,3,12,6,0,322,321,1,0,0,0,323,326,1,
+        0,0,0,324,322,1,0,0,0,324,325,1,0,0,0,325,330,1,0,0,0,326,324,1,
+        0,0,0,327,329,3,10,5,0,328,327,1,0,0,0,329,332,1,0,0,0,330,328,1,
+        0,0,0,330,331,1,0,0,0,331,9,1,0,0,0,332,330,1,0,0,0,333,336,3,16,
+        8,0,334,336,3,18,9,0,335,333,1,0,0,0,335,334,1,0,0,0,336,11,1,0,
+        0,0,337,339,5,69,0,0,338,340,7,0,0,0,339,338,1,0,0,0,339,340,1,0,
+        0,0,340,341,1,0,0,0,341,342,3,14,7,0,342,13,1,0,0,0,343,345,3,24,
+        12,0,344,343,1,0,0,0,345,346,1,0,0,0,346,344,1,0,0,0,346,347,1,0,
+        0,0,347,15,1,0,0,0,348,349,5,4,0,0,349,350,5,46,0,0,350,351,5,60,
+        0,0,351,352,3,154,77,0,352,17,1,0,0,0,353,354,5,72,0,0,354,355,3,
+        226,113,0,355,364,5,103,0,0,356,361,3,154,77,0,357,358,5,97,0,0,
+        358,360,3,154,77,0,359,357,1,0,0,0,360,363,1,0,0,0,361,359,1,0,0,
+        0,361,362,1,0,0,0,362,365,1,0,0,0,363,361,1,0,0,0,364,356,1,0,0,
+        0,364,365,1,0,0,0,365,366,1,0,0,0,366,367,5,104,0,0,367,19,1,0,0,
+        0,368,370,3,22,11,0,369,368,1,0,0,0,370,373,1,0,0,0,371,369,1,0,
+        0,0,371,372,1,0,0,0,372,374,1,0,0,0,373,371,1,0,0,0,374,375,5,0,
+        0,1,375,21,1,0,0,0,376,377,3,226,113,0,377,386,5,103,0,0,378,383,
+        3,154,77,0,379,380,5,97,0,0,380,382,3,154,77,0,381,379,1,0,0,0,382,
+        385,1,0,0,0,383,381,1,0,0,0,383,384,1,0,0,0,384,387,1,0,0,0,385,
+        383,1,0,0,0,386,378,1,0,0,0,386,387,1,0,0,0,387,388,1,0,0,0,388,
+        389,5,104,0,0,389,23,1,0,0,0,390,407,3,26,13,0,391,407,3,28,14,0,
+        392,407,3,32,16,0,393,407,3,30,15,0,394,407,3,50,25,0,395,407,3,
+        52,26,0,396,407,3,56,28,0,397,407,3,60,30,0,398,407,3,64,32,0,399,
+        407,3,78,39,0,400,407,3,80,40,0,401,407,3,66,33,0,402,407,3,70,35,
+        0,403,407,3,68,34,0,404,407,3,72,36,0,405,407,3,76,38,0,406,390,
+        1,0,0,0,406,391,1,0,0,0,406,392,1,0,0,0,406,393,1,0,0,0,406,394,
+        1,0,0,0,406,395,1,0,0,0,406,396,1,0,0,0,406,397,1,0,0,0,406,398,
+        1,0,0,0,406,399,1,0,0,0,406,400,1,0,0,0,406,401,1,0,0,0,406,402,
+        1,0,0,0,406,403,1,0,0,0,406,404,1,0,0,0,406,405,1,0,0,0,407,25,1,
+        0,0,0,408,410,5,48,0,0,409,408,1,0,0,0,409,410,1,0,0,0,410,411,1,
+        0,0,0,411,412,5,40,0,0,412,416,3,98,49,0,413,415,3,10,5,0,414,413,
+        1,0,0,0,415,418,1,0,0,0,416,414,1,0,0,0,416,417,1,0,0,0,417,420,
+        1,0,0,0,418,416,1,0,0,0,419,421,3,96,48,0,420,419,1,0,0,0,420,421,
+        1,0,0,0,421,27,1,0,0,0,422,423,5,71,0,0,423,424,3,154,77,0,424,425,
+        5,4,0,0,425,426,3,280,140,0,426,29,1,0,0,0,427,429,5,48,0,0,428,
+        427,1,0,0,0,428,429,1,0,0,0,429,430,1,0,0,0,430,431,5,9,0,0,431,
+        444,3,44,22,0,432,441,5,103,0,0,433,438,3,154,77,0,434,435,5,97,
+        0,0,435,437,3,154,77,0,436,434,1,0,0,0,437,440,1,0,0,0,438,436,1,
+        0,0,0,438,439,1,0,0,0,439,442,1,0,0,0,440,438,1,0,0,0,441,433,1,
+        0,0,0,441,442,1,0,0,0,442,443,1,0,0,0,443,445,5,104,0,0,444,432,
+        1,0,0,0,444,445,1,0,0,0,445,451,1,0,0,0,446,449,5,77,0,0,447,450,
+        5,90,0,0,448,450,3,46,23,0,449,447,1,0,0,0,449,448,1,0,0,0,450,452,
+        1,0,0,0,451,446,1,0,0,0,451,452,1,0,0,0,452,31,1,0,0,0,453,455,5,
+        48,0,0,454,453,1,0,0,0,454,455,1,0,0,0,455,456,1,0,0,0,456,458,5,
+        9,0,0,457,459,3,34,17,0,458,457,1,0,0,0,458,459,1,0,0,0,459,460,
+        1,0,0,0,460,461,5,107,0,0,461,462,3,8,4,0,462,464,5,108,0,0,463,
+        465,3,36,18,0,464,463,1,0,0,0,464,465,1,0,0,0,465,33,1,0,0,0,466,
+        476,5,103,0,0,467,477,5,90,0,0,468,473,3,280,140,0,469,470,5,97,
+        0,0,470,472,3,280,140,0,471,469,1,0,0,0,472,475,1,0,0,0,473,471,
+        1,0,0,0,473,474,1,0,0,0,474,477,1,0,0,0,475,473,1,0,0,0,476,467,
+        1,0,0,0,476,468,1,0,0,0,476,477,1,0,0,0,477,478,1,0,0,0,478,479,
+        5,104,0,0,479,35,1,0,0,0,480,481,5,35,0,0,481,485,3,284,142,0,482,
+        484,3,38,19,0,483,482,1,0,0,0,484,487,1,0,0,0,485,483,1,0,0,0,485,
+        486,1,0,0,0,486,501,1,0,0,0,487,485,1,0,0,0,488,490,5,35,0,0,489,
+        491,3,154,77,0,490,489,1,0,0,0,490,491,1,0,0,0,491,492,1,0,0,0,492,
+        493,3,284,142,0,493,497,3,284,142,0,494,496,3,38,19,0,495,494,1,
+        0,0,0,496,499,1,0,0,0,497,495,1,0,0,0,497,498,1,0,0,0,498,501,1,
+        0,0,0,499,497,1,0,0,0,500,480,1,0,0,0,500,488,1,0,0,0,501,37,1,0,
+        0,0,502,503,5,46,0,0,503,504,3,154,77,0,504,505,3,284,142,0,505,
+        514,1,0,0,0,506,507,5,47,0,0,507,508,3,284,142,0,508,510,3,284,142,
+        0,509,511,3,40,20,0,510,509,1,0,0,0,510,511,1,0,0,0,511,514,1,0,
+        0,0,512,514,3,42,21,0,513,502,1,0,0,0,513,506,1,0,0,0,513,512,1,
+        0,0,0,514,39,1,0,0,0,515,516,5,59,0,0,516,527,3,284,142,0,517,519,
+        5,27,0,0,518,517,1,0,0,0,518,519,1,0,0,0,519,520,1,0,0,0,520,521,
+        3,154,77,0,521,524,3,284,142,0,522,523,5,59,0,0,523,525,3,284,142,
+        0,524,522,1,0,0,0,524,525,1,0,0,0,525,527,1,0,0,0,526,515,1,0,0,
+        0,526,518,1,0,0,0,527,41,1,0,0,0,528,529,3,284,142,0,529,530,3,284,
+        142,0,530,531,5,4,0,0,531,532,3,280,140,0,532,43,1,0,0,0,533,534,
+        3,288,144,0,534,535,5,96,0,0,535,537,1,0,0,0,536,533,1,0,0,0,537,
+        540,1,0,0,0,538,536,1,0,0,0,538,539,1,0,0,0,539,541,1,0,0,0,540,
+        538,1,0,0,0,541,542,3,288,144,0,542,45,1,0,0,0,543,548,3,48,24,0,
+        544,545,5,97,0,0,545,547,3,48,24,0,546,544,1,0,0,0,547,550,1,0,0,
+        0,548,546,1,0,0,0,548,549,1,0,0,0,549,552,1,0,0,0,550,548,1,0,0,
+        0,551,553,3,96,48,0,552,551,1,0,0,0,552,553,1,0,0,0,553,47,1,0,0,
+        0,554,555,3,284,142,0,555,556,5,4,0,0,556,558,1,0,0,0,557,554,1,
+        0,0,0,557,558,1,0,0,0,558,559,1,0,0,0,559,560,3,280,140,0,560,49,
+        1,0,0,0,561,562,7,1,0,0,562,563,3,98,49,0,563,51,1,0,0,0,564,565,
+        5,41,0,0,565,569,3,100,50,0,566,568,3,54,27,0,567,566,1,0,0,0,568,
+        571,1,0,0,0,569,567,1,0,0,0,569,570,1,0,0,0,570,53,1,0,0,0,571,569,
+        1,0,0,0,572,573,5,47,0,0,573,574,5,40,0,0,574,579,3,56,28,0,575,
+        576,5,47,0,0,576,577,5,15,0,0,577,579,3,56,28,0,578,572,1,0,0,0,
+        578,575,1,0,0,0,579,55,1,0,0,0,580,581,5,55,0,0,581,586,3,58,29,
+        0,582,583,5,97,0,0,583,585,3,58,29,0,584,582,1,0,0,0,585,588,1,0,
+        0,0,586,584,1,0,0,0,586,587,1,0,0,0,587,57,1,0,0,0,588,586,1,0,0,
+        0,589,590,3,152,76,0,590,591,5,85,0,0,591,592,3,154,77,0,592,612,
+        1,0,0,0,593,594,3,280,140,0,594,595,5,85,0,0,595,596,3,154,77,0,
+        596,612,1,0,0,0,597,598,3,280,140,0,598,599,5,80,0,0,599,600,3,154,
+        77,0,600,612,1,0,0,0,601,602,3,280,140,0,602,603,3,138,69,0,603,
+        612,1,0,0,0,604,605,3,196,98,0,605,606,5,105,0,0,606,607,3,154,77,
+        0,607,608,5,106,0,0,608,609,5,85,0,0,609,610,3,154,77,0,610,612,
+        1,0,0,0,611,589,1,0,0,0,611,593,1,0,0,0,611,597,1,0,0,0,611,601,
+        1,0,0,0,611,604,1,0,0,0,612,59,1,0,0,0,613,614,5,52,0,0,614,619,
+        3,62,31,0,615,616,5,97,0,0,616,618,3,62,31,0,617,615,1,0,0,0,618,
+        621,1,0,0,0,619,617,1,0,0,0,619,620,1,0,0,0,620,61,1,0,0,0,621,619,
+        1,0,0,0,622,623,3,280,140,0,623,624,3,138,69,0,624,632,1,0,0,0,625,
+        632,3,152,76,0,626,627,3,196,98,0,627,628,5,105,0,0,628,629,3,154,
+        77,0,629,630,5,106,0,0,630,632,1,0,0,0,631,622,1,0,0,0,631,625,1,
+        0,0,0,631,626,1,0,0,0,632,63,1,0,0,0,633,635,7,2,0,0,634,633,1,0,
+        0,0,634,635,1,0,0,0,635,636,1,0,0,0,636,637,5,16,0,0,637,642,3,154,
+        77,0,638,639,5,97,0,0,639,641,3,154,77,0,640,638,1,0,0,0,641,644,
+        1,0,0,0,642,640,1,0,0,0,642,643,1,0,0,0,643,65,1,0,0,0,644,642,1,
+        0,0,0,645,646,5,28,0,0,646,647,5,103,0,0,647,648,3,280,140,0,648,
+        649,5,35,0,0,649,650,3,154,77,0,650,652,5,101,0,0,651,653,3,24,12,
+        0,652,651,1,0,0,0,653,654,1,0,0,0,654,652,1,0,0,0,654,655,1,0,0,
+        0,655,656,1,0,0,0,656,657,5,104,0,0,657,67,1,0,0,0,658,660,3,88,
+        44,0,659,661,3,90,45,0,660,659,1,0,0,0,660,661,1,0,0,0,661,663,1,
+        0,0,0,662,664,3,92,46,0,663,662,1,0,0,0,663,664,1,0,0,0,664,671,
+        1,0,0,0,665,667,3,90,45,0,666,668,3,92,46,0,667,666,1,0,0,0,667,
+        668,1,0,0,0,668,671,1,0,0,0,669,671,3,92,46,0,670,658,1,0,0,0,670,
+        665,1,0,0,0,670,669,1,0,0,0,671,69,1,0,0,0,672,673,5,29,0,0,673,
+        71,1,0,0,0,674,675,5,30,0,0,675,680,3,74,37,0,676,677,5,97,0,0,677,
+        679,3,74,37,0,678,676,1,0,0,0,679,682,1,0,0,0,680,678,1,0,0,0,680,
+        681,1,0,0,0,681,73,1,0,0,0,682,680,1,0,0,0,683,684,3,280,140,0,684,
+        685,5,85,0,0,685,686,3,154,77,0,686,75,1,0,0,0,687,689,5,33,0,0,
+        688,690,5,74,0,0,689,688,1,0,0,0,689,690,1,0,0,0,690,691,1,0,0,0,
+        691,692,3,154,77,0,692,77,1,0,0,0,693,694,5,75,0,0,694,696,3,82,
+        41,0,695,697,3,96,48,0,696,695,1,0,0,0,696,697,1,0,0,0,697,79,1,
+        0,0,0,698,699,5,54,0,0,699,700,3,82,41,0,700,81,1,0,0,0,701,703,
+        5,20,0,0,702,701,1,0,0,0,702,703,1,0,0,0,703,704,1,0,0,0,704,706,
+        3,84,42,0,705,707,3,88,44,0,706,705,1,0,0,0,706,707,1,0,0,0,707,
+        709,1,0,0,0,708,710,3,90,45,0,709,708,1,0,0,0,709,710,1,0,0,0,710,
+        712,1,0,0,0,711,713,3,92,46,0,712,711,1,0,0,0,712,713,1,0,0,0,713,
+        83,1,0,0,0,714,719,5,90,0,0,715,716,5,97,0,0,716,718,3,86,43,0,717,
+        715,1,0,0,0,718,721,1,0,0,0,719,717,1,0,0,0,719,720,1,0,0,0,720,
+        731,1,0,0,0,721,719,1,0,0,0,722,727,3,86,43,0,723,724,5,97,0,0,724,
+        726,3,86,43,0,725,723,1,0,0,0,726,729,1,0,0,0,727,725,1,0,0,0,727,
+        728,1,0,0,0,728,731,1,0,0,0,729,727,1,0,0,0,730,714,1,0,0,0,730,
+        722,1,0,0,0,731,85,1,0,0,0,732,735,3,154,77,0,733,734,5,4,0,0,734,
+        736,3,280,140,0,735,733,1,0,0,0,735,736,1,0,0,0,736,87,1,0,0,0,737,
+        738,5,50,0,0,738,739,5,8,0,0,739,744,3,94,47,0,740,741,5,97,0,0,
+        741,743,3,94,47,0,742,740,1,0,0,0,743,746,1,0,0,0,744,742,1,0,0,
+        0,744,745,1,0,0,0,745,89,1,0,0,0,746,744,1,0,0,0,747,748,7,3,0,0,
+        748,749,3,154,77,0,749,91,1,0,0,0,750,751,5,39,0,0,751,752,3,154,
+        77,0,752,93,1,0,0,0,753,755,3,154,77,0,754,756,7,4,0,0,755,754,1,
+        0,0,0,755,756,1,0,0,0,756,95,1,0,0,0,757,758,5,74,0,0,758,759,3,
+        154,77,0,759,97,1,0,0,0,760,765,3,100,50,0,761,762,5,97,0,0,762,
+        764,3,100,50,0,763,761,1,0,0,0,764,767,1,0,0,0,765,763,1,0,0,0,765,
+        766,1,0,0,0,766,99,1,0,0,0,767,765,1,0,0,0,768,769,3,280,140,0,769,
+        770,5,85,0,0,770,772,1,0,0,0,771,768,1,0,0,0,771,772,1,0,0,0,772,
+        775,1,0,0,0,773,776,3,106,53,0,774,776,3,104,52,0,775,773,1,0,0,
+        0,775,774,1,0,0,0,776,786,1,0,0,0,777,778,3,280,140,0,778,779,5,
+        85,0,0,779,781,1,0,0,0,780,777,1,0,0,0,780,781,1,0,0,0,781,782,1,
+        0,0,0,782,783,3,102,51,0,783,784,3,106,53,0,784,786,1,0,0,0,785,
+        771,1,0,0,0,785,780,1,0,0,0,786,101,1,0,0,0,787,791,5,1,0,0,788,
+        790,3,284,142,0,789,788,1,0,0,0,790,793,1,0,0,0,791,789,1,0,0,0,
+        791,792,1,0,0,0,792,831,1,0,0,0,793,791,1,0,0,0,794,796,5,3,0,0,
+        795,797,3,242,121,0,796,795,1,0,0,0,796,797,1,0,0,0,797,801,1,0,
+        0,0,798,800,3,284,142,0,799,798,1,0,0,0,800,803,1,0,0,0,801,799,
+        1,0,0,0,801,802,1,0,0,0,802,831,1,0,0,0,803,801,1,0,0,0,804,806,
+        3,284,142,0,805,807,3,242,121,0,806,805,1,0,0,0,806,807,1,0,0,0,
+        807,811,1,0,0,0,808,810,3,284,142,0,809,808,1,0,0,0,810,813,1,0,
+        0,0,811,809,1,0,0,0,811,812,1,0,0,0,812,831,1,0,0,0,813,811,1,0,
+        0,0,814,815,5,3,0,0,815,819,3,234,117,0,816,818,3,284,142,0,817,
+        816,1,0,0,0,818,821,1,0,0,0,819,817,1,0,0,0,819,820,1,0,0,0,820,
+        831,1,0,0,0,821,819,1,0,0,0,822,823,3,284,142,0,823,827,3,234,117,
+        0,824,826,3,284,142,0,825,824,1,0,0,0,826,829,1,0,0,0,827,825,1,
+        0,0,0,827,828,1,0,0,0,828,831,1,0,0,0,829,827,1,0,0,0,830,787,1,
+        0,0,0,830,794,1,0,0,0,830,804,1,0,0,0,830,814,1,0,0,0,830,822,1,
+        0,0,0,831,103,1,0,0,0,832,833,3,284,142,0,833,834,5,103,0,0,834,
+        835,3,106,53,0,835,836,5,104,0,0,836,105,1,0,0,0,837,841,3,110,55,
+        0,838,840,3,124,62,0,839,838,1,0,0,0,840,843,1,0,0,0,841,839,1,0,
+        0,0,841,842,1,0,0,0,842,872,1,0,0,0,843,841,1,0,0,0,844,845,5,103,
+        0,0,845,846,3,106,53,0,846,847,5,104,0,0,847,872,1,0,0,0,848,850,
+        3,126,63,0,849,851,3,110,55,0,850,849,1,0,0,0,850,851,1,0,0,0,851,
+        855,1,0,0,0,852,854,3,124,62,0,853,852,1,0,0,0,854,857,1,0,0,0,855,
+        853,1,0,0,0,855,856,1,0,0,0,856,872,1,0,0,0,857,855,1,0,0,0,858,
+        862,5,103,0,0,859,860,3,280,140,0,860,861,5,85,0,0,861,863,1,0,0,
+        0,862,859,1,0,0,0,862,863,1,0,0,0,863,864,1,0,0,0,864,867,3,106,
+        53,0,865,866,5,74,0,0,866,868,3,154,77,0,867,865,1,0,0,0,867,868,
+        1,0,0,0,868,869,1,0,0,0,869,870,5,104,0,0,870,872,1,0,0,0,871,837,
+        1,0,0,0,871,844,1,0,0,0,871,848,1,0,0,0,871,858,1,0,0,0,872,107,
+        1,0,0,0,873,875,3,110,55,0,874,876,3,124,62,0,875,874,1,0,0,0,876,
+        877,1,0,0,0,877,875,1,0,0,0,877,878,1,0,0,0,878,109,1,0,0,0,879,
+        881,5,103,0,0,880,882,3,280,140,0,881,880,1,0,0,0,881,882,1,0,0,
+        0,882,885,1,0,0,0,883,886,3,138,69,0,884,886,3,114,57,0,885,883,
+        1,0,0,0,885,884,1,0,0,0,885,886,1,0,0,0,886,888,1,0,0,0,887,889,
+        3,134,67,0,888,887,1,0,0,0,888,889,1,0,0,0,889,892,1,0,0,0,890,891,
+        5,74,0,0,891,893,3,154,77,0,892,890,1,0,0,0,892,893,1,0,0,0,893,
+        894,1,0,0,0,894,910,5,104,0,0,895,897,5,103,0,0,896,898,3,280,140,
+        0,897,896,1,0,0,0,897,898,1,0,0,0,898,899,1,0,0,0,899,901,3,112,
+        56,0,900,902,3,134,67,0,901,900,1,0,0,0,901,902,1,0,0,0,902,905,
+        1,0,0,0,903,904,5,74,0,0,904,906,3,154,77,0,905,903,1,0,0,0,905,
+        906,1,0,0,0,906,907,1,0,0,0,907,908,5,104,0,0,908,910,1,0,0,0,909,
+        879,1,0,0,0,909,895,1,0,0,0,910,111,1,0,0,0,911,912,5,37,0,0,912,
+        913,3,116,58,0,913,113,1,0,0,0,914,915,5,98,0,0,915,916,3,116,58,
+        0,916,115,1,0,0,0,917,925,3,118,59,0,918,920,5,101,0,0,919,921,5,
+        98,0,0,920,919,1,0,0,0,920,921,1,0,0,0,921,922,1,0,0,0,922,924,3,
+        118,59,0,923,918,1,0,0,0,924,927,1,0,0,0,925,923,1,0,0,0,925,926,
+        1,0,0,0,926,117,1,0,0,0,927,925,1,0,0,0,928,933,3,120,60,0,929,930,
+        5,93,0,0,930,932,3,120,60,0,931,929,1,0,0,0,932,935,1,0,0,0,933,
+        931,1,0,0,0,933,934,1,0,0,0,934,119,1,0,0,0,935,933,1,0,0,0,936,
+        937,5,94,0,0,937,940,3,120,60,0,938,940,3,122,61,0,939,936,1,0,0,
+        0,939,938,1,0,0,0,940,121,1,0,0,0,941,948,3,148,74,0,942,948,5,92,
+        0,0,943,944,5,103,0,0,944,945,3,116,58,0,945,946,5,104,0,0,946,948,
+        1,0,0,0,947,941,1,0,0,0,947,942,1,0,0,0,947,943,1,0,0,0,948,123,
+        1,0,0,0,949,951,3,130,65,0,950,952,3,128,64,0,951,950,1,0,0,0,951,
+        952,1,0,0,0,952,953,1,0,0,0,953,954,3,110,55,0,954,960,1,0,0,0,955,
+        956,3,126,63,0,956,957,3,110,55,0,957,960,1,0,0,0,958,960,3,126,
+        63,0,959,949,1,0,0,0,959,955,1,0,0,0,959,958,1,0,0,0,960,125,1,0,
+        0,0,961,962,5,103,0,0,962,963,3,110,55,0,963,964,3,130,65,0,964,
+        967,3,110,55,0,965,966,5,74,0,0,966,968,3,154,77,0,967,965,1,0,0,
+        0,967,968,1,0,0,0,968,969,1,0,0,0,969,970,5,104,0,0,970,971,3,128,
+        64,0,971,996,1,0,0,0,972,973,5,103,0,0,973,975,3,110,55,0,974,976,
+        3,124,62,0,975,974,1,0,0,0,976,977,1,0,0,0,977,975,1,0,0,0,977,978,
+        1,0,0,0,978,981,1,0,0,0,979,980,5,74,0,0,980,982,3,154,77,0,981,
+        979,1,0,0,0,981,982,1,0,0,0,982,983,1,0,0,0,983,984,5,104,0,0,984,
+        985,3,128,64,0,985,996,1,0,0,0,986,987,5,103,0,0,987,990,3,110,55,
+        0,988,989,5,74,0,0,989,991,3,154,77,0,990,988,1,0,0,0,990,991,1,
+        0,0,0,991,992,1,0,0,0,992,993,5,104,0,0,993,994,3,128,64,0,994,996,
+        1,0,0,0,995,961,1,0,0,0,995,972,1,0,0,0,995,986,1,0,0,0,996,127,
+        1,0,0,0,997,999,5,107,0,0,998,1000,3,242,121,0,999,998,1,0,0,0,999,
+        1000,1,0,0,0,1000,1005,1,0,0,0,1001,1003,5,97,0,0,1002,1004,3,242,
+        121,0,1003,1002,1,0,0,0,1003,1004,1,0,0,0,1004,1006,1,0,0,0,1005,
+        1001,1,0,0,0,1005,1006,1,0,0,0,1006,1007,1,0,0,0,1007,1011,5,108,
+        0,0,1008,1011,5,88,0,0,1009,1011,5,90,0,0,1010,997,1,0,0,0,1010,
+        1008,1,0,0,0,1010,1009,1,0,0,0,1011,129,1,0,0,0,1012,1013,5,86,0,
+        0,1013,1015,5,89,0,0,1014,1016,3,132,66,0,1015,1014,1,0,0,0,1015,
+        1016,1,0,0,0,1016,1017,1,0,0,0,1017,1018,5,89,0,0,1018,1037,5,87,
+        0,0,1019,1020,5,86,0,0,1020,1022,5,89,0,0,1021,1023,3,132,66,0,1022,
+        1021,1,0,0,0,1022,1023,1,0,0,0,1023,1024,1,0,0,0,1024,1037,5,89,
+        0,0,1025,1027,5,89,0,0,1026,1028,3,132,66,0,1027,1026,1,0,0,0,1027,
+        1028,1,0,0,0,1028,1029,1,0,0,0,1029,1030,5,89,0,0,1030,1037,5,87,
+        0,0,1031,1033,5,89,0,0,1032,1034,3,132,66,0,1033,1032,1,0,0,0,1033,
+        1034,1,0,0,0,1034,1035,1,0,0,0,1035,1037,5,89,0,0,1036,1012,1,0,
+        0,0,1036,1019,1,0,0,0,1036,1025,1,0,0,0,1036,1031,1,0,0,0,1037,131,
+        1,0,0,0,1038,1040,5,105,0,0,1039,1041,3,280,140,0,1040,1039,1,0,
+        0,0,1040,1041,1,0,0,0,1041,1044,1,0,0,0,1042,1045,3,136,68,0,1043,
+        1045,3,114,57,0,1044,1042,1,0,0,0,1044,1043,1,0,0,0,1044,1045,1,
+        0,0,0,1045,1047,1,0,0,0,1046,1048,3,144,72,0,1047,1046,1,0,0,0,1047,
+        1048,1,0,0,0,1048,1050,1,0,0,0,1049,1051,3,134,67,0,1050,1049,1,
+        0,0,0,1050,1051,1,0,0,0,1051,1054,1,0,0,0,1052,1053,5,74,0,0,1053,
+        1055,3,154,77,0,1054,1052,1,0,0,0,1054,1055,1,0,0,0,1055,1056,1,
+        0,0,0,1056,1057,5,106,0,0,1057,133,1,0,0,0,1058,1061,3,246,123,0,
+        1059,1061,3,234,117,0,1060,1058,1,0,0,0,1060,1059,1,0,0,0,1061,135,
+        1,0,0,0,1062,1063,5,98,0,0,1063,1071,3,150,75,0,1064,1066,5,101,
+        0,0,1065,1067,5,98,0,0,1066,1065,1,0,0,0,1066,1067,1,0,0,0,1067,
+        1068,1,0,0,0,1068,1070,3,150,75,0,1069,1064,1,0,0,0,1070,1073,1,
+        0,0,0,1071,1069,1,0,0,0,1071,1072,1,0,0,0,1072,1086,1,0,0,0,1073,
+        1071,1,0,0,0,1074,1075,5,98,0,0,1075,1086,3,142,71,0,1076,1077,5,
+        37,0,0,1077,1082,3,150,75,0,1078,1079,5,101,0,0,1079,1081,3,150,
+        75,0,1080,1078,1,0,0,0,1081,1084,1,0,0,0,1082,1080,1,0,0,0,1082,
+        1083,1,0,0,0,1083,1086,1,0,0,0,1084,1082,1,0,0,0,1085,1062,1,0,0,
+        0,1085,1074,1,0,0,0,1085,1076,1,0,0,0,1086,137,1,0,0,0,1087,1089,
+        3,140,70,0,1088,1087,1,0,0,0,1089,1090,1,0,0,0,1090,1088,1,0,0,0,
+        1090,1091,1,0,0,0,1091,139,1,0,0,0,1092,1093,5,98,0,0,1093,1097,
+        3,148,74,0,1094,1095,5,98,0,0,1095,1097,3,142,71,0,1096,1092,1,0,
+        0,0,1096,1094,1,0,0,0,1097,141,1,0,0,0,1098,1100,5,102,0,0,1099,
+        1101,7,5,0,0,1100,1099,1,0,0,0,1100,1101,1,0,0,0,1101,1102,1,0,0,
+        0,1102,1103,5,103,0,0,1103,1104,3,154,77,0,1104,1105,5,104,0,0,1105,
+        143,1,0,0,0,1106,1108,5,90,0,0,1107,1109,3,146,73,0,1108,1107,1,
+        0,0,0,1108,1109,1,0,0,0,1109,1114,1,0,0,0,1110,1112,5,79,0,0,1111,
+        1113,3,146,73,0,1112,1111,1,0,0,0,1112,1113,1,0,0,0,1113,1115,1,
+        0,0,0,1114,1110,1,0,0,0,1114,1115,1,0,0,0,1115,1121,1,0,0,0,1116,
+        1118,5,79,0,0,1117,1119,3,146,73,0,1118,1117,1,0,0,0,1118,1119,1,
+        0,0,0,1119,1121,1,0,0,0,1120,1106,1,0,0,0,1120,1116,1,0,0,0,1121,
+        145,1,0,0,0,1122,1124,5,89,0,0,1123,1122,1,0,0,0,1123,1124,1,0,0,
+        0,1124,1125,1,0,0,0,1125,1126,3,242,121,0,1126,147,1,0,0,0,1127,
+        1128,3,288,144,0,1128,149,1,0,0,0,1129,1130,3,288,144,0,1130,151,
+        1,0,0,0,1131,1133,3,196,98,0,1132,1134,3,194,97,0,1133,1132,1,0,
+        0,0,1134,1135,1,0,0,0,1135,1133,1,0,0,0,1135,1136,1,0,0,0,1136,153,
+        1,0,0,0,1137,1138,3,156,78,0,1138,155,1,0,0,0,1139,1144,3,158,79,
+        0,1140,1141,5,49,0,0,1141,1143,3,158,79,0,1142,1140,1,0,0,0,1143,
+        1146,1,0,0,0,1144,1142,1,0,0,0,1144,1145,1,0,0,0,1145,157,1,0,0,
+        0,1146,1144,1,0,0,0,1147,1152,3,160,80,0,1148,1149,5,76,0,0,1149,
+        1151,3,160,80,0,1150,1148,1,0,0,0,1151,1154,1,0,0,0,1152,1150,1,
+        0,0,0,1152,1153,1,0,0,0,1153,159,1,0,0,0,1154,1152,1,0,0,0,1155,
+        1160,3,162,81,0,1156,1157,5,2,0,0,1157,1159,3,162,81,0,1158,1156,
+        1,0,0,0,1159,1162,1,0,0,0,1160,1158,1,0,0,0,1160,1161,1,0,0,0,1161,
+        161,1,0,0,0,1162,1160,1,0,0,0,1163,1165,5,44,0,0,1164,1163,1,0,0,
+        0,1165,1168,1,0,0,0,1166,1164,1,0,0,0,1166,1167,1,0,0,0,1167,1169,
+        1,0,0,0,1168,1166,1,0,0,0,1169,1170,3,164,82,0,1170,163,1,0,0,0,
+        1171,1177,3,168,84,0,1172,1173,3,166,83,0,1173,1174,3,168,84,0,1174,
+        1176,1,0,0,0,1175,1172,1,0,0,0,1176,1179,1,0,0,0,1177,1175,1,0,0,
+        0,1177,1178,1,0,0,0,1178,165,1,0,0,0,1179,1177,1,0,0,0,1180,1181,
+        7,6,0,0,1181,167,1,0,0,0,1182,1186,3,178,89,0,1183,1185,3,170,85,
+        0,1184,1183,1,0,0,0,1185,1188,1,0,0,0,1186,1184,1,0,0,0,1186,1187,
+        1,0,0,0,1187,169,1,0,0,0,1188,1186,1,0,0,0,1189,1190,5,58,0,0,1190,
+        1191,5,75,0,0,1191,1224,3,178,89,0,1192,1193,5,24,0,0,1193,1194,
+        5,75,0,0,1194,1224,3,178,89,0,1195,1196,5,12,0,0,1196,1224,3,178,
+        89,0,1197,1198,5,81,0,0,1198,1224,3,178,89,0,1199,1200,5,35,0,0,
+        1200,1224,3,178,89,0,1201,1202,5,37,0,0,1202,1224,5,45,0,0,1203,
+        1204,5,37,0,0,1204,1205,5,44,0,0,1205,1224,5,45,0,0,1206,1208,5,
+        37,0,0,1207,1209,5,44,0,0,1208,1207,1,0,0,0,1208,1209,1,0,0,0,1209,
+        1210,1,0,0,0,1210,1213,7,7,0,0,1211,1213,5,78,0,0,1212,1206,1,0,
+        0,0,1212,1211,1,0,0,0,1213,1214,1,0,0,0,1214,1224,3,172,86,0,1215,
+        1217,5,37,0,0,1216,1218,5,44,0,0,1217,1216,1,0,0,0,1217,1218,1,0,
+        0,0,1218,1220,1,0,0,0,1219,1221,3,284,142,0,1220,1219,1,0,0,0,1220,
+        1221,1,0,0,0,1221,1222,1,0,0,0,1222,1224,5,63,0,0,1223,1189,1,0,
+        0,0,1223,1192,1,0,0,0,1223,1195,1,0,0,0,1223,1197,1,0,0,0,1223,1199,
+        1,0,0,0,1223,1201,1,0,0,0,1223,1203,1,0,0,0,1223,1212,1,0,0,0,1223,
+        1215,1,0,0,0,1224,171,1,0,0,0,1225,1230,3,174,87,0,1226,1227,5,101,
+        0,0,1227,1229,3,174,87,0,1228,1226,1,0,0,0,1229,1232,1,0,0,0,1230,
+        1228,1,0,0,0,1230,1231,1,0,0,0,1231,173,1,0,0,0,1232,1230,1,0,0,
+        0,1233,1235,3,176,88,0,1234,1233,1,0,0,0,1235,1236,1,0,0,0,1236,
+        1234,1,0,0,0,1236,1237,1,0,0,0,1237,1242,1,0,0,0,1238,1239,5,75,
+        0,0,1239,1240,3,176,88,0,1240,1241,3,176,88,0,1241,1243,1,0,0,0,
+        1242,1238,1,0,0,0,1242,1243,1,0,0,0,1243,1248,1,0,0,0,1244,1245,
+        5,86,0,0,1245,1246,3,172,86,0,1246,1247,5,87,0,0,1247,1249,1,0,0,
+        0,1248,1244,1,0,0,0,1248,1249,1,0,0,0,1249,1252,1,0,0,0,1250,1251,
+        5,44,0,0,1251,1253,5,45,0,0,1252,1250,1,0,0,0,1252,1253,1,0,0,0,
+        1253,175,1,0,0,0,1254,1257,3,284,142,0,1255,1257,5,45,0,0,1256,1254,
+        1,0,0,0,1256,1255,1,0,0,0,1257,177,1,0,0,0,1258,1264,3,182,91,0,
+        1259,1260,3,180,90,0,1260,1261,3,182,91,0,1261,1263,1,0,0,0,1262,
+        1259,1,0,0,0,1263,1266,1,0,0,0,1264,1262,1,0,0,0,1264,1265,1,0,0,
+        0,1265,179,1,0,0,0,1266,1264,1,0,0,0,1267,1268,7,8,0,0,1268,181,
+        1,0,0,0,1269,1275,3,186,93,0,1270,1271,3,184,92,0,1271,1272,3,186,
+        93,0,1272,1274,1,0,0,0,1273,1270,1,0,0,0,1274,1277,1,0,0,0,1275,
+        1273,1,0,0,0,1275,1276,1,0,0,0,1276,183,1,0,0,0,1277,1275,1,0,0,
+        0,1278,1279,7,9,0,0,1279,185,1,0,0,0,1280,1285,3,188,94,0,1281,1282,
+        5,95,0,0,1282,1284,3,188,94,0,1283,1281,1,0,0,0,1284,1287,1,0,0,
+        0,1285,1283,1,0,0,0,1285,1286,1,0,0,0,1286,187,1,0,0,0,1287,1285,
+        1,0,0,0,1288,1290,7,10,0,0,1289,1288,1,0,0,0,1290,1293,1,0,0,0,1291,
+        1289,1,0,0,0,1291,1292,1,0,0,0,1292,1294,1,0,0,0,1293,1291,1,0,0,
+        0,1294,1295,3,190,95,0,1295,189,1,0,0,0,1296,1301,3,196,98,0,1297,
+        1300,3,192,96,0,1298,1300,3,194,97,0,1299,1297,1,0,0,0,1299,1298,
+        1,0,0,0,1300,1303,1,0,0,0,1301,1299,1,0,0,0,1301,1302,1,0,0,0,1302,
+        1306,1,0,0,0,1303,1301,1,0,0,0,1304,1307,3,138,69,0,1305,1307,3,
+        114,57,0,1306,1304,1,0,0,0,1306,1305,1,0,0,0,1306,1307,1,0,0,0,1307,
+        191,1,0,0,0,1308,1309,5,105,0,0,1309,1310,3,154,77,0,1310,1311,5,
+        106,0,0,1311,1322,1,0,0,0,1312,1314,5,105,0,0,1313,1315,3,154,77,
+        0,1314,1313,1,0,0,0,1314,1315,1,0,0,0,1315,1316,1,0,0,0,1316,1318,
+        5,79,0,0,1317,1319,3,154,77,0,1318,1317,1,0,0,0,1318,1319,1,0,0,
+        0,1319,1320,1,0,0,0,1320,1322,5,106,0,0,1321,1308,1,0,0,0,1321,1312,
+        1,0,0,0,1322,193,1,0,0,0,1323,1324,5,96,0,0,1324,1325,3,248,124,
+        0,1325,195,1,0,0,0,1326,1342,3,198,99,0,1327,1342,3,222,111,0,1328,
+        1342,3,206,103,0,1329,1342,3,208,104,0,1330,1342,3,210,105,0,1331,
+        1342,3,216,108,0,1332,1342,3,218,109,0,1333,1342,3,236,118,0,1334,
+        1342,3,234,117,0,1335,1342,3,200,100,0,1336,1342,3,108,54,0,1337,
+        1342,3,220,110,0,1338,1342,3,224,112,0,1339,1342,3,230,115,0,1340,
+        1342,3,280,140,0,1341,1326,1,0,0,0,1341,1327,1,0,0,0,1341,1328,1,
+        0,0,0,1341,1329,1,0,0,0,1341,1330,1,0,0,0,1341,1331,1,0,0,0,1341,
+        1332,1,0,0,0,1341,1333,1,0,0,0,1341,1334,1,0,0,0,1341,1335,1,0,0,
+        0,1341,1336,1,0,0,0,1341,1337,1,0,0,0,1341,1338,1,0,0,0,1341,1339,
+        1,0,0,0,1341,1340,1,0,0,0,1342,197,1,0,0,0,1343,1344,5,13,0,0,1344,
+        1345,5,103,0,0,1345,1346,5,90,0,0,1346,1347,5,104,0,0,1347,199,1,
+        0,0,0,1348,1350,5,10,0,0,1349,1351,3,154,77,0,1350,1349,1,0,0,0,
+        1350,1351,1,0,0,0,1351,1353,1,0,0,0,1352,1354,3,202,101,0,1353,1352,
+        1,0,0,0,1354,1355,1,0,0,0,1355,1353,1,0,0,0,1355,1356,1,0,0,0,1356,
+        1359,1,0,0,0,1357,1358,5,22,0,0,1358,1360,3,154,77,0,1359,1357,1,
+        0,0,0,1359,1360,1,0,0,0,1360,1361,1,0,0,0,1361,1362,5,23,0,0,1362,
+        201,1,0,0,0,1363,1364,5,73,0,0,1364,1369,3,204,102,0,1365,1366,5,
+        97,0,0,1366,1368,3,204,102,0,1367,1365,1,0,0,0,1368,1371,1,0,0,0,
+        1369,1367,1,0,0,0,1369,1370,1,0,0,0,1370,1372,1,0,0,0,1371,1369,
+        1,0,0,0,1372,1373,5,59,0,0,1373,1374,3,154,77,0,1374,203,1,0,0,0,
+        1375,1376,3,166,83,0,1376,1377,3,154,77,0,1377,1381,1,0,0,0,1378,
+        1381,3,170,85,0,1379,1381,3,154,77,0,1380,1375,1,0,0,0,1380,1378,
+        1,0,0,0,1380,1379,1,0,0,0,1381,205,1,0,0,0,1382,1383,5,105,0,0,1383,
+        1386,3,214,107,0,1384,1385,5,101,0,0,1385,1387,3,154,77,0,1386,1384,
+        1,0,0,0,1386,1387,1,0,0,0,1387,1388,1,0,0,0,1388,1389,5,106,0,0,
+        1389,207,1,0,0,0,1390,1394,5,105,0,0,1391,1392,3,280,140,0,1392,
+        1393,5,85,0,0,1393,1395,1,0,0,0,1394,1391,1,0,0,0,1394,1395,1,0,
+        0,0,1395,1396,1,0,0,0,1396,1399,3,108,54,0,1397,1398,5,74,0,0,1398,
+        1400,3,154,77,0,1399,1397,1,0,0,0,1399,1400,1,0,0,0,1400,1401,1,
+        0,0,0,1401,1402,5,101,0,0,1402,1403,3,154,77,0,1403,1404,5,106,0,
+        0,1404,209,1,0,0,0,1405,1406,3,212,106,0,1406,1407,5,103,0,0,1407,
+        1408,3,214,107,0,1408,1409,5,104,0,0,1409,211,1,0,0,0,1410,1411,
+        7,11,0,0,1411,213,1,0,0,0,1412,1413,3,280,140,0,1413,1414,5,35,0,
+        0,1414,1417,3,154,77,0,1415,1416,5,74,0,0,1416,1418,3,154,77,0,1417,
+        1415,1,0,0,0,1417,1418,1,0,0,0,1418,215,1,0,0,0,1419,1420,5,51,0,
+        0,1420,1421,5,103,0,0,1421,1422,3,280,140,0,1422,1423,5,85,0,0,1423,
+        1424,3,154,77,0,1424,1425,5,97,0,0,1425,1426,3,280,140,0,1426,1427,
+        5,35,0,0,1427,1428,3,154,77,0,1428,1429,5,101,0,0,1429,1430,3,154,
+        77,0,1430,1431,5,104,0,0,1431,217,1,0,0,0,1432,1433,7,12,0,0,1433,
+        1439,5,107,0,0,1434,1440,3,8,4,0,1435,1437,3,98,49,0,1436,1438,3,
+        96,48,0,1437,1436,1,0,0,0,1437,1438,1,0,0,0,1438,1440,1,0,0,0,1439,
+        1434,1,0,0,0,1439,1435,1,0,0,0,1440,1441,1,0,0,0,1441,1442,5,108,
+        0,0,1442,219,1,0,0,0,1443,1444,5,103,0,0,1444,1445,3,154,77,0,1445,
+        1446,5,104,0,0,1446,221,1,0,0,0,1447,1448,3,226,113,0,1448,1450,
+        5,103,0,0,1449,1451,7,13,0,0,1450,1449,1,0,0,0,1450,1451,1,0,0,0,
+        1451,1453,1,0,0,0,1452,1454,3,154,77,0,1453,1452,1,0,0,0,1453,1454,
+        1,0,0,0,1454,1455,1,0,0,0,1455,1456,5,67,0,0,1456,1457,3,154,77,
+        0,1457,1458,5,104,0,0,1458,223,1,0,0,0,1459,1460,3,226,113,0,1460,
+        1462,5,103,0,0,1461,1463,7,0,0,0,1462,1461,1,0,0,0,1462,1463,1,0,
+        0,0,1463,1472,1,0,0,0,1464,1469,3,154,77,0,1465,1466,5,97,0,0,1466,
+        1468,3,154,77,0,1467,1465,1,0,0,0,1468,1471,1,0,0,0,1469,1467,1,
+        0,0,0,1469,1470,1,0,0,0,1470,1473,1,0,0,0,1471,1469,1,0,0,0,1472,
+        1464,1,0,0,0,1472,1473,1,0,0,0,1473,1474,1,0,0,0,1474,1475,5,104,
+        0,0,1475,225,1,0,0,0,1476,1477,3,228,114,0,1477,1478,3,284,142,0,
+        1478,227,1,0,0,0,1479,1480,3,284,142,0,1480,1481,5,96,0,0,1481,1483,
+        1,0,0,0,1482,1479,1,0,0,0,1483,1486,1,0,0,0,1484,1482,1,0,0,0,1484,
+        1485,1,0,0,0,1485,229,1,0,0,0,1486,1484,1,0,0,0,1487,1488,3,280,
+        140,0,1488,1497,5,107,0,0,1489,1494,3,232,116,0,1490,1491,5,97,0,
+        0,1491,1493,3,232,116,0,1492,1490,1,0,0,0,1493,1496,1,0,0,0,1494,
+        1492,1,0,0,0,1494,1495,1,0,0,0,1495,1498,1,0,0,0,1496,1494,1,0,0,
+        0,1497,1489,1,0,0,0,1497,1498,1,0,0,0,1498,1499,1,0,0,0,1499,1500,
+        5,108,0,0,1500,231,1,0,0,0,1501,1502,3,248,124,0,1502,1503,5,98,
+        0,0,1503,1504,3,154,77,0,1504,1511,1,0,0,0,1505,1506,5,96,0,0,1506,
+        1511,3,248,124,0,1507,1508,5,96,0,0,1508,1511,5,90,0,0,1509,1511,
+        3,280,140,0,1510,1501,1,0,0,0,1510,1505,1,0,0,0,1510,1507,1,0,0,
+        0,1510,1509,1,0,0,0,1511,233,1,0,0,0,1512,1515,5,102,0,0,1513,1516,
+        3,288,144,0,1514,1516,5,111,0,0,1515,1513,1,0,0,0,1515,1514,1,0,
+        0,0,1516,235,1,0,0,0,1517,1524,3,238,119,0,1518,1524,5,45,0,0,1519,
+        1524,3,240,120,0,1520,1524,5,113,0,0,1521,1524,3,244,122,0,1522,
+        1524,3,246,123,0,1523,1517,1,0,0,0,1523,1518,1,0,0,0,1523,1519,1,
+        0,0,0,1523,1520,1,0,0,0,1523,1521,1,0,0,0,1523,1522,1,0,0,0,1524,
+        237,1,0,0,0,1525,1526,7,14,0,0,1526,239,1,0,0,0,1527,1530,3,242,
+        121,0,1528,1530,5,112,0,0,1529,1527,1,0,0,0,1529,1528,1,0,0,0,1530,
+        241,1,0,0,0,1531,1532,7,15,0,0,1532,243,1,0,0,0,1533,1542,5,105,
+        0,0,1534,1539,3,154,77,0,1535,1536,5,97,0,0,1536,1538,3,154,77,0,
+        1537,1535,1,0,0,0,1538,1541,1,0,0,0,1539,1537,1,0,0,0,1539,1540,
+        1,0,0,0,1540,1543,1,0,0,0,1541,1539,1,0,0,0,1542,1534,1,0,0,0,1542,
+        1543,1,0,0,0,1543,1544,1,0,0,0,1544,1545,5,106,0,0,1545,245,1,0,
+        0,0,1546,1560,5,107,0,0,1547,1548,3,248,124,0,1548,1549,5,98,0,0,
+        1549,1557,3,154,77,0,1550,1551,5,97,0,0,1551,1552,3,248,124,0,1552,
+        1553,5,98,0,0,1553,1554,3,154,77,0,1554,1556,1,0,0,0,1555,1550,1,
+        0,0,0,1556,1559,1,0,0,0,1557,1555,1,0,0,0,1557,1558,1,0,0,0,1558,
+        1561,1,0,0,0,1559,1557,1,0,0,0,1560,1547,1,0,0,0,1560,1561,1,0,0,
+        0,1561,1562,1,0,0,0,1562,1563,5,108,0,0,1563,247,1,0,0,0,1564,1565,
+        3,288,144,0,1565,249,1,0,0,0,1566,1572,3,252,126,0,1567,1572,3,262,
+        131,0,1568,1572,3,264,132,0,1569,1572,3,268,134,0,1570,1572,3,274,
+        137,0,1571,1566,1,0,0,0,1571,1567,1,0,0,0,1571,1568,1,0,0,0,1571,
+        1569,1,0,0,0,1571,1570,1,0,0,0,1572,251,1,0,0,0,1573,1574,5,15,0,
+        0,1574,1576,5,11,0,0,1575,1577,3,284,142,0,1576,1575,1,0,0,0,1576,
+        1577,1,0,0,0,1577,1579,1,0,0,0,1578,1580,3,276,138,0,1579,1578,1,
+        0,0,0,1579,1580,1,0,0,0,1580,1581,1,0,0,0,1581,1582,7,16,0,0,1582,
+        1583,5,103,0,0,1583,1584,3,280,140,0,1584,1585,3,140,70,0,1585,1586,
+        5,104,0,0,1586,1587,7,17,0,0,1587,1589,3,254,127,0,1588,1590,3,96,
+        48,0,1589,1588,1,0,0,0,1589,1590,1,0,0,0,1590,253,1,0,0,0,1591,1592,
+        3,256,128,0,1592,1593,5,37,0,0,1593,1594,5,70,0,0,1594,1620,1,0,
+        0,0,1595,1596,3,258,129,0,1596,1597,5,37,0,0,1597,1598,5,70,0,0,
+        1598,1620,1,0,0,0,1599,1600,3,256,128,0,1600,1601,5,37,0,0,1601,
+        1602,5,44,0,0,1602,1603,5,45,0,0,1603,1620,1,0,0,0,1604,1605,3,256,
+        128,0,1605,1606,5,37,0,0,1606,1607,5,42,0,0,1607,1608,5,38,0,0,1608,
+        1620,1,0,0,0,1609,1610,3,258,129,0,1610,1611,5,37,0,0,1611,1612,
+        5,42,0,0,1612,1613,5,38,0,0,1613,1620,1,0,0,0,1614,1615,3,256,128,
+        0,1615,1616,5,37,0,0,1616,1617,7,7,0,0,1617,1618,3,260,130,0,1618,
+        1620,1,0,0,0,1619,1591,1,0,0,0,1619,1595,1,0,0,0,1619,1599,1,0,0,
+        0,1619,1604,1,0,0,0,1619,1609,1,0,0,0,1619,1614,1,0,0,0,1620,255,
+        1,0,0,0,1621,1622,3,280,140,0,1622,1623,5,96,0,0,1623,1624,3,248,
+        124,0,1624,257,1,0,0,0,1625,1626,5,103,0,0,1626,1631,3,256,128,0,
+        1627,1628,5,97,0,0,1628,1630,3,256,128,0,1629,1627,1,0,0,0,1630,
+        1633,1,0,0,0,1631,1629,1,0,0,0,1631,1632,1,0,0,0,1632,1634,1,0,0,
+        0,1633,1631,1,0,0,0,1634,1635,5,104,0,0,1635,259,1,0,0,0,1636,1641,
+        3,284,142,0,1637,1638,5,86,0,0,1638,1639,3,260,130,0,1639,1640,5,
+        87,0,0,1640,1642,1,0,0,0,1641,1637,1,0,0,0,1641,1642,1,0,0,0,1642,
+        1646,1,0,0,0,1643,1644,5,103,0,0,1644,1645,5,111,0,0,1645,1647,5,
+        104,0,0,1646,1643,1,0,0,0,1646,1647,1,0,0,0,1647,261,1,0,0,0,1648,
+        1649,5,21,0,0,1649,1650,5,11,0,0,1650,1652,3,284,142,0,1651,1653,
+        3,278,139,0,1652,1651,1,0,0,0,1652,1653,1,0,0,0,1653,263,1,0,0,0,
+        1654,1656,5,15,0,0,1655,1657,5,70,0,0,1656,1655,1,0,0,0,1656,1657,
+        1,0,0,0,1657,1658,1,0,0,0,1658,1660,5,36,0,0,1659,1661,3,284,142,
+        0,1660,1659,1,0,0,0,1660,1661,1,0,0,0,1661,1663,1,0,0,0,1662,1664,
+        3,276,138,0,1663,1662,1,0,0,0,1663,1664,1,0,0,0,1664,1665,1,0,0,
+        0,1665,1667,3,266,133,0,1666,1668,3,96,48,0,1667,1666,1,0,0,0,1667,
+        1668,1,0,0,0,1668,265,1,0,0,0,1669,1670,5,27,0,0,1670,1671,5,103,
+        0,0,1671,1672,3,280,140,0,1672,1673,3,140,70,0,1673,1674,5,104,0,
+        0,1674,1675,5,47,0,0,1675,1676,5,103,0,0,1676,1681,3,256,128,0,1677,
+        1678,5,97,0,0,1678,1680,3,256,128,0,1679,1677,1,0,0,0,1680,1683,
+        1,0,0,0,1681,1679,1,0,0,0,1681,1682,1,0,0,0,1682,1684,1,0,0,0,1683,
+        1681,1,0,0,0,1684,1685,5,104,0,0,1685,1703,1,0,0,0,1686,1688,5,47,
+        0,0,1687,1689,5,98,0,0,1688,1687,1,0,0,0,1688,1689,1,0,0,0,1689,
+        1690,1,0,0,0,1690,1691,3,148,74,0,1691,1692,5,103,0,0,1692,1697,
+        3,248,124,0,1693,1694,5,97,0,0,1694,1696,3,248,124,0,1695,1693,1,
+        0,0,0,1696,1699,1,0,0,0,1697,1695,1,0,0,0,1697,1698,1,0,0,0,1698,
+        1700,1,0,0,0,1699,1697,1,0,0,0,1700,1701,5,104,0,0,1701,1703,1,0,
+        0,0,1702,1669,1,0,0,0,1702,1686,1,0,0,0,1703,267,1,0,0,0,1704,1705,
+        5,15,0,0,1705,1706,3,284,142,0,1706,1708,5,36,0,0,1707,1709,3,284,
+        142,0,1708,1707,1,0,0,0,1708,1709,1,0,0,0,1709,1711,1,0,0,0,1710,
+        1712,3,276,138,0,1711,1710,1,0,0,0,1711,1712,1,0,0,0,1712,1713,1,
+        0,0,0,1713,1714,5,27,0,0,1714,1715,5,103,0,0,1715,1716,3,280,140,
+        0,1716,1717,3,140,70,0,1717,1718,5,104,0,0,1718,1720,5,47,0,0,1719,
+        1721,3,284,142,0,1720,1719,1,0,0,0,1720,1721,1,0,0,0,1721,1722,1,
+        0,0,0,1722,1724,3,270,135,0,1723,1725,3,272,136,0,1724,1723,1,0,
+        0,0,1724,1725,1,0,0,0,1725,269,1,0,0,0,1726,1727,5,103,0,0,1727,
+        1732,3,256,128,0,1728,1729,5,97,0,0,1729,1731,3,256,128,0,1730,1728,
+        1,0,0,0,1731,1734,1,0,0,0,1732,1730,1,0,0,0,1732,1733,1,0,0,0,1733,
+        1735,1,0,0,0,1734,1732,1,0,0,0,1735,1736,5,104,0,0,1736,1749,1,0,
+        0,0,1737,1738,5,105,0,0,1738,1743,3,256,128,0,1739,1740,5,97,0,0,
+        1740,1742,3,256,128,0,1741,1739,1,0,0,0,1742,1745,1,0,0,0,1743,1741,
+        1,0,0,0,1743,1744,1,0,0,0,1744,1746,1,0,0,0,1745,1743,1,0,0,0,1746,
+        1747,5,106,0,0,1747,1749,1,0,0,0,1748,1726,1,0,0,0,1748,1737,1,0,
+        0,0,1749,271,1,0,0,0,1750,1751,3,284,142,0,1751,1752,3,246,123,0,
+        1752,273,1,0,0,0,1753,1754,5,21,0,0,1754,1755,5,36,0,0,1755,1757,
+        3,284,142,0,1756,1758,3,278,139,0,1757,1756,1,0,0,0,1757,1758,1,
+        0,0,0,1758,275,1,0,0,0,1759,1760,5,34,0,0,1760,1761,5,44,0,0,1761,
+        1762,5,25,0,0,1762,277,1,0,0,0,1763,1764,5,34,0,0,1764,1765,5,25,
+        0,0,1765,279,1,0,0,0,1766,1769,3,284,142,0,1767,1769,3,282,141,0,
+        1768,1766,1,0,0,0,1768,1767,1,0,0,0,1769,281,1,0,0,0,1770,1771,7,
+        18,0,0,1771,283,1,0,0,0,1772,1776,5,115,0,0,1773,1776,5,114,0,0,
+        1774,1776,3,286,143,0,1775,1772,1,0,0,0,1775,1773,1,0,0,0,1775,1774,
+        1,0,0,0,1776,285,1,0,0,0,1777,1778,7,19,0,0,1778,287,1,0,0,0,1779,
+        1782,3,284,142,0,1780,1782,3,290,145,0,1781,1779,1,0,0,0,1781,1780,
+        1,0,0,0,1782,289,1,0,0,0,1783,1784,7,20,0,0,1784,291,1,0,0,0,220,
+        294,301,312,317,324,330,335,339,346,361,364,371,383,386,406,409,
+        416,420,428,438,441,444,449,451,454,458,464,473,476,485,490,497,
+        500,510,513,518,524,526,538,548,552,557,569,578,586,611,619,631,
+        634,642,654,660,663,667,670,680,689,696,702,706,709,712,719,727,
+        730,735,744,755,765,771,775,780,785,791,796,801,806,811,819,827,
+        830,841,850,855,862,867,871,877,881,885,888,892,897,901,905,909,
+        920,925,933,939,947,951,959,967,977,981,990,995,999,1003,1005,1010,
+        1015,1022,1027,1033,1036,1040,1044,1047,1050,1054,1060,1066,1071,
+        1082,1085,1090,1096,1100,1108,1112,1114,1118,1120,1123,1135,1144,
+        1152,1160,1166,1177,1186,1208,1212,1217,1220,1223,1230,1236,1242,
+        1248,1252,1256,1264,1275,1285,1291,1299,1301,1306,1314,1318,1321,
+        1341,1350,1355,1359,1369,1380,1386,1394,1399,1417,1437,1439,1450,
+        1453,1462,1469,1472,1484,1494,1497,1510,1515,1523,1529,1539,1542,
+        1557,1560,1571,1576,1579,1589,1619,1631,1641,1646,1652,1656,1660,
+        1663,1667,1681,1688,1697,1702,1708,1711,1720,1724,1732,1743,1748,
+        1757,1768,1775,1781
     ];
 
     private static __ATN: antlr.ATN;
@@ -9905,10 +9912,6 @@ export class SubqueryScopeContext extends antlr.ParserRuleContext {
 
 export class InTransactionsContext extends antlr.ParserRuleContext {
     public _transactionsWord?: SymbolicNameContext;
-    public _batchSize?: ExpressionContext;
-    public _rowsWord?: SymbolicNameContext;
-    public _errorWord?: SymbolicNameContext;
-    public _errorMode?: SymbolicNameContext;
     public _concurrency?: ExpressionContext;
     public _concurrentWord?: SymbolicNameContext;
     public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
@@ -9926,32 +9929,113 @@ export class InTransactionsContext extends antlr.ParserRuleContext {
 
         return this.getRuleContext(i, SymbolicNameContext);
     }
-    public OF(): antlr.TerminalNode | null {
-        return this.getToken(CypherParser.OF, 0);
-    }
-    public ON(): antlr.TerminalNode | null {
-        return this.getToken(CypherParser.ON, 0);
-    }
-    public expression(): ExpressionContext[];
-    public expression(i: number): ExpressionContext | null;
-    public expression(i?: number): ExpressionContext[] | ExpressionContext | null {
+    public inTransactionsParameter(): InTransactionsParameterContext[];
+    public inTransactionsParameter(i: number): InTransactionsParameterContext | null;
+    public inTransactionsParameter(i?: number): InTransactionsParameterContext[] | InTransactionsParameterContext | null {
         if (i === undefined) {
-            return this.getRuleContexts(ExpressionContext);
+            return this.getRuleContexts(InTransactionsParameterContext);
         }
 
-        return this.getRuleContext(i, ExpressionContext);
+        return this.getRuleContext(i, InTransactionsParameterContext);
     }
-    public inTransactionsReport(): InTransactionsReportContext[];
-    public inTransactionsReport(i: number): InTransactionsReportContext | null;
-    public inTransactionsReport(i?: number): InTransactionsReportContext[] | InTransactionsReportContext | null {
-        if (i === undefined) {
-            return this.getRuleContexts(InTransactionsReportContext);
-        }
-
-        return this.getRuleContext(i, InTransactionsReportContext);
+    public expression(): ExpressionContext | null {
+        return this.getRuleContext(0, ExpressionContext);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_inTransactions;
+    }
+}
+
+
+export class InTransactionsParameterContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_inTransactionsParameter;
+    }
+    public override copyFrom(ctx: InTransactionsParameterContext): void {
+        super.copyFrom(ctx);
+    }
+}
+export class InTransactionsRowsContext extends InTransactionsParameterContext {
+    public _batchSize?: ExpressionContext;
+    public _rowsWord?: SymbolicNameContext;
+    public constructor(ctx: InTransactionsParameterContext) {
+        super(ctx.parent, ctx.invokingState);
+        super.copyFrom(ctx);
+    }
+    public OF(): antlr.TerminalNode {
+        return this.getToken(CypherParser.OF, 0)!;
+    }
+    public expression(): ExpressionContext {
+        return this.getRuleContext(0, ExpressionContext)!;
+    }
+    public symbolicName(): SymbolicNameContext {
+        return this.getRuleContext(0, SymbolicNameContext)!;
+    }
+}
+export class InTransactionsErrorContext extends InTransactionsParameterContext {
+    public _errorWord?: SymbolicNameContext;
+    public _errorMode?: SymbolicNameContext;
+    public constructor(ctx: InTransactionsParameterContext) {
+        super(ctx.parent, ctx.invokingState);
+        super.copyFrom(ctx);
+    }
+    public ON(): antlr.TerminalNode {
+        return this.getToken(CypherParser.ON, 0)!;
+    }
+    public symbolicName(): SymbolicNameContext[];
+    public symbolicName(i: number): SymbolicNameContext | null;
+    public symbolicName(i?: number): SymbolicNameContext[] | SymbolicNameContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(SymbolicNameContext);
+        }
+
+        return this.getRuleContext(i, SymbolicNameContext);
+    }
+    public inTransactionsRetry(): InTransactionsRetryContext | null {
+        return this.getRuleContext(0, InTransactionsRetryContext);
+    }
+}
+export class InTransactionsStatusContext extends InTransactionsParameterContext {
+    public constructor(ctx: InTransactionsParameterContext) {
+        super(ctx.parent, ctx.invokingState);
+        super.copyFrom(ctx);
+    }
+    public inTransactionsReport(): InTransactionsReportContext {
+        return this.getRuleContext(0, InTransactionsReportContext)!;
+    }
+}
+
+
+export class InTransactionsRetryContext extends antlr.ParserRuleContext {
+    public _thenMode?: SymbolicNameContext;
+    public _duration?: ExpressionContext;
+    public _unitWord?: SymbolicNameContext;
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public THEN(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.THEN, 0);
+    }
+    public symbolicName(): SymbolicNameContext[];
+    public symbolicName(i: number): SymbolicNameContext | null;
+    public symbolicName(i?: number): SymbolicNameContext[] | SymbolicNameContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(SymbolicNameContext);
+        }
+
+        return this.getRuleContext(i, SymbolicNameContext);
+    }
+    public expression(): ExpressionContext | null {
+        return this.getRuleContext(0, ExpressionContext);
+    }
+    public FOR(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.FOR, 0);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_inTransactionsRetry;
     }
 }
 
