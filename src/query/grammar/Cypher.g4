@@ -30,7 +30,23 @@ script
 statement
     : sessionCommand
     | schemaCommand
+    | showCommand
     | query
+    ;
+
+// SHOW [kind] INDEXES | CONSTRAINTS | FUNCTIONS | PROCEDURES [WHERE ...] or [YIELD ... [WHERE ...] [RETURN ...]]
+// (Neo4j 5). The words before YIELD or WHERE are checked by the builder, which writes the command as a
+// query over an internal procedure; the YIELD part reads as a WITH, and the clauses after it follow it.
+showCommand
+    : SHOW showWord+ where?
+    | SHOW showWord+ YIELD projectionBody where? clause*
+    ;
+
+showWord
+    : symbolicName
+    | ALL
+    | IN
+    | BY
     ;
 
 // `SET vector_consistency = 'snapshot'`: a session setting. A query of the same shape (a lone SET
@@ -877,6 +893,7 @@ nonReservedKeyword
     | FILTER
     | NODETACH
     | INSERT
+    | SHOW
     ;
 
 // Labels, relationship types and property keys may be any word, reserved or not (`n.count`, `:End`).
@@ -989,6 +1006,7 @@ REQUIRE     : 'REQUIRE';
 RETURN      : 'RETURN';
 SET         : 'SET';
 SINGLE      : 'SINGLE';
+SHOW        : 'SHOW';
 SKIP_       : 'SKIP';
 STARTS      : 'STARTS';
 THEN        : 'THEN';

@@ -380,7 +380,7 @@ export class ClauseBuilder {
     return e;
   }
 
-  private projection(ctx: ProjectionBodyContext): Projection {
+  projection(ctx: ProjectionBodyContext): Projection {
     const itemsCtx = ctx.projectionItems();
     const items = itemsCtx.projectionItem().map((item): ProjectionItem => {
       const exprCtx = item.expression();

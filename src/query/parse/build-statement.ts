@@ -37,6 +37,7 @@ import {
   type TypeNameContext,
 } from '../grammar/gen/CypherParser.js';
 import { schemaName, symbolicName, variableName, type Builder } from './builder.js';
+import { showQuery } from './build-show.js';
 import type { ClauseBuilder } from './build-clause.js';
 import type { ExpressionBuilder } from './build-expression.js';
 
@@ -52,10 +53,16 @@ export class StatementBuilder {
     if (session !== null) return this.session(session);
     const schema = ctx.schemaCommand();
     if (schema !== null) return this.schema(schema);
-    const query = ctx.query()!;
     const options = this.b.options;
     assert(options !== undefined, 'a top-level statement has options');
-    const built = this.query(query, false);
+    const show = ctx.showCommand();
+    let built: Query;
+    if (show !== null) {
+      built = showQuery(show, this.b, this.clauses);
+      checkComposition(built, false, this.b);
+    } else {
+      built = this.query(ctx.query()!, false);
+    }
     return {
       kind: 'query',
       query: built,

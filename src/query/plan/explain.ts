@@ -1,6 +1,7 @@
 import type { TextIndexHandle, VectorIndexHandle } from '../../projections/search/search-lookup.js';
 import { assertNever } from '../../common/assert.js';
 import type { Value } from '../../common/values/value.js';
+import type { ConstraintRecord, IndexRecord } from '../../projections/catalog/types.js';
 import type { NodeState } from '../../projections/graph/records.js';
 import type { GraphReader } from '../../projections/graph/view.js';
 import type { LookupKind } from '../../projections/indexes/index-lookup.js';
@@ -45,10 +46,18 @@ export interface IndexCatalog {
   textIndex?(label: string, property: string): TextIndexHandle | undefined;
   /** A node in the latest committed state (a CURRENT vector search's candidate the reader does not see). */
   currentNode?(id: number): NodeState | undefined;
+  /** Every index and constraint of the member now, for SHOW INDEXES and SHOW CONSTRAINTS. */
+  schemaObjects?(): SchemaObjects;
 }
 
 /** What `seekWhere` looks for: Cypher's comparisons, STARTS WITH, or IN over the values given. */
 export type IndexTest = Exclude<LookupKind, { readonly kind: 'equal' }>;
+
+/** The schema catalog's indexes and constraints as the member holds them now. */
+export interface SchemaObjects {
+  readonly indexes: readonly IndexRecord[];
+  readonly constraints: readonly ConstraintRecord[];
+}
 
 export const no_indexes: IndexCatalog = { hasIndex: () => false };
 

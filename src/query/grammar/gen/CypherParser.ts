@@ -64,215 +64,218 @@ export class CypherParser extends antlr.Parser {
     public static readonly RETURN = 54;
     public static readonly SET = 55;
     public static readonly SINGLE = 56;
-    public static readonly SKIP_ = 57;
-    public static readonly STARTS = 58;
-    public static readonly THEN = 59;
-    public static readonly TIMESTAMP = 60;
-    public static readonly TRUE = 61;
-    public static readonly TYPED = 62;
-    public static readonly NORMALIZED = 63;
-    public static readonly LEADING = 64;
-    public static readonly TRAILING = 65;
-    public static readonly BOTH = 66;
-    public static readonly FROM = 67;
-    public static readonly OFFSET = 68;
-    public static readonly UNION = 69;
-    public static readonly UNIQUE = 70;
-    public static readonly UNWIND = 71;
-    public static readonly USING = 72;
-    public static readonly WHEN = 73;
-    public static readonly WHERE = 74;
-    public static readonly WITH = 75;
-    public static readonly XOR = 76;
-    public static readonly YIELD = 77;
-    public static readonly COLONCOLON = 78;
-    public static readonly DOTDOT = 79;
-    public static readonly PLUSEQ = 80;
-    public static readonly REGEX_MATCH = 81;
-    public static readonly NEQ = 82;
-    public static readonly LTE = 83;
-    public static readonly GTE = 84;
-    public static readonly EQ = 85;
-    public static readonly LT = 86;
-    public static readonly GT = 87;
-    public static readonly PLUS = 88;
-    public static readonly MINUS = 89;
-    public static readonly STAR = 90;
-    public static readonly SLASH = 91;
-    public static readonly PERCENT = 92;
-    public static readonly AMP = 93;
-    public static readonly BANG = 94;
-    public static readonly CARET = 95;
-    public static readonly DOT = 96;
-    public static readonly COMMA = 97;
-    public static readonly COLON = 98;
-    public static readonly SEMI = 99;
-    public static readonly DOUBLEBAR = 100;
-    public static readonly PIPE = 101;
-    public static readonly DOLLAR = 102;
-    public static readonly LPAREN = 103;
-    public static readonly RPAREN = 104;
-    public static readonly LBRACK = 105;
-    public static readonly RBRACK = 106;
-    public static readonly LBRACE = 107;
-    public static readonly RBRACE = 108;
-    public static readonly HexInteger = 109;
-    public static readonly OctalInteger = 110;
-    public static readonly DecimalInteger = 111;
-    public static readonly FloatLiteral = 112;
-    public static readonly StringLiteral = 113;
-    public static readonly EscapedSymbolicName = 114;
-    public static readonly UnescapedSymbolicName = 115;
-    public static readonly WHITESPACE = 116;
-    public static readonly HINT_COMMENT = 117;
-    public static readonly BLOCK_COMMENT = 118;
-    public static readonly LINE_COMMENT = 119;
+    public static readonly SHOW = 57;
+    public static readonly SKIP_ = 58;
+    public static readonly STARTS = 59;
+    public static readonly THEN = 60;
+    public static readonly TIMESTAMP = 61;
+    public static readonly TRUE = 62;
+    public static readonly TYPED = 63;
+    public static readonly NORMALIZED = 64;
+    public static readonly LEADING = 65;
+    public static readonly TRAILING = 66;
+    public static readonly BOTH = 67;
+    public static readonly FROM = 68;
+    public static readonly OFFSET = 69;
+    public static readonly UNION = 70;
+    public static readonly UNIQUE = 71;
+    public static readonly UNWIND = 72;
+    public static readonly USING = 73;
+    public static readonly WHEN = 74;
+    public static readonly WHERE = 75;
+    public static readonly WITH = 76;
+    public static readonly XOR = 77;
+    public static readonly YIELD = 78;
+    public static readonly COLONCOLON = 79;
+    public static readonly DOTDOT = 80;
+    public static readonly PLUSEQ = 81;
+    public static readonly REGEX_MATCH = 82;
+    public static readonly NEQ = 83;
+    public static readonly LTE = 84;
+    public static readonly GTE = 85;
+    public static readonly EQ = 86;
+    public static readonly LT = 87;
+    public static readonly GT = 88;
+    public static readonly PLUS = 89;
+    public static readonly MINUS = 90;
+    public static readonly STAR = 91;
+    public static readonly SLASH = 92;
+    public static readonly PERCENT = 93;
+    public static readonly AMP = 94;
+    public static readonly BANG = 95;
+    public static readonly CARET = 96;
+    public static readonly DOT = 97;
+    public static readonly COMMA = 98;
+    public static readonly COLON = 99;
+    public static readonly SEMI = 100;
+    public static readonly DOUBLEBAR = 101;
+    public static readonly PIPE = 102;
+    public static readonly DOLLAR = 103;
+    public static readonly LPAREN = 104;
+    public static readonly RPAREN = 105;
+    public static readonly LBRACK = 106;
+    public static readonly RBRACK = 107;
+    public static readonly LBRACE = 108;
+    public static readonly RBRACE = 109;
+    public static readonly HexInteger = 110;
+    public static readonly OctalInteger = 111;
+    public static readonly DecimalInteger = 112;
+    public static readonly FloatLiteral = 113;
+    public static readonly StringLiteral = 114;
+    public static readonly EscapedSymbolicName = 115;
+    public static readonly UnescapedSymbolicName = 116;
+    public static readonly WHITESPACE = 117;
+    public static readonly HINT_COMMENT = 118;
+    public static readonly BLOCK_COMMENT = 119;
+    public static readonly LINE_COMMENT = 120;
     public static readonly RULE_script = 0;
     public static readonly RULE_statement = 1;
-    public static readonly RULE_sessionCommand = 2;
-    public static readonly RULE_sessionValue = 3;
-    public static readonly RULE_query = 4;
-    public static readonly RULE_queryOption = 5;
-    public static readonly RULE_unionPart = 6;
-    public static readonly RULE_singleQuery = 7;
-    public static readonly RULE_asOfTimestamp = 8;
-    public static readonly RULE_queryHint = 9;
-    public static readonly RULE_hintCommentBody = 10;
-    public static readonly RULE_hintCall = 11;
-    public static readonly RULE_clause = 12;
-    public static readonly RULE_matchClause = 13;
-    public static readonly RULE_unwindClause = 14;
-    public static readonly RULE_callClause = 15;
-    public static readonly RULE_subqueryCallClause = 16;
-    public static readonly RULE_subqueryScope = 17;
-    public static readonly RULE_inTransactions = 18;
-    public static readonly RULE_inTransactionsParameter = 19;
-    public static readonly RULE_inTransactionsRetry = 20;
-    public static readonly RULE_inTransactionsReport = 21;
-    public static readonly RULE_procedureName = 22;
-    public static readonly RULE_yieldItems = 23;
-    public static readonly RULE_yieldItem = 24;
-    public static readonly RULE_createClause = 25;
-    public static readonly RULE_mergeClause = 26;
-    public static readonly RULE_mergeAction = 27;
-    public static readonly RULE_setClause = 28;
-    public static readonly RULE_setItem = 29;
-    public static readonly RULE_removeClause = 30;
-    public static readonly RULE_removeItem = 31;
-    public static readonly RULE_deleteClause = 32;
-    public static readonly RULE_foreachClause = 33;
-    public static readonly RULE_orderSkipLimitClause = 34;
-    public static readonly RULE_finishClause = 35;
-    public static readonly RULE_letClause = 36;
-    public static readonly RULE_letItem = 37;
-    public static readonly RULE_filterClause = 38;
-    public static readonly RULE_withClause = 39;
-    public static readonly RULE_returnClause = 40;
-    public static readonly RULE_projectionBody = 41;
-    public static readonly RULE_projectionItems = 42;
-    public static readonly RULE_projectionItem = 43;
-    public static readonly RULE_order = 44;
-    public static readonly RULE_skip = 45;
-    public static readonly RULE_limit = 46;
-    public static readonly RULE_sortItem = 47;
-    public static readonly RULE_where = 48;
-    public static readonly RULE_pattern = 49;
-    public static readonly RULE_patternPart = 50;
-    public static readonly RULE_pathSelector = 51;
-    public static readonly RULE_shortestPathPattern = 52;
-    public static readonly RULE_patternElement = 53;
-    public static readonly RULE_relationshipsPattern = 54;
-    public static readonly RULE_nodePattern = 55;
-    public static readonly RULE_isLabelExpression = 56;
-    public static readonly RULE_labelExpression = 57;
-    public static readonly RULE_labelDisjunction = 58;
-    public static readonly RULE_labelConjunction = 59;
-    public static readonly RULE_labelNegation = 60;
-    public static readonly RULE_labelAtom = 61;
-    public static readonly RULE_patternElementChain = 62;
-    public static readonly RULE_quantifiedPath = 63;
-    public static readonly RULE_pathQuantifier = 64;
-    public static readonly RULE_relationshipPattern = 65;
-    public static readonly RULE_relationshipDetail = 66;
-    public static readonly RULE_properties = 67;
-    public static readonly RULE_relationshipTypes = 68;
-    public static readonly RULE_nodeLabels = 69;
-    public static readonly RULE_nodeLabel = 70;
-    public static readonly RULE_dynamicName = 71;
-    public static readonly RULE_rangeLiteral = 72;
-    public static readonly RULE_rangeBound = 73;
-    public static readonly RULE_labelName = 74;
-    public static readonly RULE_relTypeName = 75;
-    public static readonly RULE_propertyExpression = 76;
-    public static readonly RULE_expression = 77;
-    public static readonly RULE_orExpression = 78;
-    public static readonly RULE_xorExpression = 79;
-    public static readonly RULE_andExpression = 80;
-    public static readonly RULE_notExpression = 81;
-    public static readonly RULE_comparisonExpression = 82;
-    public static readonly RULE_comparisonOperator = 83;
-    public static readonly RULE_predicateExpression = 84;
-    public static readonly RULE_predicateSuffix = 85;
-    public static readonly RULE_valueTypeExpression = 86;
-    public static readonly RULE_valueTypeAlternative = 87;
-    public static readonly RULE_valueTypeWord = 88;
-    public static readonly RULE_addOrSubtractExpression = 89;
-    public static readonly RULE_addOrSubtractOperator = 90;
-    public static readonly RULE_multiplyDivideModuloExpression = 91;
-    public static readonly RULE_multiplyDivideModuloOperator = 92;
-    public static readonly RULE_powerOfExpression = 93;
-    public static readonly RULE_unaryAddOrSubtractExpression = 94;
-    public static readonly RULE_nonArithmeticOperatorExpression = 95;
-    public static readonly RULE_listOperator = 96;
-    public static readonly RULE_propertyLookup = 97;
-    public static readonly RULE_atom = 98;
-    public static readonly RULE_countStar = 99;
-    public static readonly RULE_caseExpression = 100;
-    public static readonly RULE_caseAlternative = 101;
-    public static readonly RULE_caseWhenOperand = 102;
-    public static readonly RULE_listComprehension = 103;
-    public static readonly RULE_patternComprehension = 104;
-    public static readonly RULE_quantifierExpression = 105;
-    public static readonly RULE_quantifier = 106;
-    public static readonly RULE_filterExpression = 107;
-    public static readonly RULE_reduceExpression = 108;
-    public static readonly RULE_subqueryExpression = 109;
-    public static readonly RULE_parenthesizedExpression = 110;
-    public static readonly RULE_trimFromExpression = 111;
-    public static readonly RULE_functionInvocation = 112;
-    public static readonly RULE_functionName = 113;
-    public static readonly RULE_namespace = 114;
-    public static readonly RULE_mapProjection = 115;
-    public static readonly RULE_mapProjectionItem = 116;
-    public static readonly RULE_parameter = 117;
-    public static readonly RULE_literal = 118;
-    public static readonly RULE_booleanLiteral = 119;
-    public static readonly RULE_numberLiteral = 120;
-    public static readonly RULE_integerLiteral = 121;
-    public static readonly RULE_listLiteral = 122;
-    public static readonly RULE_mapLiteral = 123;
-    public static readonly RULE_propertyKeyName = 124;
-    public static readonly RULE_schemaCommand = 125;
-    public static readonly RULE_createConstraint = 126;
-    public static readonly RULE_constraintRequirement = 127;
-    public static readonly RULE_propertyReference = 128;
-    public static readonly RULE_propertyReferenceList = 129;
-    public static readonly RULE_typeName = 130;
-    public static readonly RULE_dropConstraint = 131;
-    public static readonly RULE_createIndex = 132;
-    public static readonly RULE_indexTarget = 133;
-    public static readonly RULE_createSearchIndex = 134;
-    public static readonly RULE_searchIndexProperties = 135;
-    public static readonly RULE_indexOptions = 136;
-    public static readonly RULE_dropIndex = 137;
-    public static readonly RULE_ifNotExists = 138;
-    public static readonly RULE_ifExists = 139;
-    public static readonly RULE_variable = 140;
-    public static readonly RULE_keywordVariable = 141;
-    public static readonly RULE_symbolicName = 142;
-    public static readonly RULE_nonReservedKeyword = 143;
-    public static readonly RULE_schemaName = 144;
-    public static readonly RULE_reservedWord = 145;
+    public static readonly RULE_showCommand = 2;
+    public static readonly RULE_showWord = 3;
+    public static readonly RULE_sessionCommand = 4;
+    public static readonly RULE_sessionValue = 5;
+    public static readonly RULE_query = 6;
+    public static readonly RULE_queryOption = 7;
+    public static readonly RULE_unionPart = 8;
+    public static readonly RULE_singleQuery = 9;
+    public static readonly RULE_asOfTimestamp = 10;
+    public static readonly RULE_queryHint = 11;
+    public static readonly RULE_hintCommentBody = 12;
+    public static readonly RULE_hintCall = 13;
+    public static readonly RULE_clause = 14;
+    public static readonly RULE_matchClause = 15;
+    public static readonly RULE_unwindClause = 16;
+    public static readonly RULE_callClause = 17;
+    public static readonly RULE_subqueryCallClause = 18;
+    public static readonly RULE_subqueryScope = 19;
+    public static readonly RULE_inTransactions = 20;
+    public static readonly RULE_inTransactionsParameter = 21;
+    public static readonly RULE_inTransactionsRetry = 22;
+    public static readonly RULE_inTransactionsReport = 23;
+    public static readonly RULE_procedureName = 24;
+    public static readonly RULE_yieldItems = 25;
+    public static readonly RULE_yieldItem = 26;
+    public static readonly RULE_createClause = 27;
+    public static readonly RULE_mergeClause = 28;
+    public static readonly RULE_mergeAction = 29;
+    public static readonly RULE_setClause = 30;
+    public static readonly RULE_setItem = 31;
+    public static readonly RULE_removeClause = 32;
+    public static readonly RULE_removeItem = 33;
+    public static readonly RULE_deleteClause = 34;
+    public static readonly RULE_foreachClause = 35;
+    public static readonly RULE_orderSkipLimitClause = 36;
+    public static readonly RULE_finishClause = 37;
+    public static readonly RULE_letClause = 38;
+    public static readonly RULE_letItem = 39;
+    public static readonly RULE_filterClause = 40;
+    public static readonly RULE_withClause = 41;
+    public static readonly RULE_returnClause = 42;
+    public static readonly RULE_projectionBody = 43;
+    public static readonly RULE_projectionItems = 44;
+    public static readonly RULE_projectionItem = 45;
+    public static readonly RULE_order = 46;
+    public static readonly RULE_skip = 47;
+    public static readonly RULE_limit = 48;
+    public static readonly RULE_sortItem = 49;
+    public static readonly RULE_where = 50;
+    public static readonly RULE_pattern = 51;
+    public static readonly RULE_patternPart = 52;
+    public static readonly RULE_pathSelector = 53;
+    public static readonly RULE_shortestPathPattern = 54;
+    public static readonly RULE_patternElement = 55;
+    public static readonly RULE_relationshipsPattern = 56;
+    public static readonly RULE_nodePattern = 57;
+    public static readonly RULE_isLabelExpression = 58;
+    public static readonly RULE_labelExpression = 59;
+    public static readonly RULE_labelDisjunction = 60;
+    public static readonly RULE_labelConjunction = 61;
+    public static readonly RULE_labelNegation = 62;
+    public static readonly RULE_labelAtom = 63;
+    public static readonly RULE_patternElementChain = 64;
+    public static readonly RULE_quantifiedPath = 65;
+    public static readonly RULE_pathQuantifier = 66;
+    public static readonly RULE_relationshipPattern = 67;
+    public static readonly RULE_relationshipDetail = 68;
+    public static readonly RULE_properties = 69;
+    public static readonly RULE_relationshipTypes = 70;
+    public static readonly RULE_nodeLabels = 71;
+    public static readonly RULE_nodeLabel = 72;
+    public static readonly RULE_dynamicName = 73;
+    public static readonly RULE_rangeLiteral = 74;
+    public static readonly RULE_rangeBound = 75;
+    public static readonly RULE_labelName = 76;
+    public static readonly RULE_relTypeName = 77;
+    public static readonly RULE_propertyExpression = 78;
+    public static readonly RULE_expression = 79;
+    public static readonly RULE_orExpression = 80;
+    public static readonly RULE_xorExpression = 81;
+    public static readonly RULE_andExpression = 82;
+    public static readonly RULE_notExpression = 83;
+    public static readonly RULE_comparisonExpression = 84;
+    public static readonly RULE_comparisonOperator = 85;
+    public static readonly RULE_predicateExpression = 86;
+    public static readonly RULE_predicateSuffix = 87;
+    public static readonly RULE_valueTypeExpression = 88;
+    public static readonly RULE_valueTypeAlternative = 89;
+    public static readonly RULE_valueTypeWord = 90;
+    public static readonly RULE_addOrSubtractExpression = 91;
+    public static readonly RULE_addOrSubtractOperator = 92;
+    public static readonly RULE_multiplyDivideModuloExpression = 93;
+    public static readonly RULE_multiplyDivideModuloOperator = 94;
+    public static readonly RULE_powerOfExpression = 95;
+    public static readonly RULE_unaryAddOrSubtractExpression = 96;
+    public static readonly RULE_nonArithmeticOperatorExpression = 97;
+    public static readonly RULE_listOperator = 98;
+    public static readonly RULE_propertyLookup = 99;
+    public static readonly RULE_atom = 100;
+    public static readonly RULE_countStar = 101;
+    public static readonly RULE_caseExpression = 102;
+    public static readonly RULE_caseAlternative = 103;
+    public static readonly RULE_caseWhenOperand = 104;
+    public static readonly RULE_listComprehension = 105;
+    public static readonly RULE_patternComprehension = 106;
+    public static readonly RULE_quantifierExpression = 107;
+    public static readonly RULE_quantifier = 108;
+    public static readonly RULE_filterExpression = 109;
+    public static readonly RULE_reduceExpression = 110;
+    public static readonly RULE_subqueryExpression = 111;
+    public static readonly RULE_parenthesizedExpression = 112;
+    public static readonly RULE_trimFromExpression = 113;
+    public static readonly RULE_functionInvocation = 114;
+    public static readonly RULE_functionName = 115;
+    public static readonly RULE_namespace = 116;
+    public static readonly RULE_mapProjection = 117;
+    public static readonly RULE_mapProjectionItem = 118;
+    public static readonly RULE_parameter = 119;
+    public static readonly RULE_literal = 120;
+    public static readonly RULE_booleanLiteral = 121;
+    public static readonly RULE_numberLiteral = 122;
+    public static readonly RULE_integerLiteral = 123;
+    public static readonly RULE_listLiteral = 124;
+    public static readonly RULE_mapLiteral = 125;
+    public static readonly RULE_propertyKeyName = 126;
+    public static readonly RULE_schemaCommand = 127;
+    public static readonly RULE_createConstraint = 128;
+    public static readonly RULE_constraintRequirement = 129;
+    public static readonly RULE_propertyReference = 130;
+    public static readonly RULE_propertyReferenceList = 131;
+    public static readonly RULE_typeName = 132;
+    public static readonly RULE_dropConstraint = 133;
+    public static readonly RULE_createIndex = 134;
+    public static readonly RULE_indexTarget = 135;
+    public static readonly RULE_createSearchIndex = 136;
+    public static readonly RULE_searchIndexProperties = 137;
+    public static readonly RULE_indexOptions = 138;
+    public static readonly RULE_dropIndex = 139;
+    public static readonly RULE_ifNotExists = 140;
+    public static readonly RULE_ifExists = 141;
+    public static readonly RULE_variable = 142;
+    public static readonly RULE_keywordVariable = 143;
+    public static readonly RULE_symbolicName = 144;
+    public static readonly RULE_nonReservedKeyword = 145;
+    public static readonly RULE_schemaName = 146;
+    public static readonly RULE_reservedWord = 147;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
@@ -283,14 +286,14 @@ export class CypherParser extends antlr.Parser {
         "'INSERT'", "'FILTER'", "'IF'", "'IN'", "'INDEX'", "'IS'", "'KEY'", 
         "'LIMIT'", "'MATCH'", "'MERGE'", "'NODE'", "'NONE'", "'NOT'", "'NULL'", 
         "'OF'", "'ON'", "'OPTIONAL'", "'OR'", "'ORDER'", "'REDUCE'", "'REMOVE'", 
-        "'REQUIRE'", "'RETURN'", "'SET'", "'SINGLE'", "'SKIP'", "'STARTS'", 
-        "'THEN'", "'TIMESTAMP'", "'TRUE'", "'TYPED'", "'NORMALIZED'", "'LEADING'", 
-        "'TRAILING'", "'BOTH'", "'FROM'", "'OFFSET'", "'UNION'", "'UNIQUE'", 
-        "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", "'WITH'", "'XOR'", "'YIELD'", 
-        "'::'", "'..'", "'+='", "'=~'", "'<>'", "'<='", "'>='", "'='", "'<'", 
-        "'>'", "'+'", "'-'", "'*'", "'/'", "'%'", "'&'", "'!'", "'^'", "'.'", 
-        "','", "':'", "';'", "'||'", "'|'", "'$'", "'('", "')'", "'['", 
-        "']'", "'{'", "'}'"
+        "'REQUIRE'", "'RETURN'", "'SET'", "'SINGLE'", "'SHOW'", "'SKIP'", 
+        "'STARTS'", "'THEN'", "'TIMESTAMP'", "'TRUE'", "'TYPED'", "'NORMALIZED'", 
+        "'LEADING'", "'TRAILING'", "'BOTH'", "'FROM'", "'OFFSET'", "'UNION'", 
+        "'UNIQUE'", "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", "'WITH'", 
+        "'XOR'", "'YIELD'", "'::'", "'..'", "'+='", "'=~'", "'<>'", "'<='", 
+        "'>='", "'='", "'<'", "'>'", "'+'", "'-'", "'*'", "'/'", "'%'", 
+        "'&'", "'!'", "'^'", "'.'", "','", "':'", "';'", "'||'", "'|'", 
+        "'$'", "'('", "')'", "'['", "']'", "'{'", "'}'"
     ];
 
     public static readonly symbolicNames = [
@@ -301,7 +304,7 @@ export class CypherParser extends antlr.Parser {
         "NODETACH", "INSERT", "FILTER", "IF", "IN", "INDEX", "IS", "KEY", 
         "LIMIT", "MATCH", "MERGE", "NODE", "NONE", "NOT", "NULL", "OF", 
         "ON", "OPTIONAL", "OR", "ORDER", "REDUCE", "REMOVE", "REQUIRE", 
-        "RETURN", "SET", "SINGLE", "SKIP_", "STARTS", "THEN", "TIMESTAMP", 
+        "RETURN", "SET", "SINGLE", "SHOW", "SKIP_", "STARTS", "THEN", "TIMESTAMP", 
         "TRUE", "TYPED", "NORMALIZED", "LEADING", "TRAILING", "BOTH", "FROM", 
         "OFFSET", "UNION", "UNIQUE", "UNWIND", "USING", "WHEN", "WHERE", 
         "WITH", "XOR", "YIELD", "COLONCOLON", "DOTDOT", "PLUSEQ", "REGEX_MATCH", 
@@ -313,17 +316,17 @@ export class CypherParser extends antlr.Parser {
         "WHITESPACE", "HINT_COMMENT", "BLOCK_COMMENT", "LINE_COMMENT"
     ];
     public static readonly ruleNames = [
-        "script", "statement", "sessionCommand", "sessionValue", "query", 
-        "queryOption", "unionPart", "singleQuery", "asOfTimestamp", "queryHint", 
-        "hintCommentBody", "hintCall", "clause", "matchClause", "unwindClause", 
-        "callClause", "subqueryCallClause", "subqueryScope", "inTransactions", 
-        "inTransactionsParameter", "inTransactionsRetry", "inTransactionsReport", 
-        "procedureName", "yieldItems", "yieldItem", "createClause", "mergeClause", 
-        "mergeAction", "setClause", "setItem", "removeClause", "removeItem", 
-        "deleteClause", "foreachClause", "orderSkipLimitClause", "finishClause", 
-        "letClause", "letItem", "filterClause", "withClause", "returnClause", 
-        "projectionBody", "projectionItems", "projectionItem", "order", 
-        "skip", "limit", "sortItem", "where", "pattern", "patternPart", 
+        "script", "statement", "showCommand", "showWord", "sessionCommand", 
+        "sessionValue", "query", "queryOption", "unionPart", "singleQuery", 
+        "asOfTimestamp", "queryHint", "hintCommentBody", "hintCall", "clause", 
+        "matchClause", "unwindClause", "callClause", "subqueryCallClause", 
+        "subqueryScope", "inTransactions", "inTransactionsParameter", "inTransactionsRetry", 
+        "inTransactionsReport", "procedureName", "yieldItems", "yieldItem", 
+        "createClause", "mergeClause", "mergeAction", "setClause", "setItem", 
+        "removeClause", "removeItem", "deleteClause", "foreachClause", "orderSkipLimitClause", 
+        "finishClause", "letClause", "letItem", "filterClause", "withClause", 
+        "returnClause", "projectionBody", "projectionItems", "projectionItem", 
+        "order", "skip", "limit", "sortItem", "where", "pattern", "patternPart", 
         "pathSelector", "shortestPathPattern", "patternElement", "relationshipsPattern", 
         "nodePattern", "isLabelExpression", "labelExpression", "labelDisjunction", 
         "labelConjunction", "labelNegation", "labelAtom", "patternElementChain", 
@@ -371,19 +374,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 292;
+            this.state = 296;
             this.statement();
-            this.state = 294;
+            this.state = 298;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 99) {
+            if (_la === 100) {
                 {
-                this.state = 293;
+                this.state = 297;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 296;
+            this.state = 300;
             this.match(CypherParser.EOF);
             }
         }
@@ -404,27 +407,34 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 301;
+            this.state = 306;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 298;
+                this.state = 302;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 299;
+                this.state = 303;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 300;
+                this.state = 304;
+                this.showCommand();
+                }
+                break;
+            case 4:
+                this.enterOuterAlt(localContext, 4);
+                {
+                this.state = 305;
                 this.query();
                 }
                 break;
@@ -443,19 +453,211 @@ export class CypherParser extends antlr.Parser {
         }
         return localContext;
     }
+    public showCommand(): ShowCommandContext {
+        let localContext = new ShowCommandContext(this.context, this.state);
+        this.enterRule(localContext, 4, CypherParser.RULE_showCommand);
+        let _la: number;
+        try {
+            this.state = 334;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 7, this.context) ) {
+            case 1:
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 308;
+                this.match(CypherParser.SHOW);
+                this.state = 310;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                do {
+                    {
+                    {
+                    this.state = 309;
+                    this.showWord();
+                    }
+                    }
+                    this.state = 312;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690378) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327199) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116);
+                this.state = 315;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 75) {
+                    {
+                    this.state = 314;
+                    this.where();
+                    }
+                }
+
+                }
+                break;
+            case 2:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 317;
+                this.match(CypherParser.SHOW);
+                this.state = 319;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                do {
+                    {
+                    {
+                    this.state = 318;
+                    this.showWord();
+                    }
+                    }
+                    this.state = 321;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690378) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327199) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116);
+                this.state = 323;
+                this.match(CypherParser.YIELD);
+                this.state = 324;
+                this.projectionBody();
+                this.state = 326;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 75) {
+                    {
+                    this.state = 325;
+                    this.where();
+                    }
+                }
+
+                this.state = 331;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 81068931) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 137) !== 0)) {
+                    {
+                    {
+                    this.state = 328;
+                    this.clause();
+                    }
+                    }
+                    this.state = 333;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                }
+                break;
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public showWord(): ShowWordContext {
+        let localContext = new ShowWordContext(this.context, this.state);
+        this.enterRule(localContext, 6, CypherParser.RULE_showWord);
+        try {
+            this.state = 340;
+            this.errorHandler.sync(this);
+            switch (this.tokenStream.LA(1)) {
+            case CypherParser.ANY:
+            case CypherParser.ASSERT:
+            case CypherParser.ASCENDING:
+            case CypherParser.CONSTRAINT:
+            case CypherParser.COUNT:
+            case CypherParser.COLLECT:
+            case CypherParser.DESCENDING:
+            case CypherParser.DROP:
+            case CypherParser.EXISTS:
+            case CypherParser.FOR:
+            case CypherParser.FOREACH:
+            case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.NODETACH:
+            case CypherParser.INSERT:
+            case CypherParser.FILTER:
+            case CypherParser.IF:
+            case CypherParser.INDEX:
+            case CypherParser.KEY:
+            case CypherParser.NODE:
+            case CypherParser.NONE:
+            case CypherParser.OF:
+            case CypherParser.REDUCE:
+            case CypherParser.REQUIRE:
+            case CypherParser.SINGLE:
+            case CypherParser.SHOW:
+            case CypherParser.TIMESTAMP:
+            case CypherParser.TYPED:
+            case CypherParser.NORMALIZED:
+            case CypherParser.LEADING:
+            case CypherParser.TRAILING:
+            case CypherParser.BOTH:
+            case CypherParser.FROM:
+            case CypherParser.OFFSET:
+            case CypherParser.UNIQUE:
+            case CypherParser.USING:
+            case CypherParser.EscapedSymbolicName:
+            case CypherParser.UnescapedSymbolicName:
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 336;
+                this.symbolicName();
+                }
+                break;
+            case CypherParser.ALL:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 337;
+                this.match(CypherParser.ALL);
+                }
+                break;
+            case CypherParser.IN:
+                this.enterOuterAlt(localContext, 3);
+                {
+                this.state = 338;
+                this.match(CypherParser.IN);
+                }
+                break;
+            case CypherParser.BY:
+                this.enterOuterAlt(localContext, 4);
+                {
+                this.state = 339;
+                this.match(CypherParser.BY);
+                }
+                break;
+            default:
+                throw new antlr.NoViableAltException(this);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
     public sessionCommand(): SessionCommandContext {
         let localContext = new SessionCommandContext(this.context, this.state);
-        this.enterRule(localContext, 4, CypherParser.RULE_sessionCommand);
+        this.enterRule(localContext, 8, CypherParser.RULE_sessionCommand);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 303;
+            this.state = 342;
             this.match(CypherParser.SET);
-            this.state = 304;
+            this.state = 343;
             this.symbolicName();
-            this.state = 305;
+            this.state = 344;
             this.match(CypherParser.EQ);
-            this.state = 306;
+            this.state = 345;
             this.sessionValue();
             }
         }
@@ -474,15 +676,15 @@ export class CypherParser extends antlr.Parser {
     }
     public sessionValue(): SessionValueContext {
         let localContext = new SessionValueContext(this.context, this.state);
-        this.enterRule(localContext, 6, CypherParser.RULE_sessionValue);
+        this.enterRule(localContext, 10, CypherParser.RULE_sessionValue);
         try {
-            this.state = 312;
+            this.state = 351;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 308;
+                this.state = 347;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -492,7 +694,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 309;
+                this.state = 348;
                 this.numberLiteral();
                 }
                 break;
@@ -500,7 +702,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 310;
+                this.state = 349;
                 this.booleanLiteral();
                 }
                 break;
@@ -529,6 +731,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.REDUCE:
             case CypherParser.REQUIRE:
             case CypherParser.SINGLE:
+            case CypherParser.SHOW:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
             case CypherParser.NORMALIZED:
@@ -543,7 +746,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 311;
+                this.state = 350;
                 this.symbolicName();
                 }
                 break;
@@ -566,52 +769,52 @@ export class CypherParser extends antlr.Parser {
     }
     public query(): QueryContext {
         let localContext = new QueryContext(this.context, this.state);
-        this.enterRule(localContext, 8, CypherParser.RULE_query);
+        this.enterRule(localContext, 12, CypherParser.RULE_query);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 317;
+            this.state = 356;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 72) {
+            while (_la === 4 || _la === 73) {
                 {
                 {
-                this.state = 314;
+                this.state = 353;
                 this.queryOption();
                 }
                 }
-                this.state = 319;
+                this.state = 358;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 320;
+            this.state = 359;
             this.singleQuery();
-            this.state = 324;
+            this.state = 363;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 69) {
+            while (_la === 70) {
                 {
                 {
-                this.state = 321;
+                this.state = 360;
                 this.unionPart();
                 }
                 }
-                this.state = 326;
+                this.state = 365;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 330;
+            this.state = 369;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 72) {
+            while (_la === 4 || _la === 73) {
                 {
                 {
-                this.state = 327;
+                this.state = 366;
                 this.queryOption();
                 }
                 }
-                this.state = 332;
+                this.state = 371;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -632,22 +835,22 @@ export class CypherParser extends antlr.Parser {
     }
     public queryOption(): QueryOptionContext {
         let localContext = new QueryOptionContext(this.context, this.state);
-        this.enterRule(localContext, 10, CypherParser.RULE_queryOption);
+        this.enterRule(localContext, 14, CypherParser.RULE_queryOption);
         try {
-            this.state = 335;
+            this.state = 374;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 333;
+                this.state = 372;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 334;
+                this.state = 373;
                 this.queryHint();
                 }
                 break;
@@ -670,19 +873,19 @@ export class CypherParser extends antlr.Parser {
     }
     public unionPart(): UnionPartContext {
         let localContext = new UnionPartContext(this.context, this.state);
-        this.enterRule(localContext, 12, CypherParser.RULE_unionPart);
+        this.enterRule(localContext, 16, CypherParser.RULE_unionPart);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 337;
+            this.state = 376;
             this.match(CypherParser.UNION);
-            this.state = 339;
+            this.state = 378;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 20) {
                 {
-                this.state = 338;
+                this.state = 377;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -694,7 +897,7 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 341;
+            this.state = 380;
             this.singleQuery();
             }
         }
@@ -713,25 +916,25 @@ export class CypherParser extends antlr.Parser {
     }
     public singleQuery(): SingleQueryContext {
         let localContext = new SingleQueryContext(this.context, this.state);
-        this.enterRule(localContext, 14, CypherParser.RULE_singleQuery);
+        this.enterRule(localContext, 18, CypherParser.RULE_singleQuery);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 344;
+            this.state = 383;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 343;
+                this.state = 382;
                 this.clause();
                 }
                 }
-                this.state = 346;
+                this.state = 385;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 47514499) !== 0) || ((((_la - 68)) & ~0x1F) === 0 && ((1 << (_la - 68)) & 137) !== 0));
+            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 81068931) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 137) !== 0));
             }
         }
         catch (re) {
@@ -749,17 +952,17 @@ export class CypherParser extends antlr.Parser {
     }
     public asOfTimestamp(): AsOfTimestampContext {
         let localContext = new AsOfTimestampContext(this.context, this.state);
-        this.enterRule(localContext, 16, CypherParser.RULE_asOfTimestamp);
+        this.enterRule(localContext, 20, CypherParser.RULE_asOfTimestamp);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 348;
+            this.state = 387;
             this.match(CypherParser.AS);
-            this.state = 349;
+            this.state = 388;
             this.match(CypherParser.OF);
-            this.state = 350;
+            this.state = 389;
             this.match(CypherParser.TIMESTAMP);
-            this.state = 351;
+            this.state = 390;
             this.expression();
             }
         }
@@ -778,44 +981,44 @@ export class CypherParser extends antlr.Parser {
     }
     public queryHint(): QueryHintContext {
         let localContext = new QueryHintContext(this.context, this.state);
-        this.enterRule(localContext, 18, CypherParser.RULE_queryHint);
+        this.enterRule(localContext, 22, CypherParser.RULE_queryHint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 353;
+            this.state = 392;
             this.match(CypherParser.USING);
-            this.state = 354;
+            this.state = 393;
             this.functionName();
-            this.state = 355;
+            this.state = 394;
             this.match(CypherParser.LPAREN);
-            this.state = 364;
+            this.state = 403;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                 {
-                this.state = 356;
+                this.state = 395;
                 this.expression();
-                this.state = 361;
+                this.state = 400;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 97) {
+                while (_la === 98) {
                     {
                     {
-                    this.state = 357;
+                    this.state = 396;
                     this.match(CypherParser.COMMA);
-                    this.state = 358;
+                    this.state = 397;
                     this.expression();
                     }
                     }
-                    this.state = 363;
+                    this.state = 402;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 366;
+            this.state = 405;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -834,26 +1037,26 @@ export class CypherParser extends antlr.Parser {
     }
     public hintCommentBody(): HintCommentBodyContext {
         let localContext = new HintCommentBodyContext(this.context, this.state);
-        this.enterRule(localContext, 20, CypherParser.RULE_hintCommentBody);
+        this.enterRule(localContext, 24, CypherParser.RULE_hintCommentBody);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 371;
+            this.state = 410;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                 {
                 {
-                this.state = 368;
+                this.state = 407;
                 this.hintCall();
                 }
                 }
-                this.state = 373;
+                this.state = 412;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 374;
+            this.state = 413;
             this.match(CypherParser.EOF);
             }
         }
@@ -872,42 +1075,42 @@ export class CypherParser extends antlr.Parser {
     }
     public hintCall(): HintCallContext {
         let localContext = new HintCallContext(this.context, this.state);
-        this.enterRule(localContext, 22, CypherParser.RULE_hintCall);
+        this.enterRule(localContext, 26, CypherParser.RULE_hintCall);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 376;
+            this.state = 415;
             this.functionName();
-            this.state = 377;
+            this.state = 416;
             this.match(CypherParser.LPAREN);
-            this.state = 386;
+            this.state = 425;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                 {
-                this.state = 378;
+                this.state = 417;
                 this.expression();
-                this.state = 383;
+                this.state = 422;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 97) {
+                while (_la === 98) {
                     {
                     {
-                    this.state = 379;
+                    this.state = 418;
                     this.match(CypherParser.COMMA);
-                    this.state = 380;
+                    this.state = 419;
                     this.expression();
                     }
                     }
-                    this.state = 385;
+                    this.state = 424;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 388;
+            this.state = 427;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -926,120 +1129,120 @@ export class CypherParser extends antlr.Parser {
     }
     public clause(): ClauseContext {
         let localContext = new ClauseContext(this.context, this.state);
-        this.enterRule(localContext, 24, CypherParser.RULE_clause);
+        this.enterRule(localContext, 28, CypherParser.RULE_clause);
         try {
-            this.state = 406;
+            this.state = 445;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 14, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 21, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 390;
+                this.state = 429;
                 this.matchClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 391;
+                this.state = 430;
                 this.unwindClause();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 392;
+                this.state = 431;
                 this.subqueryCallClause();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 393;
+                this.state = 432;
                 this.callClause();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 394;
+                this.state = 433;
                 this.createClause();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 395;
+                this.state = 434;
                 this.mergeClause();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 396;
+                this.state = 435;
                 this.setClause();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 397;
+                this.state = 436;
                 this.removeClause();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 398;
+                this.state = 437;
                 this.deleteClause();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 399;
+                this.state = 438;
                 this.withClause();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 400;
+                this.state = 439;
                 this.returnClause();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 401;
+                this.state = 440;
                 this.foreachClause();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 402;
+                this.state = 441;
                 this.finishClause();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 403;
+                this.state = 442;
                 this.orderSkipLimitClause();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 404;
+                this.state = 443;
                 this.letClause();
                 }
                 break;
             case 16:
                 this.enterOuterAlt(localContext, 16);
                 {
-                this.state = 405;
+                this.state = 444;
                 this.filterClause();
                 }
                 break;
@@ -1060,48 +1263,48 @@ export class CypherParser extends antlr.Parser {
     }
     public matchClause(): MatchClauseContext {
         let localContext = new MatchClauseContext(this.context, this.state);
-        this.enterRule(localContext, 26, CypherParser.RULE_matchClause);
+        this.enterRule(localContext, 30, CypherParser.RULE_matchClause);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 409;
+            this.state = 448;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 408;
+                this.state = 447;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 411;
+            this.state = 450;
             this.match(CypherParser.MATCH);
-            this.state = 412;
+            this.state = 451;
             this.pattern();
-            this.state = 416;
+            this.state = 455;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 23, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 413;
+                    this.state = 452;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 418;
+                this.state = 457;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 23, this.context);
             }
-            this.state = 420;
+            this.state = 459;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 74) {
+            if (_la === 75) {
                 {
-                this.state = 419;
+                this.state = 458;
                 this.where();
                 }
             }
@@ -1123,17 +1326,17 @@ export class CypherParser extends antlr.Parser {
     }
     public unwindClause(): UnwindClauseContext {
         let localContext = new UnwindClauseContext(this.context, this.state);
-        this.enterRule(localContext, 28, CypherParser.RULE_unwindClause);
+        this.enterRule(localContext, 32, CypherParser.RULE_unwindClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 422;
+            this.state = 461;
             this.match(CypherParser.UNWIND);
-            this.state = 423;
+            this.state = 462;
             this.expression();
-            this.state = 424;
+            this.state = 463;
             this.match(CypherParser.AS);
-            this.state = 425;
+            this.state = 464;
             this.variable();
             }
         }
@@ -1152,76 +1355,76 @@ export class CypherParser extends antlr.Parser {
     }
     public callClause(): CallClauseContext {
         let localContext = new CallClauseContext(this.context, this.state);
-        this.enterRule(localContext, 30, CypherParser.RULE_callClause);
+        this.enterRule(localContext, 34, CypherParser.RULE_callClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 428;
+            this.state = 467;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 427;
+                this.state = 466;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 430;
+            this.state = 469;
             this.match(CypherParser.CALL);
-            this.state = 431;
+            this.state = 470;
             this.procedureName();
-            this.state = 444;
+            this.state = 483;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 103) {
+            if (_la === 104) {
                 {
-                this.state = 432;
+                this.state = 471;
                 this.match(CypherParser.LPAREN);
-                this.state = 441;
+                this.state = 480;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                     {
-                    this.state = 433;
+                    this.state = 472;
                     this.expression();
-                    this.state = 438;
+                    this.state = 477;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    while (_la === 97) {
+                    while (_la === 98) {
                         {
                         {
-                        this.state = 434;
+                        this.state = 473;
                         this.match(CypherParser.COMMA);
-                        this.state = 435;
+                        this.state = 474;
                         this.expression();
                         }
                         }
-                        this.state = 440;
+                        this.state = 479;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 443;
+                this.state = 482;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 451;
+            this.state = 490;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 77) {
+            if (_la === 78) {
                 {
-                this.state = 446;
+                this.state = 485;
                 this.match(CypherParser.YIELD);
-                this.state = 449;
+                this.state = 488;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 447;
+                    this.state = 486;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1279,6 +1482,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.RETURN:
                 case CypherParser.SET:
                 case CypherParser.SINGLE:
+                case CypherParser.SHOW:
                 case CypherParser.SKIP_:
                 case CypherParser.STARTS:
                 case CypherParser.THEN:
@@ -1302,7 +1506,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 448;
+                    this.state = 487;
                     this.yieldItems();
                     }
                     break;
@@ -1329,45 +1533,45 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryCallClause(): SubqueryCallClauseContext {
         let localContext = new SubqueryCallClauseContext(this.context, this.state);
-        this.enterRule(localContext, 32, CypherParser.RULE_subqueryCallClause);
+        this.enterRule(localContext, 36, CypherParser.RULE_subqueryCallClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 454;
+            this.state = 493;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 453;
+                this.state = 492;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 456;
+            this.state = 495;
             this.match(CypherParser.CALL);
-            this.state = 458;
+            this.state = 497;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 103) {
+            if (_la === 104) {
                 {
-                this.state = 457;
+                this.state = 496;
                 this.subqueryScope();
                 }
             }
 
-            this.state = 460;
+            this.state = 499;
             this.match(CypherParser.LBRACE);
-            this.state = 461;
+            this.state = 500;
             this.query();
-            this.state = 462;
+            this.state = 501;
             this.match(CypherParser.RBRACE);
-            this.state = 464;
+            this.state = 503;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 35) {
                 {
-                this.state = 463;
+                this.state = 502;
                 this.inTransactions();
                 }
             }
@@ -1389,19 +1593,19 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryScope(): SubqueryScopeContext {
         let localContext = new SubqueryScopeContext(this.context, this.state);
-        this.enterRule(localContext, 34, CypherParser.RULE_subqueryScope);
+        this.enterRule(localContext, 38, CypherParser.RULE_subqueryScope);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 466;
+            this.state = 505;
             this.match(CypherParser.LPAREN);
-            this.state = 476;
+            this.state = 515;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 {
-                this.state = 467;
+                this.state = 506;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -1459,6 +1663,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.RETURN:
             case CypherParser.SET:
             case CypherParser.SINGLE:
+            case CypherParser.SHOW:
             case CypherParser.SKIP_:
             case CypherParser.STARTS:
             case CypherParser.THEN:
@@ -1482,21 +1687,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 468;
+                this.state = 507;
                 this.variable();
-                this.state = 473;
+                this.state = 512;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 97) {
+                while (_la === 98) {
                     {
                     {
-                    this.state = 469;
+                    this.state = 508;
                     this.match(CypherParser.COMMA);
-                    this.state = 470;
+                    this.state = 509;
                     this.variable();
                     }
                     }
-                    this.state = 475;
+                    this.state = 514;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1507,7 +1712,7 @@ export class CypherParser extends antlr.Parser {
             default:
                 break;
             }
-            this.state = 478;
+            this.state = 517;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1526,71 +1731,71 @@ export class CypherParser extends antlr.Parser {
     }
     public inTransactions(): InTransactionsContext {
         let localContext = new InTransactionsContext(this.context, this.state);
-        this.enterRule(localContext, 36, CypherParser.RULE_inTransactions);
+        this.enterRule(localContext, 40, CypherParser.RULE_inTransactions);
         try {
             let alternative: number;
-            this.state = 500;
+            this.state = 539;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 32, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 39, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 480;
+                this.state = 519;
                 this.match(CypherParser.IN);
-                this.state = 481;
+                this.state = 520;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 485;
+                this.state = 524;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 29, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 36, this.context);
                 while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                     if (alternative === 1) {
                         {
                         {
-                        this.state = 482;
+                        this.state = 521;
                         this.inTransactionsParameter();
                         }
                         }
                     }
-                    this.state = 487;
+                    this.state = 526;
                     this.errorHandler.sync(this);
-                    alternative = this.interpreter.adaptivePredict(this.tokenStream, 29, this.context);
+                    alternative = this.interpreter.adaptivePredict(this.tokenStream, 36, this.context);
                 }
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 488;
+                this.state = 527;
                 this.match(CypherParser.IN);
-                this.state = 490;
+                this.state = 529;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 30, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 37, this.context) ) {
                 case 1:
                     {
-                    this.state = 489;
+                    this.state = 528;
                     localContext._concurrency = this.expression();
                     }
                     break;
                 }
-                this.state = 492;
+                this.state = 531;
                 localContext._concurrentWord = this.symbolicName();
-                this.state = 493;
+                this.state = 532;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 497;
+                this.state = 536;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 31, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 38, this.context);
                 while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                     if (alternative === 1) {
                         {
                         {
-                        this.state = 494;
+                        this.state = 533;
                         this.inTransactionsParameter();
                         }
                         }
                     }
-                    this.state = 499;
+                    this.state = 538;
                     this.errorHandler.sync(this);
-                    alternative = this.interpreter.adaptivePredict(this.tokenStream, 31, this.context);
+                    alternative = this.interpreter.adaptivePredict(this.tokenStream, 38, this.context);
                 }
                 }
                 break;
@@ -1611,20 +1816,20 @@ export class CypherParser extends antlr.Parser {
     }
     public inTransactionsParameter(): InTransactionsParameterContext {
         let localContext = new InTransactionsParameterContext(this.context, this.state);
-        this.enterRule(localContext, 38, CypherParser.RULE_inTransactionsParameter);
+        this.enterRule(localContext, 42, CypherParser.RULE_inTransactionsParameter);
         try {
-            this.state = 513;
+            this.state = 552;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 34, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 41, this.context) ) {
             case 1:
                 localContext = new InTransactionsRowsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 502;
+                this.state = 541;
                 this.match(CypherParser.OF);
-                this.state = 503;
+                this.state = 542;
                 (localContext as InTransactionsRowsContext)._batchSize = this.expression();
-                this.state = 504;
+                this.state = 543;
                 (localContext as InTransactionsRowsContext)._rowsWord = this.symbolicName();
                 }
                 break;
@@ -1632,18 +1837,18 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InTransactionsErrorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 506;
+                this.state = 545;
                 this.match(CypherParser.ON);
-                this.state = 507;
+                this.state = 546;
                 (localContext as InTransactionsErrorContext)._errorWord = this.symbolicName();
-                this.state = 508;
+                this.state = 547;
                 (localContext as InTransactionsErrorContext)._errorMode = this.symbolicName();
-                this.state = 510;
+                this.state = 549;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 33, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 40, this.context) ) {
                 case 1:
                     {
-                    this.state = 509;
+                    this.state = 548;
                     this.inTransactionsRetry();
                     }
                     break;
@@ -1654,7 +1859,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InTransactionsStatusContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 512;
+                this.state = 551;
                 this.inTransactionsReport();
                 }
                 break;
@@ -1675,46 +1880,46 @@ export class CypherParser extends antlr.Parser {
     }
     public inTransactionsRetry(): InTransactionsRetryContext {
         let localContext = new InTransactionsRetryContext(this.context, this.state);
-        this.enterRule(localContext, 40, CypherParser.RULE_inTransactionsRetry);
+        this.enterRule(localContext, 44, CypherParser.RULE_inTransactionsRetry);
         let _la: number;
         try {
-            this.state = 526;
+            this.state = 565;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 37, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 44, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 515;
+                this.state = 554;
                 this.match(CypherParser.THEN);
-                this.state = 516;
+                this.state = 555;
                 localContext._thenMode = this.symbolicName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 518;
+                this.state = 557;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 35, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 42, this.context) ) {
                 case 1:
                     {
-                    this.state = 517;
+                    this.state = 556;
                     this.match(CypherParser.FOR);
                     }
                     break;
                 }
-                this.state = 520;
+                this.state = 559;
                 localContext._duration = this.expression();
-                this.state = 521;
+                this.state = 560;
                 localContext._unitWord = this.symbolicName();
-                this.state = 524;
+                this.state = 563;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 59) {
+                if (_la === 60) {
                     {
-                    this.state = 522;
+                    this.state = 561;
                     this.match(CypherParser.THEN);
-                    this.state = 523;
+                    this.state = 562;
                     localContext._thenMode = this.symbolicName();
                     }
                 }
@@ -1738,17 +1943,17 @@ export class CypherParser extends antlr.Parser {
     }
     public inTransactionsReport(): InTransactionsReportContext {
         let localContext = new InTransactionsReportContext(this.context, this.state);
-        this.enterRule(localContext, 42, CypherParser.RULE_inTransactionsReport);
+        this.enterRule(localContext, 46, CypherParser.RULE_inTransactionsReport);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 528;
+            this.state = 567;
             localContext._reportWord = this.symbolicName();
-            this.state = 529;
+            this.state = 568;
             localContext._statusWord = this.symbolicName();
-            this.state = 530;
+            this.state = 569;
             this.match(CypherParser.AS);
-            this.state = 531;
+            this.state = 570;
             this.variable();
             }
         }
@@ -1767,30 +1972,30 @@ export class CypherParser extends antlr.Parser {
     }
     public procedureName(): ProcedureNameContext {
         let localContext = new ProcedureNameContext(this.context, this.state);
-        this.enterRule(localContext, 44, CypherParser.RULE_procedureName);
+        this.enterRule(localContext, 48, CypherParser.RULE_procedureName);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 538;
+            this.state = 577;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 38, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 45, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 533;
+                    this.state = 572;
                     this.schemaName();
-                    this.state = 534;
+                    this.state = 573;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 540;
+                this.state = 579;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 38, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 45, this.context);
             }
-            this.state = 541;
+            this.state = 580;
             this.schemaName();
             }
         }
@@ -1809,35 +2014,35 @@ export class CypherParser extends antlr.Parser {
     }
     public yieldItems(): YieldItemsContext {
         let localContext = new YieldItemsContext(this.context, this.state);
-        this.enterRule(localContext, 46, CypherParser.RULE_yieldItems);
+        this.enterRule(localContext, 50, CypherParser.RULE_yieldItems);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 543;
+            this.state = 582;
             this.yieldItem();
-            this.state = 548;
+            this.state = 587;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 97) {
+            while (_la === 98) {
                 {
                 {
-                this.state = 544;
+                this.state = 583;
                 this.match(CypherParser.COMMA);
-                this.state = 545;
+                this.state = 584;
                 this.yieldItem();
                 }
                 }
-                this.state = 550;
+                this.state = 589;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 552;
+            this.state = 591;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 74) {
+            if (_la === 75) {
                 {
-                this.state = 551;
+                this.state = 590;
                 this.where();
                 }
             }
@@ -1859,23 +2064,23 @@ export class CypherParser extends antlr.Parser {
     }
     public yieldItem(): YieldItemContext {
         let localContext = new YieldItemContext(this.context, this.state);
-        this.enterRule(localContext, 48, CypherParser.RULE_yieldItem);
+        this.enterRule(localContext, 52, CypherParser.RULE_yieldItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 557;
+            this.state = 596;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 41, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 48, this.context) ) {
             case 1:
                 {
-                this.state = 554;
+                this.state = 593;
                 this.symbolicName();
-                this.state = 555;
+                this.state = 594;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 559;
+            this.state = 598;
             this.variable();
             }
         }
@@ -1894,12 +2099,12 @@ export class CypherParser extends antlr.Parser {
     }
     public createClause(): CreateClauseContext {
         let localContext = new CreateClauseContext(this.context, this.state);
-        this.enterRule(localContext, 50, CypherParser.RULE_createClause);
+        this.enterRule(localContext, 54, CypherParser.RULE_createClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 561;
+            this.state = 600;
             _la = this.tokenStream.LA(1);
             if(!(_la === 15 || _la === 32)) {
             this.errorHandler.recoverInline(this);
@@ -1908,7 +2113,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 562;
+            this.state = 601;
             this.pattern();
             }
         }
@@ -1927,26 +2132,26 @@ export class CypherParser extends antlr.Parser {
     }
     public mergeClause(): MergeClauseContext {
         let localContext = new MergeClauseContext(this.context, this.state);
-        this.enterRule(localContext, 52, CypherParser.RULE_mergeClause);
+        this.enterRule(localContext, 56, CypherParser.RULE_mergeClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 564;
+            this.state = 603;
             this.match(CypherParser.MERGE);
-            this.state = 565;
+            this.state = 604;
             this.patternPart();
-            this.state = 569;
+            this.state = 608;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 47) {
                 {
                 {
-                this.state = 566;
+                this.state = 605;
                 this.mergeAction();
                 }
                 }
-                this.state = 571;
+                this.state = 610;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1967,30 +2172,30 @@ export class CypherParser extends antlr.Parser {
     }
     public mergeAction(): MergeActionContext {
         let localContext = new MergeActionContext(this.context, this.state);
-        this.enterRule(localContext, 54, CypherParser.RULE_mergeAction);
+        this.enterRule(localContext, 58, CypherParser.RULE_mergeAction);
         try {
-            this.state = 578;
+            this.state = 617;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 50, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 572;
+                this.state = 611;
                 this.match(CypherParser.ON);
-                this.state = 573;
+                this.state = 612;
                 this.match(CypherParser.MATCH);
-                this.state = 574;
+                this.state = 613;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 575;
+                this.state = 614;
                 this.match(CypherParser.ON);
-                this.state = 576;
+                this.state = 615;
                 this.match(CypherParser.CREATE);
-                this.state = 577;
+                this.state = 616;
                 this.setClause();
                 }
                 break;
@@ -2011,28 +2216,28 @@ export class CypherParser extends antlr.Parser {
     }
     public setClause(): SetClauseContext {
         let localContext = new SetClauseContext(this.context, this.state);
-        this.enterRule(localContext, 56, CypherParser.RULE_setClause);
+        this.enterRule(localContext, 60, CypherParser.RULE_setClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 580;
+            this.state = 619;
             this.match(CypherParser.SET);
-            this.state = 581;
+            this.state = 620;
             this.setItem();
-            this.state = 586;
+            this.state = 625;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 97) {
+            while (_la === 98) {
                 {
                 {
-                this.state = 582;
+                this.state = 621;
                 this.match(CypherParser.COMMA);
-                this.state = 583;
+                this.state = 622;
                 this.setItem();
                 }
                 }
-                this.state = 588;
+                this.state = 627;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2053,20 +2258,20 @@ export class CypherParser extends antlr.Parser {
     }
     public setItem(): SetItemContext {
         let localContext = new SetItemContext(this.context, this.state);
-        this.enterRule(localContext, 58, CypherParser.RULE_setItem);
+        this.enterRule(localContext, 62, CypherParser.RULE_setItem);
         try {
-            this.state = 611;
+            this.state = 650;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 45, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 52, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 589;
+                this.state = 628;
                 this.propertyExpression();
-                this.state = 590;
+                this.state = 629;
                 this.match(CypherParser.EQ);
-                this.state = 591;
+                this.state = 630;
                 this.expression();
                 }
                 break;
@@ -2074,11 +2279,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 593;
+                this.state = 632;
                 this.variable();
-                this.state = 594;
+                this.state = 633;
                 this.match(CypherParser.EQ);
-                this.state = 595;
+                this.state = 634;
                 this.expression();
                 }
                 break;
@@ -2086,11 +2291,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 597;
+                this.state = 636;
                 this.variable();
-                this.state = 598;
+                this.state = 637;
                 this.match(CypherParser.PLUSEQ);
-                this.state = 599;
+                this.state = 638;
                 this.expression();
                 }
                 break;
@@ -2098,9 +2303,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 601;
+                this.state = 640;
                 this.variable();
-                this.state = 602;
+                this.state = 641;
                 this.nodeLabels();
                 }
                 break;
@@ -2108,17 +2313,17 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 604;
+                this.state = 643;
                 this.atom();
-                this.state = 605;
+                this.state = 644;
                 this.match(CypherParser.LBRACK);
-                this.state = 606;
+                this.state = 645;
                 (localContext as SetDynamicPropertyContext)._key = this.expression();
-                this.state = 607;
+                this.state = 646;
                 this.match(CypherParser.RBRACK);
-                this.state = 608;
+                this.state = 647;
                 this.match(CypherParser.EQ);
-                this.state = 609;
+                this.state = 648;
                 (localContext as SetDynamicPropertyContext)._value = this.expression();
                 }
                 break;
@@ -2139,28 +2344,28 @@ export class CypherParser extends antlr.Parser {
     }
     public removeClause(): RemoveClauseContext {
         let localContext = new RemoveClauseContext(this.context, this.state);
-        this.enterRule(localContext, 60, CypherParser.RULE_removeClause);
+        this.enterRule(localContext, 64, CypherParser.RULE_removeClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 613;
+            this.state = 652;
             this.match(CypherParser.REMOVE);
-            this.state = 614;
+            this.state = 653;
             this.removeItem();
-            this.state = 619;
+            this.state = 658;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 97) {
+            while (_la === 98) {
                 {
                 {
-                this.state = 615;
+                this.state = 654;
                 this.match(CypherParser.COMMA);
-                this.state = 616;
+                this.state = 655;
                 this.removeItem();
                 }
                 }
-                this.state = 621;
+                this.state = 660;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2181,18 +2386,18 @@ export class CypherParser extends antlr.Parser {
     }
     public removeItem(): RemoveItemContext {
         let localContext = new RemoveItemContext(this.context, this.state);
-        this.enterRule(localContext, 62, CypherParser.RULE_removeItem);
+        this.enterRule(localContext, 66, CypherParser.RULE_removeItem);
         try {
-            this.state = 631;
+            this.state = 670;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 47, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 54, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 622;
+                this.state = 661;
                 this.variable();
-                this.state = 623;
+                this.state = 662;
                 this.nodeLabels();
                 }
                 break;
@@ -2200,7 +2405,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 625;
+                this.state = 664;
                 this.propertyExpression();
                 }
                 break;
@@ -2208,13 +2413,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemoveDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 626;
+                this.state = 665;
                 this.atom();
-                this.state = 627;
+                this.state = 666;
                 this.match(CypherParser.LBRACK);
-                this.state = 628;
+                this.state = 667;
                 this.expression();
-                this.state = 629;
+                this.state = 668;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -2235,17 +2440,17 @@ export class CypherParser extends antlr.Parser {
     }
     public deleteClause(): DeleteClauseContext {
         let localContext = new DeleteClauseContext(this.context, this.state);
-        this.enterRule(localContext, 64, CypherParser.RULE_deleteClause);
+        this.enterRule(localContext, 68, CypherParser.RULE_deleteClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 634;
+            this.state = 673;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19 || _la === 31) {
                 {
-                this.state = 633;
+                this.state = 672;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 19 || _la === 31)) {
                 this.errorHandler.recoverInline(this);
@@ -2257,23 +2462,23 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 636;
+            this.state = 675;
             this.match(CypherParser.DELETE);
-            this.state = 637;
+            this.state = 676;
             this.expression();
-            this.state = 642;
+            this.state = 681;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 97) {
+            while (_la === 98) {
                 {
                 {
-                this.state = 638;
+                this.state = 677;
                 this.match(CypherParser.COMMA);
-                this.state = 639;
+                this.state = 678;
                 this.expression();
                 }
                 }
-                this.state = 644;
+                this.state = 683;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2294,38 +2499,38 @@ export class CypherParser extends antlr.Parser {
     }
     public foreachClause(): ForeachClauseContext {
         let localContext = new ForeachClauseContext(this.context, this.state);
-        this.enterRule(localContext, 66, CypherParser.RULE_foreachClause);
+        this.enterRule(localContext, 70, CypherParser.RULE_foreachClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 645;
+            this.state = 684;
             this.match(CypherParser.FOREACH);
-            this.state = 646;
+            this.state = 685;
             this.match(CypherParser.LPAREN);
-            this.state = 647;
+            this.state = 686;
             this.variable();
-            this.state = 648;
+            this.state = 687;
             this.match(CypherParser.IN);
-            this.state = 649;
+            this.state = 688;
             this.expression();
-            this.state = 650;
+            this.state = 689;
             this.match(CypherParser.PIPE);
-            this.state = 652;
+            this.state = 691;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 651;
+                this.state = 690;
                 this.clause();
                 }
                 }
-                this.state = 654;
+                this.state = 693;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 47514499) !== 0) || ((((_la - 68)) & ~0x1F) === 0 && ((1 << (_la - 68)) & 137) !== 0));
-            this.state = 656;
+            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 81068931) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 137) !== 0));
+            this.state = 695;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2344,32 +2549,32 @@ export class CypherParser extends antlr.Parser {
     }
     public orderSkipLimitClause(): OrderSkipLimitClauseContext {
         let localContext = new OrderSkipLimitClauseContext(this.context, this.state);
-        this.enterRule(localContext, 68, CypherParser.RULE_orderSkipLimitClause);
+        this.enterRule(localContext, 72, CypherParser.RULE_orderSkipLimitClause);
         try {
-            this.state = 670;
+            this.state = 709;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ORDER:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 658;
+                this.state = 697;
                 this.order();
-                this.state = 660;
+                this.state = 699;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 51, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
                 case 1:
                     {
-                    this.state = 659;
+                    this.state = 698;
                     this.skip();
                     }
                     break;
                 }
-                this.state = 663;
+                this.state = 702;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 52, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
                 case 1:
                     {
-                    this.state = 662;
+                    this.state = 701;
                     this.limit();
                     }
                     break;
@@ -2380,14 +2585,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.OFFSET:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 665;
+                this.state = 704;
                 this.skip();
-                this.state = 667;
+                this.state = 706;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 53, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 60, this.context) ) {
                 case 1:
                     {
-                    this.state = 666;
+                    this.state = 705;
                     this.limit();
                     }
                     break;
@@ -2397,7 +2602,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.LIMIT:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 669;
+                this.state = 708;
                 this.limit();
                 }
                 break;
@@ -2420,11 +2625,11 @@ export class CypherParser extends antlr.Parser {
     }
     public finishClause(): FinishClauseContext {
         let localContext = new FinishClauseContext(this.context, this.state);
-        this.enterRule(localContext, 70, CypherParser.RULE_finishClause);
+        this.enterRule(localContext, 74, CypherParser.RULE_finishClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 672;
+            this.state = 711;
             this.match(CypherParser.FINISH);
             }
         }
@@ -2443,28 +2648,28 @@ export class CypherParser extends antlr.Parser {
     }
     public letClause(): LetClauseContext {
         let localContext = new LetClauseContext(this.context, this.state);
-        this.enterRule(localContext, 72, CypherParser.RULE_letClause);
+        this.enterRule(localContext, 76, CypherParser.RULE_letClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 674;
+            this.state = 713;
             this.match(CypherParser.LET);
-            this.state = 675;
+            this.state = 714;
             this.letItem();
-            this.state = 680;
+            this.state = 719;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 97) {
+            while (_la === 98) {
                 {
                 {
-                this.state = 676;
+                this.state = 715;
                 this.match(CypherParser.COMMA);
-                this.state = 677;
+                this.state = 716;
                 this.letItem();
                 }
                 }
-                this.state = 682;
+                this.state = 721;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2485,15 +2690,15 @@ export class CypherParser extends antlr.Parser {
     }
     public letItem(): LetItemContext {
         let localContext = new LetItemContext(this.context, this.state);
-        this.enterRule(localContext, 74, CypherParser.RULE_letItem);
+        this.enterRule(localContext, 78, CypherParser.RULE_letItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 683;
+            this.state = 722;
             this.variable();
-            this.state = 684;
+            this.state = 723;
             this.match(CypherParser.EQ);
-            this.state = 685;
+            this.state = 724;
             this.expression();
             }
         }
@@ -2512,23 +2717,23 @@ export class CypherParser extends antlr.Parser {
     }
     public filterClause(): FilterClauseContext {
         let localContext = new FilterClauseContext(this.context, this.state);
-        this.enterRule(localContext, 76, CypherParser.RULE_filterClause);
+        this.enterRule(localContext, 80, CypherParser.RULE_filterClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 687;
+            this.state = 726;
             this.match(CypherParser.FILTER);
-            this.state = 689;
+            this.state = 728;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 56, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 63, this.context) ) {
             case 1:
                 {
-                this.state = 688;
+                this.state = 727;
                 this.match(CypherParser.WHERE);
                 }
                 break;
             }
-            this.state = 691;
+            this.state = 730;
             this.expression();
             }
         }
@@ -2547,21 +2752,21 @@ export class CypherParser extends antlr.Parser {
     }
     public withClause(): WithClauseContext {
         let localContext = new WithClauseContext(this.context, this.state);
-        this.enterRule(localContext, 78, CypherParser.RULE_withClause);
+        this.enterRule(localContext, 82, CypherParser.RULE_withClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 693;
+            this.state = 732;
             this.match(CypherParser.WITH);
-            this.state = 694;
+            this.state = 733;
             this.projectionBody();
-            this.state = 696;
+            this.state = 735;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 74) {
+            if (_la === 75) {
                 {
-                this.state = 695;
+                this.state = 734;
                 this.where();
                 }
             }
@@ -2583,13 +2788,13 @@ export class CypherParser extends antlr.Parser {
     }
     public returnClause(): ReturnClauseContext {
         let localContext = new ReturnClauseContext(this.context, this.state);
-        this.enterRule(localContext, 80, CypherParser.RULE_returnClause);
+        this.enterRule(localContext, 84, CypherParser.RULE_returnClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 698;
+            this.state = 737;
             this.match(CypherParser.RETURN);
-            this.state = 699;
+            this.state = 738;
             this.projectionBody();
             }
         }
@@ -2608,48 +2813,48 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionBody(): ProjectionBodyContext {
         let localContext = new ProjectionBodyContext(this.context, this.state);
-        this.enterRule(localContext, 82, CypherParser.RULE_projectionBody);
+        this.enterRule(localContext, 86, CypherParser.RULE_projectionBody);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 702;
+            this.state = 741;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
             case 1:
                 {
-                this.state = 701;
+                this.state = 740;
                 this.match(CypherParser.DISTINCT);
                 }
                 break;
             }
-            this.state = 704;
+            this.state = 743;
             this.projectionItems();
-            this.state = 706;
+            this.state = 745;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 66, this.context) ) {
             case 1:
                 {
-                this.state = 705;
+                this.state = 744;
                 this.order();
                 }
                 break;
             }
-            this.state = 709;
+            this.state = 748;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 60, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 67, this.context) ) {
             case 1:
                 {
-                this.state = 708;
+                this.state = 747;
                 this.skip();
                 }
                 break;
             }
-            this.state = 712;
+            this.state = 751;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 61, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 68, this.context) ) {
             case 1:
                 {
-                this.state = 711;
+                this.state = 750;
                 this.limit();
                 }
                 break;
@@ -2671,30 +2876,30 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItems(): ProjectionItemsContext {
         let localContext = new ProjectionItemsContext(this.context, this.state);
-        this.enterRule(localContext, 84, CypherParser.RULE_projectionItems);
+        this.enterRule(localContext, 88, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 730;
+            this.state = 769;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 714;
+                this.state = 753;
                 this.match(CypherParser.STAR);
-                this.state = 719;
+                this.state = 758;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 97) {
+                while (_la === 98) {
                     {
                     {
-                    this.state = 715;
+                    this.state = 754;
                     this.match(CypherParser.COMMA);
-                    this.state = 716;
+                    this.state = 755;
                     this.projectionItem();
                     }
                     }
-                    this.state = 721;
+                    this.state = 760;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2756,6 +2961,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.RETURN:
             case CypherParser.SET:
             case CypherParser.SINGLE:
+            case CypherParser.SHOW:
             case CypherParser.SKIP_:
             case CypherParser.STARTS:
             case CypherParser.THEN:
@@ -2792,21 +2998,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 722;
+                this.state = 761;
                 this.projectionItem();
-                this.state = 727;
+                this.state = 766;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 97) {
+                while (_la === 98) {
                     {
                     {
-                    this.state = 723;
+                    this.state = 762;
                     this.match(CypherParser.COMMA);
-                    this.state = 724;
+                    this.state = 763;
                     this.projectionItem();
                     }
                     }
-                    this.state = 729;
+                    this.state = 768;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2831,20 +3037,20 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItem(): ProjectionItemContext {
         let localContext = new ProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 86, CypherParser.RULE_projectionItem);
+        this.enterRule(localContext, 90, CypherParser.RULE_projectionItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 732;
+            this.state = 771;
             this.expression();
-            this.state = 735;
+            this.state = 774;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 72, this.context) ) {
             case 1:
                 {
-                this.state = 733;
+                this.state = 772;
                 this.match(CypherParser.AS);
-                this.state = 734;
+                this.state = 773;
                 this.variable();
                 }
                 break;
@@ -2866,30 +3072,30 @@ export class CypherParser extends antlr.Parser {
     }
     public order(): OrderContext {
         let localContext = new OrderContext(this.context, this.state);
-        this.enterRule(localContext, 88, CypherParser.RULE_order);
+        this.enterRule(localContext, 92, CypherParser.RULE_order);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 737;
+            this.state = 776;
             this.match(CypherParser.ORDER);
-            this.state = 738;
+            this.state = 777;
             this.match(CypherParser.BY);
-            this.state = 739;
+            this.state = 778;
             this.sortItem();
-            this.state = 744;
+            this.state = 783;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 97) {
+            while (_la === 98) {
                 {
                 {
-                this.state = 740;
+                this.state = 779;
                 this.match(CypherParser.COMMA);
-                this.state = 741;
+                this.state = 780;
                 this.sortItem();
                 }
                 }
-                this.state = 746;
+                this.state = 785;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2910,21 +3116,21 @@ export class CypherParser extends antlr.Parser {
     }
     public skip(): SkipContext {
         let localContext = new SkipContext(this.context, this.state);
-        this.enterRule(localContext, 90, CypherParser.RULE_skip);
+        this.enterRule(localContext, 94, CypherParser.RULE_skip);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 747;
+            this.state = 786;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 57 || _la === 68)) {
+            if(!(_la === 58 || _la === 69)) {
             this.errorHandler.recoverInline(this);
             }
             else {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 748;
+            this.state = 787;
             this.expression();
             }
         }
@@ -2943,13 +3149,13 @@ export class CypherParser extends antlr.Parser {
     }
     public limit(): LimitContext {
         let localContext = new LimitContext(this.context, this.state);
-        this.enterRule(localContext, 92, CypherParser.RULE_limit);
+        this.enterRule(localContext, 96, CypherParser.RULE_limit);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 750;
+            this.state = 789;
             this.match(CypherParser.LIMIT);
-            this.state = 751;
+            this.state = 790;
             this.expression();
             }
         }
@@ -2968,19 +3174,19 @@ export class CypherParser extends antlr.Parser {
     }
     public sortItem(): SortItemContext {
         let localContext = new SortItemContext(this.context, this.state);
-        this.enterRule(localContext, 94, CypherParser.RULE_sortItem);
+        this.enterRule(localContext, 98, CypherParser.RULE_sortItem);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 753;
+            this.state = 792;
             this.expression();
-            this.state = 755;
+            this.state = 794;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 754;
+                this.state = 793;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -3009,13 +3215,13 @@ export class CypherParser extends antlr.Parser {
     }
     public where(): WhereContext {
         let localContext = new WhereContext(this.context, this.state);
-        this.enterRule(localContext, 96, CypherParser.RULE_where);
+        this.enterRule(localContext, 100, CypherParser.RULE_where);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 757;
+            this.state = 796;
             this.match(CypherParser.WHERE);
-            this.state = 758;
+            this.state = 797;
             this.expression();
             }
         }
@@ -3034,26 +3240,26 @@ export class CypherParser extends antlr.Parser {
     }
     public pattern(): PatternContext {
         let localContext = new PatternContext(this.context, this.state);
-        this.enterRule(localContext, 98, CypherParser.RULE_pattern);
+        this.enterRule(localContext, 102, CypherParser.RULE_pattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 760;
+            this.state = 799;
             this.patternPart();
-            this.state = 765;
+            this.state = 804;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 97) {
+            while (_la === 98) {
                 {
                 {
-                this.state = 761;
+                this.state = 800;
                 this.match(CypherParser.COMMA);
-                this.state = 762;
+                this.state = 801;
                 this.patternPart();
                 }
                 }
-                this.state = 767;
+                this.state = 806;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3074,32 +3280,32 @@ export class CypherParser extends antlr.Parser {
     }
     public patternPart(): PatternPartContext {
         let localContext = new PatternPartContext(this.context, this.state);
-        this.enterRule(localContext, 100, CypherParser.RULE_patternPart);
+        this.enterRule(localContext, 104, CypherParser.RULE_patternPart);
         try {
-            this.state = 785;
+            this.state = 824;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 72, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 79, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 771;
+                this.state = 810;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 69, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 76, this.context) ) {
                 case 1:
                     {
-                    this.state = 768;
+                    this.state = 807;
                     this.variable();
-                    this.state = 769;
+                    this.state = 808;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 775;
+                this.state = 814;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LPAREN:
                     {
-                    this.state = 773;
+                    this.state = 812;
                     this.patternElement();
                     }
                     break;
@@ -3128,6 +3334,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.REDUCE:
                 case CypherParser.REQUIRE:
                 case CypherParser.SINGLE:
+                case CypherParser.SHOW:
                 case CypherParser.TIMESTAMP:
                 case CypherParser.TYPED:
                 case CypherParser.NORMALIZED:
@@ -3141,7 +3348,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 774;
+                    this.state = 813;
                     this.shortestPathPattern();
                     }
                     break;
@@ -3153,21 +3360,21 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 780;
+                this.state = 819;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 71, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 78, this.context) ) {
                 case 1:
                     {
-                    this.state = 777;
+                    this.state = 816;
                     this.variable();
-                    this.state = 778;
+                    this.state = 817;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 782;
+                this.state = 821;
                 this.pathSelector();
-                this.state = 783;
+                this.state = 822;
                 this.patternElement();
                 }
                 break;
@@ -3188,29 +3395,29 @@ export class CypherParser extends antlr.Parser {
     }
     public pathSelector(): PathSelectorContext {
         let localContext = new PathSelectorContext(this.context, this.state);
-        this.enterRule(localContext, 102, CypherParser.RULE_pathSelector);
+        this.enterRule(localContext, 106, CypherParser.RULE_pathSelector);
         let _la: number;
         try {
-            this.state = 830;
+            this.state = 869;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 80, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 87, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 787;
+                this.state = 826;
                 this.match(CypherParser.ALL);
-                this.state = 791;
+                this.state = 830;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                     {
                     {
-                    this.state = 788;
+                    this.state = 827;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 793;
+                    this.state = 832;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3219,30 +3426,30 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 794;
+                this.state = 833;
                 this.match(CypherParser.ANY);
-                this.state = 796;
+                this.state = 835;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
+                if (((((_la - 110)) & ~0x1F) === 0 && ((1 << (_la - 110)) & 7) !== 0)) {
                     {
-                    this.state = 795;
+                    this.state = 834;
                     localContext._count = this.integerLiteral();
                     }
                 }
 
-                this.state = 801;
+                this.state = 840;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                     {
                     {
-                    this.state = 798;
+                    this.state = 837;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 803;
+                    this.state = 842;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3251,31 +3458,31 @@ export class CypherParser extends antlr.Parser {
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 804;
+                this.state = 843;
                 localContext._symbolicName = this.symbolicName();
                 localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 806;
+                this.state = 845;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
+                if (((((_la - 110)) & ~0x1F) === 0 && ((1 << (_la - 110)) & 7) !== 0)) {
                     {
-                    this.state = 805;
+                    this.state = 844;
                     localContext._count = this.integerLiteral();
                     }
                 }
 
-                this.state = 811;
+                this.state = 850;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                     {
                     {
-                    this.state = 808;
+                    this.state = 847;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 813;
+                    this.state = 852;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3284,22 +3491,22 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 814;
+                this.state = 853;
                 this.match(CypherParser.ANY);
-                this.state = 815;
+                this.state = 854;
                 localContext._countParameter = this.parameter();
-                this.state = 819;
+                this.state = 858;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                     {
                     {
-                    this.state = 816;
+                    this.state = 855;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 821;
+                    this.state = 860;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3308,23 +3515,23 @@ export class CypherParser extends antlr.Parser {
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 822;
+                this.state = 861;
                 localContext._symbolicName = this.symbolicName();
                 localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 823;
+                this.state = 862;
                 localContext._countParameter = this.parameter();
-                this.state = 827;
+                this.state = 866;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                     {
                     {
-                    this.state = 824;
+                    this.state = 863;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 829;
+                    this.state = 868;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3347,17 +3554,17 @@ export class CypherParser extends antlr.Parser {
     }
     public shortestPathPattern(): ShortestPathPatternContext {
         let localContext = new ShortestPathPatternContext(this.context, this.state);
-        this.enterRule(localContext, 104, CypherParser.RULE_shortestPathPattern);
+        this.enterRule(localContext, 108, CypherParser.RULE_shortestPathPattern);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 832;
+            this.state = 871;
             this.symbolicName();
-            this.state = 833;
+            this.state = 872;
             this.match(CypherParser.LPAREN);
-            this.state = 834;
+            this.state = 873;
             this.patternElement();
-            this.state = 835;
+            this.state = 874;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3376,28 +3583,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElement(): PatternElementContext {
         let localContext = new PatternElementContext(this.context, this.state);
-        this.enterRule(localContext, 106, CypherParser.RULE_patternElement);
+        this.enterRule(localContext, 110, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 871;
+            this.state = 910;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 86, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 93, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 837;
+                this.state = 876;
                 this.nodePattern();
-                this.state = 841;
+                this.state = 880;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 131081) !== 0)) {
+                while (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 838;
+                    this.state = 877;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 843;
+                    this.state = 882;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3406,40 +3613,40 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 844;
+                this.state = 883;
                 this.match(CypherParser.LPAREN);
-                this.state = 845;
+                this.state = 884;
                 this.patternElement();
-                this.state = 846;
+                this.state = 885;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 848;
+                this.state = 887;
                 this.quantifiedPath();
-                this.state = 850;
+                this.state = 889;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 82, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 89, this.context) ) {
                 case 1:
                     {
-                    this.state = 849;
+                    this.state = 888;
                     this.nodePattern();
                     }
                     break;
                 }
-                this.state = 855;
+                this.state = 894;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 131081) !== 0)) {
+                while (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 852;
+                    this.state = 891;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 857;
+                    this.state = 896;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3448,35 +3655,35 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 858;
+                this.state = 897;
                 this.match(CypherParser.LPAREN);
-                this.state = 862;
+                this.state = 901;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3758088191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || _la === 114 || _la === 115) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3221217279) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 32767) !== 0) || _la === 115 || _la === 116) {
                     {
-                    this.state = 859;
+                    this.state = 898;
                     localContext._subpath = this.variable();
-                    this.state = 860;
+                    this.state = 899;
                     this.match(CypherParser.EQ);
                     }
                 }
 
-                this.state = 864;
+                this.state = 903;
                 this.patternElement();
-                this.state = 867;
+                this.state = 906;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 74) {
+                if (_la === 75) {
                     {
-                    this.state = 865;
+                    this.state = 904;
                     this.match(CypherParser.WHERE);
-                    this.state = 866;
+                    this.state = 905;
                     this.expression();
                     }
                 }
 
-                this.state = 869;
+                this.state = 908;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3497,14 +3704,14 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipsPattern(): RelationshipsPatternContext {
         let localContext = new RelationshipsPatternContext(this.context, this.state);
-        this.enterRule(localContext, 108, CypherParser.RULE_relationshipsPattern);
+        this.enterRule(localContext, 112, CypherParser.RULE_relationshipsPattern);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 873;
+            this.state = 912;
             this.nodePattern();
-            this.state = 875;
+            this.state = 914;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -3512,7 +3719,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 874;
+                    this.state = 913;
                     this.patternElementChain();
                     }
                     }
@@ -3520,9 +3727,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 877;
+                this.state = 916;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 87, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 94, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -3541,109 +3748,109 @@ export class CypherParser extends antlr.Parser {
     }
     public nodePattern(): NodePatternContext {
         let localContext = new NodePatternContext(this.context, this.state);
-        this.enterRule(localContext, 110, CypherParser.RULE_nodePattern);
+        this.enterRule(localContext, 114, CypherParser.RULE_nodePattern);
         let _la: number;
         try {
-            this.state = 909;
+            this.state = 948;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 95, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 879;
+                this.state = 918;
                 this.match(CypherParser.LPAREN);
-                this.state = 881;
+                this.state = 920;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 88, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 95, this.context) ) {
                 case 1:
                     {
-                    this.state = 880;
+                    this.state = 919;
                     this.variable();
                     }
                     break;
                 }
-                this.state = 885;
+                this.state = 924;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 89, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 96, this.context) ) {
                 case 1:
                     {
-                    this.state = 883;
+                    this.state = 922;
                     this.nodeLabels();
                     }
                     break;
                 case 2:
                     {
-                    this.state = 884;
+                    this.state = 923;
                     this.labelExpression();
                     }
                     break;
                 }
-                this.state = 888;
+                this.state = 927;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 102 || _la === 107) {
+                if (_la === 103 || _la === 108) {
                     {
-                    this.state = 887;
+                    this.state = 926;
                     this.properties();
                     }
                 }
 
-                this.state = 892;
+                this.state = 931;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 74) {
+                if (_la === 75) {
                     {
-                    this.state = 890;
+                    this.state = 929;
                     this.match(CypherParser.WHERE);
-                    this.state = 891;
+                    this.state = 930;
                     localContext._nodeWhere = this.expression();
                     }
                 }
 
-                this.state = 894;
+                this.state = 933;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 895;
+                this.state = 934;
                 this.match(CypherParser.LPAREN);
-                this.state = 897;
+                this.state = 936;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 92, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 99, this.context) ) {
                 case 1:
                     {
-                    this.state = 896;
+                    this.state = 935;
                     this.variable();
                     }
                     break;
                 }
-                this.state = 899;
+                this.state = 938;
                 this.isLabelExpression();
-                this.state = 901;
+                this.state = 940;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 102 || _la === 107) {
+                if (_la === 103 || _la === 108) {
                     {
-                    this.state = 900;
+                    this.state = 939;
                     this.properties();
                     }
                 }
 
-                this.state = 905;
+                this.state = 944;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 74) {
+                if (_la === 75) {
                     {
-                    this.state = 903;
+                    this.state = 942;
                     this.match(CypherParser.WHERE);
-                    this.state = 904;
+                    this.state = 943;
                     localContext._nodeWhere = this.expression();
                     }
                 }
 
-                this.state = 907;
+                this.state = 946;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3664,13 +3871,13 @@ export class CypherParser extends antlr.Parser {
     }
     public isLabelExpression(): IsLabelExpressionContext {
         let localContext = new IsLabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 112, CypherParser.RULE_isLabelExpression);
+        this.enterRule(localContext, 116, CypherParser.RULE_isLabelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 911;
+            this.state = 950;
             this.match(CypherParser.IS);
-            this.state = 912;
+            this.state = 951;
             this.labelDisjunction();
             }
         }
@@ -3689,13 +3896,13 @@ export class CypherParser extends antlr.Parser {
     }
     public labelExpression(): LabelExpressionContext {
         let localContext = new LabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 114, CypherParser.RULE_labelExpression);
+        this.enterRule(localContext, 118, CypherParser.RULE_labelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 914;
+            this.state = 953;
             this.match(CypherParser.COLON);
-            this.state = 915;
+            this.state = 954;
             this.labelDisjunction();
             }
         }
@@ -3714,41 +3921,41 @@ export class CypherParser extends antlr.Parser {
     }
     public labelDisjunction(): LabelDisjunctionContext {
         let localContext = new LabelDisjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 116, CypherParser.RULE_labelDisjunction);
+        this.enterRule(localContext, 120, CypherParser.RULE_labelDisjunction);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 917;
+            this.state = 956;
             this.labelConjunction();
-            this.state = 925;
+            this.state = 964;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 97, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 104, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 918;
+                    this.state = 957;
                     this.match(CypherParser.PIPE);
-                    this.state = 920;
+                    this.state = 959;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 98) {
+                    if (_la === 99) {
                         {
-                        this.state = 919;
+                        this.state = 958;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 922;
+                    this.state = 961;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 927;
+                this.state = 966;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 97, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 104, this.context);
             }
             }
         }
@@ -3767,26 +3974,26 @@ export class CypherParser extends antlr.Parser {
     }
     public labelConjunction(): LabelConjunctionContext {
         let localContext = new LabelConjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 118, CypherParser.RULE_labelConjunction);
+        this.enterRule(localContext, 122, CypherParser.RULE_labelConjunction);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 928;
+            this.state = 967;
             this.labelNegation();
-            this.state = 933;
+            this.state = 972;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 94) {
                 {
                 {
-                this.state = 929;
+                this.state = 968;
                 this.match(CypherParser.AMP);
-                this.state = 930;
+                this.state = 969;
                 this.labelNegation();
                 }
                 }
-                this.state = 935;
+                this.state = 974;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3807,17 +4014,17 @@ export class CypherParser extends antlr.Parser {
     }
     public labelNegation(): LabelNegationContext {
         let localContext = new LabelNegationContext(this.context, this.state);
-        this.enterRule(localContext, 120, CypherParser.RULE_labelNegation);
+        this.enterRule(localContext, 124, CypherParser.RULE_labelNegation);
         try {
-            this.state = 939;
+            this.state = 978;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 936;
+                this.state = 975;
                 this.match(CypherParser.BANG);
-                this.state = 937;
+                this.state = 976;
                 this.labelNegation();
                 }
                 break;
@@ -3877,6 +4084,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.RETURN:
             case CypherParser.SET:
             case CypherParser.SINGLE:
+            case CypherParser.SHOW:
             case CypherParser.SKIP_:
             case CypherParser.STARTS:
             case CypherParser.THEN:
@@ -3904,7 +4112,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 938;
+                this.state = 977;
                 this.labelAtom();
                 }
                 break;
@@ -3927,9 +4135,9 @@ export class CypherParser extends antlr.Parser {
     }
     public labelAtom(): LabelAtomContext {
         let localContext = new LabelAtomContext(this.context, this.state);
-        this.enterRule(localContext, 122, CypherParser.RULE_labelAtom);
+        this.enterRule(localContext, 126, CypherParser.RULE_labelAtom);
         try {
-            this.state = 947;
+            this.state = 986;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -3988,6 +4196,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.RETURN:
             case CypherParser.SET:
             case CypherParser.SINGLE:
+            case CypherParser.SHOW:
             case CypherParser.SKIP_:
             case CypherParser.STARTS:
             case CypherParser.THEN:
@@ -4013,25 +4222,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 941;
+                this.state = 980;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 942;
+                this.state = 981;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 943;
+                this.state = 982;
                 this.match(CypherParser.LPAREN);
-                this.state = 944;
+                this.state = 983;
                 this.labelDisjunction();
-                this.state = 945;
+                this.state = 984;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -4054,44 +4263,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElementChain(): PatternElementChainContext {
         let localContext = new PatternElementChainContext(this.context, this.state);
-        this.enterRule(localContext, 124, CypherParser.RULE_patternElementChain);
+        this.enterRule(localContext, 128, CypherParser.RULE_patternElementChain);
         let _la: number;
         try {
-            this.state = 959;
+            this.state = 998;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 109, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 949;
+                this.state = 988;
                 this.relationshipPattern();
-                this.state = 951;
+                this.state = 990;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 524293) !== 0)) {
+                if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 524293) !== 0)) {
                     {
-                    this.state = 950;
+                    this.state = 989;
                     this.pathQuantifier();
                     }
                 }
 
-                this.state = 953;
+                this.state = 992;
                 this.nodePattern();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 955;
+                this.state = 994;
                 this.quantifiedPath();
-                this.state = 956;
+                this.state = 995;
                 this.nodePattern();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 958;
+                this.state = 997;
                 this.quantifiedPath();
                 }
                 break;
@@ -4112,102 +4321,102 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifiedPath(): QuantifiedPathContext {
         let localContext = new QuantifiedPathContext(this.context, this.state);
-        this.enterRule(localContext, 126, CypherParser.RULE_quantifiedPath);
+        this.enterRule(localContext, 130, CypherParser.RULE_quantifiedPath);
         let _la: number;
         try {
-            this.state = 995;
+            this.state = 1034;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 107, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 114, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 961;
+                this.state = 1000;
                 this.match(CypherParser.LPAREN);
-                this.state = 962;
+                this.state = 1001;
                 this.nodePattern();
-                this.state = 963;
+                this.state = 1002;
                 this.relationshipPattern();
-                this.state = 964;
+                this.state = 1003;
                 this.nodePattern();
-                this.state = 967;
+                this.state = 1006;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 74) {
+                if (_la === 75) {
                     {
-                    this.state = 965;
+                    this.state = 1004;
                     this.match(CypherParser.WHERE);
-                    this.state = 966;
+                    this.state = 1005;
                     this.expression();
                     }
                 }
 
-                this.state = 969;
+                this.state = 1008;
                 this.match(CypherParser.RPAREN);
-                this.state = 970;
+                this.state = 1009;
                 this.pathQuantifier();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 972;
+                this.state = 1011;
                 this.match(CypherParser.LPAREN);
-                this.state = 973;
+                this.state = 1012;
                 this.nodePattern();
-                this.state = 975;
+                this.state = 1014;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 do {
                     {
                     {
-                    this.state = 974;
+                    this.state = 1013;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 977;
+                    this.state = 1016;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                } while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 131081) !== 0));
-                this.state = 981;
+                } while (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 131081) !== 0));
+                this.state = 1020;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 74) {
+                if (_la === 75) {
                     {
-                    this.state = 979;
+                    this.state = 1018;
                     this.match(CypherParser.WHERE);
-                    this.state = 980;
+                    this.state = 1019;
                     this.expression();
                     }
                 }
 
-                this.state = 983;
+                this.state = 1022;
                 this.match(CypherParser.RPAREN);
-                this.state = 984;
+                this.state = 1023;
                 this.pathQuantifier();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 986;
+                this.state = 1025;
                 this.match(CypherParser.LPAREN);
-                this.state = 987;
+                this.state = 1026;
                 this.nodePattern();
-                this.state = 990;
+                this.state = 1029;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 74) {
+                if (_la === 75) {
                     {
-                    this.state = 988;
+                    this.state = 1027;
                     this.match(CypherParser.WHERE);
-                    this.state = 989;
+                    this.state = 1028;
                     this.expression();
                     }
                 }
 
-                this.state = 992;
+                this.state = 1031;
                 this.match(CypherParser.RPAREN);
-                this.state = 993;
+                this.state = 1032;
                 this.pathQuantifier();
                 }
                 break;
@@ -4228,40 +4437,40 @@ export class CypherParser extends antlr.Parser {
     }
     public pathQuantifier(): PathQuantifierContext {
         let localContext = new PathQuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 128, CypherParser.RULE_pathQuantifier);
+        this.enterRule(localContext, 132, CypherParser.RULE_pathQuantifier);
         let _la: number;
         try {
-            this.state = 1010;
+            this.state = 1049;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 997;
+                this.state = 1036;
                 this.match(CypherParser.LBRACE);
-                this.state = 999;
+                this.state = 1038;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
+                if (((((_la - 110)) & ~0x1F) === 0 && ((1 << (_la - 110)) & 7) !== 0)) {
                     {
-                    this.state = 998;
+                    this.state = 1037;
                     localContext._lo = this.integerLiteral();
                     }
                 }
 
-                this.state = 1005;
+                this.state = 1044;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 97) {
+                if (_la === 98) {
                     {
-                    this.state = 1001;
+                    this.state = 1040;
                     this.match(CypherParser.COMMA);
-                    this.state = 1003;
+                    this.state = 1042;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
+                    if (((((_la - 110)) & ~0x1F) === 0 && ((1 << (_la - 110)) & 7) !== 0)) {
                         {
-                        this.state = 1002;
+                        this.state = 1041;
                         localContext._hi = this.integerLiteral();
                         }
                     }
@@ -4269,21 +4478,21 @@ export class CypherParser extends antlr.Parser {
                     }
                 }
 
-                this.state = 1007;
+                this.state = 1046;
                 this.match(CypherParser.RBRACE);
                 }
                 break;
             case CypherParser.PLUS:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1008;
+                this.state = 1047;
                 this.match(CypherParser.PLUS);
                 }
                 break;
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1009;
+                this.state = 1048;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -4306,93 +4515,93 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipPattern(): RelationshipPatternContext {
         let localContext = new RelationshipPatternContext(this.context, this.state);
-        this.enterRule(localContext, 130, CypherParser.RULE_relationshipPattern);
+        this.enterRule(localContext, 134, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 1036;
+            this.state = 1075;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 123, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1012;
+                this.state = 1051;
                 this.match(CypherParser.LT);
-                this.state = 1013;
+                this.state = 1052;
                 this.match(CypherParser.MINUS);
-                this.state = 1015;
+                this.state = 1054;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 105) {
+                if (_la === 106) {
                     {
-                    this.state = 1014;
+                    this.state = 1053;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1017;
+                this.state = 1056;
                 this.match(CypherParser.MINUS);
-                this.state = 1018;
+                this.state = 1057;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1019;
+                this.state = 1058;
                 this.match(CypherParser.LT);
-                this.state = 1020;
+                this.state = 1059;
                 this.match(CypherParser.MINUS);
-                this.state = 1022;
+                this.state = 1061;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 105) {
+                if (_la === 106) {
                     {
-                    this.state = 1021;
+                    this.state = 1060;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1024;
+                this.state = 1063;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1025;
+                this.state = 1064;
                 this.match(CypherParser.MINUS);
-                this.state = 1027;
+                this.state = 1066;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 105) {
+                if (_la === 106) {
                     {
-                    this.state = 1026;
+                    this.state = 1065;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1029;
+                this.state = 1068;
                 this.match(CypherParser.MINUS);
-                this.state = 1030;
+                this.state = 1069;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1031;
+                this.state = 1070;
                 this.match(CypherParser.MINUS);
-                this.state = 1033;
+                this.state = 1072;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 105) {
+                if (_la === 106) {
                     {
-                    this.state = 1032;
+                    this.state = 1071;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1035;
+                this.state = 1074;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -4413,72 +4622,72 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipDetail(): RelationshipDetailContext {
         let localContext = new RelationshipDetailContext(this.context, this.state);
-        this.enterRule(localContext, 132, CypherParser.RULE_relationshipDetail);
+        this.enterRule(localContext, 136, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1038;
+            this.state = 1077;
             this.match(CypherParser.LBRACK);
-            this.state = 1040;
+            this.state = 1079;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 117, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 124, this.context) ) {
             case 1:
                 {
-                this.state = 1039;
+                this.state = 1078;
                 this.variable();
                 }
                 break;
             }
-            this.state = 1044;
+            this.state = 1083;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 118, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 125, this.context) ) {
             case 1:
                 {
-                this.state = 1042;
+                this.state = 1081;
                 this.relationshipTypes();
                 }
                 break;
             case 2:
                 {
-                this.state = 1043;
+                this.state = 1082;
                 this.labelExpression();
                 }
                 break;
             }
-            this.state = 1047;
+            this.state = 1086;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 79 || _la === 90) {
+            if (_la === 80 || _la === 91) {
                 {
-                this.state = 1046;
+                this.state = 1085;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 1050;
+            this.state = 1089;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 102 || _la === 107) {
+            if (_la === 103 || _la === 108) {
                 {
-                this.state = 1049;
+                this.state = 1088;
                 this.properties();
                 }
             }
 
-            this.state = 1054;
+            this.state = 1093;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 74) {
+            if (_la === 75) {
                 {
-                this.state = 1052;
+                this.state = 1091;
                 this.match(CypherParser.WHERE);
-                this.state = 1053;
+                this.state = 1092;
                 localContext._relWhere = this.expression();
                 }
             }
 
-            this.state = 1056;
+            this.state = 1095;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4497,22 +4706,22 @@ export class CypherParser extends antlr.Parser {
     }
     public properties(): PropertiesContext {
         let localContext = new PropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 134, CypherParser.RULE_properties);
+        this.enterRule(localContext, 138, CypherParser.RULE_properties);
         try {
-            this.state = 1060;
+            this.state = 1099;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1058;
+                this.state = 1097;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1059;
+                this.state = 1098;
                 this.parameter();
                 }
                 break;
@@ -4535,42 +4744,42 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipTypes(): RelationshipTypesContext {
         let localContext = new RelationshipTypesContext(this.context, this.state);
-        this.enterRule(localContext, 136, CypherParser.RULE_relationshipTypes);
+        this.enterRule(localContext, 140, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 1085;
+            this.state = 1124;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 126, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 133, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1062;
+                this.state = 1101;
                 this.match(CypherParser.COLON);
-                this.state = 1063;
+                this.state = 1102;
                 this.relTypeName();
-                this.state = 1071;
+                this.state = 1110;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 101) {
+                while (_la === 102) {
                     {
                     {
-                    this.state = 1064;
+                    this.state = 1103;
                     this.match(CypherParser.PIPE);
-                    this.state = 1066;
+                    this.state = 1105;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 98) {
+                    if (_la === 99) {
                         {
-                        this.state = 1065;
+                        this.state = 1104;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 1068;
+                    this.state = 1107;
                     this.relTypeName();
                     }
                     }
-                    this.state = 1073;
+                    this.state = 1112;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -4579,32 +4788,32 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1074;
+                this.state = 1113;
                 this.match(CypherParser.COLON);
-                this.state = 1075;
+                this.state = 1114;
                 this.dynamicName();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1076;
+                this.state = 1115;
                 this.match(CypherParser.IS);
-                this.state = 1077;
+                this.state = 1116;
                 this.relTypeName();
-                this.state = 1082;
+                this.state = 1121;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 101) {
+                while (_la === 102) {
                     {
                     {
-                    this.state = 1078;
+                    this.state = 1117;
                     this.match(CypherParser.PIPE);
-                    this.state = 1079;
+                    this.state = 1118;
                     this.relTypeName();
                     }
                     }
-                    this.state = 1084;
+                    this.state = 1123;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -4627,25 +4836,25 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabels(): NodeLabelsContext {
         let localContext = new NodeLabelsContext(this.context, this.state);
-        this.enterRule(localContext, 138, CypherParser.RULE_nodeLabels);
+        this.enterRule(localContext, 142, CypherParser.RULE_nodeLabels);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1088;
+            this.state = 1127;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1087;
+                this.state = 1126;
                 this.nodeLabel();
                 }
                 }
-                this.state = 1090;
+                this.state = 1129;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 98);
+            } while (_la === 99);
             }
         }
         catch (re) {
@@ -4663,26 +4872,26 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabel(): NodeLabelContext {
         let localContext = new NodeLabelContext(this.context, this.state);
-        this.enterRule(localContext, 140, CypherParser.RULE_nodeLabel);
+        this.enterRule(localContext, 144, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 1096;
+            this.state = 1135;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 128, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 135, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1092;
+                this.state = 1131;
                 this.match(CypherParser.COLON);
-                this.state = 1093;
+                this.state = 1132;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1094;
+                this.state = 1133;
                 this.match(CypherParser.COLON);
-                this.state = 1095;
+                this.state = 1134;
                 this.dynamicName();
                 }
                 break;
@@ -4703,19 +4912,19 @@ export class CypherParser extends antlr.Parser {
     }
     public dynamicName(): DynamicNameContext {
         let localContext = new DynamicNameContext(this.context, this.state);
-        this.enterRule(localContext, 142, CypherParser.RULE_dynamicName);
+        this.enterRule(localContext, 146, CypherParser.RULE_dynamicName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1098;
+            this.state = 1137;
             this.match(CypherParser.DOLLAR);
-            this.state = 1100;
+            this.state = 1139;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 1099;
+                this.state = 1138;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -4727,11 +4936,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 1102;
+            this.state = 1141;
             this.match(CypherParser.LPAREN);
-            this.state = 1103;
+            this.state = 1142;
             this.expression();
-            this.state = 1104;
+            this.state = 1143;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4750,40 +4959,40 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeLiteral(): RangeLiteralContext {
         let localContext = new RangeLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 144, CypherParser.RULE_rangeLiteral);
+        this.enterRule(localContext, 148, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 1120;
+            this.state = 1159;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1106;
+                this.state = 1145;
                 this.match(CypherParser.STAR);
-                this.state = 1108;
+                this.state = 1147;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7340033) !== 0)) {
+                if (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7340033) !== 0)) {
                     {
-                    this.state = 1107;
+                    this.state = 1146;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 1114;
+                this.state = 1153;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 79) {
+                if (_la === 80) {
                     {
-                    this.state = 1110;
+                    this.state = 1149;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 1112;
+                    this.state = 1151;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7340033) !== 0)) {
+                    if (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7340033) !== 0)) {
                         {
-                        this.state = 1111;
+                        this.state = 1150;
                         this.rangeBound();
                         }
                     }
@@ -4796,14 +5005,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1116;
+                this.state = 1155;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1118;
+                this.state = 1157;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7340033) !== 0)) {
+                if (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7340033) !== 0)) {
                     {
-                    this.state = 1117;
+                    this.state = 1156;
                     this.rangeBound();
                     }
                 }
@@ -4829,22 +5038,22 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeBound(): RangeBoundContext {
         let localContext = new RangeBoundContext(this.context, this.state);
-        this.enterRule(localContext, 146, CypherParser.RULE_rangeBound);
+        this.enterRule(localContext, 150, CypherParser.RULE_rangeBound);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1123;
+            this.state = 1162;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 89) {
+            if (_la === 90) {
                 {
-                this.state = 1122;
+                this.state = 1161;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 1125;
+            this.state = 1164;
             this.integerLiteral();
             }
         }
@@ -4863,11 +5072,11 @@ export class CypherParser extends antlr.Parser {
     }
     public labelName(): LabelNameContext {
         let localContext = new LabelNameContext(this.context, this.state);
-        this.enterRule(localContext, 148, CypherParser.RULE_labelName);
+        this.enterRule(localContext, 152, CypherParser.RULE_labelName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1127;
+            this.state = 1166;
             this.schemaName();
             }
         }
@@ -4886,11 +5095,11 @@ export class CypherParser extends antlr.Parser {
     }
     public relTypeName(): RelTypeNameContext {
         let localContext = new RelTypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 150, CypherParser.RULE_relTypeName);
+        this.enterRule(localContext, 154, CypherParser.RULE_relTypeName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1129;
+            this.state = 1168;
             this.schemaName();
             }
         }
@@ -4909,27 +5118,27 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyExpression(): PropertyExpressionContext {
         let localContext = new PropertyExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 152, CypherParser.RULE_propertyExpression);
+        this.enterRule(localContext, 156, CypherParser.RULE_propertyExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1131;
+            this.state = 1170;
             this.atom();
-            this.state = 1133;
+            this.state = 1172;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1132;
+                this.state = 1171;
                 this.propertyLookup();
                 }
                 }
-                this.state = 1135;
+                this.state = 1174;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 96);
+            } while (_la === 97);
             }
         }
         catch (re) {
@@ -4947,11 +5156,11 @@ export class CypherParser extends antlr.Parser {
     }
     public expression(): ExpressionContext {
         let localContext = new ExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 154, CypherParser.RULE_expression);
+        this.enterRule(localContext, 158, CypherParser.RULE_expression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1137;
+            this.state = 1176;
             this.orExpression();
             }
         }
@@ -4970,26 +5179,26 @@ export class CypherParser extends antlr.Parser {
     }
     public orExpression(): OrExpressionContext {
         let localContext = new OrExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 156, CypherParser.RULE_orExpression);
+        this.enterRule(localContext, 160, CypherParser.RULE_orExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1139;
+            this.state = 1178;
             this.xorExpression();
-            this.state = 1144;
+            this.state = 1183;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 49) {
                 {
                 {
-                this.state = 1140;
+                this.state = 1179;
                 this.match(CypherParser.OR);
-                this.state = 1141;
+                this.state = 1180;
                 this.xorExpression();
                 }
                 }
-                this.state = 1146;
+                this.state = 1185;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5010,26 +5219,26 @@ export class CypherParser extends antlr.Parser {
     }
     public xorExpression(): XorExpressionContext {
         let localContext = new XorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 158, CypherParser.RULE_xorExpression);
+        this.enterRule(localContext, 162, CypherParser.RULE_xorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1147;
+            this.state = 1186;
             this.andExpression();
-            this.state = 1152;
+            this.state = 1191;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 76) {
+            while (_la === 77) {
                 {
                 {
-                this.state = 1148;
+                this.state = 1187;
                 this.match(CypherParser.XOR);
-                this.state = 1149;
+                this.state = 1188;
                 this.andExpression();
                 }
                 }
-                this.state = 1154;
+                this.state = 1193;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5050,26 +5259,26 @@ export class CypherParser extends antlr.Parser {
     }
     public andExpression(): AndExpressionContext {
         let localContext = new AndExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_andExpression);
+        this.enterRule(localContext, 164, CypherParser.RULE_andExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1155;
+            this.state = 1194;
             this.notExpression();
-            this.state = 1160;
+            this.state = 1199;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 1156;
+                this.state = 1195;
                 this.match(CypherParser.AND);
-                this.state = 1157;
+                this.state = 1196;
                 this.notExpression();
                 }
                 }
-                this.state = 1162;
+                this.state = 1201;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5090,28 +5299,28 @@ export class CypherParser extends antlr.Parser {
     }
     public notExpression(): NotExpressionContext {
         let localContext = new NotExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_notExpression);
+        this.enterRule(localContext, 166, CypherParser.RULE_notExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1166;
+            this.state = 1205;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 140, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 147, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1163;
+                    this.state = 1202;
                     this.match(CypherParser.NOT);
                     }
                     }
                 }
-                this.state = 1168;
+                this.state = 1207;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 140, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 147, this.context);
             }
-            this.state = 1169;
+            this.state = 1208;
             this.comparisonExpression();
             }
         }
@@ -5130,26 +5339,26 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonExpression(): ComparisonExpressionContext {
         let localContext = new ComparisonExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_comparisonExpression);
+        this.enterRule(localContext, 168, CypherParser.RULE_comparisonExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1171;
+            this.state = 1210;
             this.predicateExpression();
-            this.state = 1177;
+            this.state = 1216;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 63) !== 0)) {
+            while (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 63) !== 0)) {
                 {
                 {
-                this.state = 1172;
+                this.state = 1211;
                 this.comparisonOperator();
-                this.state = 1173;
+                this.state = 1212;
                 this.predicateExpression();
                 }
                 }
-                this.state = 1179;
+                this.state = 1218;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5170,14 +5379,14 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonOperator(): ComparisonOperatorContext {
         let localContext = new ComparisonOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_comparisonOperator);
+        this.enterRule(localContext, 170, CypherParser.RULE_comparisonOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1180;
+            this.state = 1219;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 63) !== 0))) {
+            if(!(((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5201,24 +5410,24 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateExpression(): PredicateExpressionContext {
         let localContext = new PredicateExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_predicateExpression);
+        this.enterRule(localContext, 172, CypherParser.RULE_predicateExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1182;
+            this.state = 1221;
             this.addOrSubtractExpression();
-            this.state = 1186;
+            this.state = 1225;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 41947137) !== 0) || ((((_la - 58)) & ~0x1F) === 0 && ((1 << (_la - 58)) & 9437185) !== 0)) {
+            while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 41947137) !== 0) || ((((_la - 59)) & ~0x1F) === 0 && ((1 << (_la - 59)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 1183;
+                this.state = 1222;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 1188;
+                this.state = 1227;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5239,21 +5448,21 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateSuffix(): PredicateSuffixContext {
         let localContext = new PredicateSuffixContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_predicateSuffix);
+        this.enterRule(localContext, 174, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1223;
+            this.state = 1262;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 147, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 154, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1189;
+                this.state = 1228;
                 this.match(CypherParser.STARTS);
-                this.state = 1190;
+                this.state = 1229;
                 this.match(CypherParser.WITH);
-                this.state = 1191;
+                this.state = 1230;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5261,11 +5470,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1192;
+                this.state = 1231;
                 this.match(CypherParser.ENDS);
-                this.state = 1193;
+                this.state = 1232;
                 this.match(CypherParser.WITH);
-                this.state = 1194;
+                this.state = 1233;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5273,9 +5482,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1195;
+                this.state = 1234;
                 this.match(CypherParser.CONTAINS);
-                this.state = 1196;
+                this.state = 1235;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5283,9 +5492,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1197;
+                this.state = 1236;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 1198;
+                this.state = 1237;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5293,9 +5502,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1199;
+                this.state = 1238;
                 this.match(CypherParser.IN);
-                this.state = 1200;
+                this.state = 1239;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5303,9 +5512,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1201;
+                this.state = 1240;
                 this.match(CypherParser.IS);
-                this.state = 1202;
+                this.state = 1241;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5313,11 +5522,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1203;
+                this.state = 1242;
                 this.match(CypherParser.IS);
-                this.state = 1204;
+                this.state = 1243;
                 this.match(CypherParser.NOT);
-                this.state = 1205;
+                this.state = 1244;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5325,26 +5534,26 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1212;
+                this.state = 1251;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 1206;
+                    this.state = 1245;
                     this.match(CypherParser.IS);
-                    this.state = 1208;
+                    this.state = 1247;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 44) {
                         {
-                        this.state = 1207;
+                        this.state = 1246;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 1210;
+                    this.state = 1249;
                     _la = this.tokenStream.LA(1);
-                    if(!(_la === 62 || _la === 78)) {
+                    if(!(_la === 63 || _la === 79)) {
                     this.errorHandler.recoverInline(this);
                     }
                     else {
@@ -5355,14 +5564,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 1211;
+                    this.state = 1250;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1214;
+                this.state = 1253;
                 this.valueTypeExpression();
                 }
                 break;
@@ -5370,29 +5579,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1215;
+                this.state = 1254;
                 this.match(CypherParser.IS);
-                this.state = 1217;
+                this.state = 1256;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 44) {
                     {
-                    this.state = 1216;
+                    this.state = 1255;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1220;
+                this.state = 1259;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 146, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 153, this.context) ) {
                 case 1:
                     {
-                    this.state = 1219;
+                    this.state = 1258;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1222;
+                this.state = 1261;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -5413,30 +5622,30 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeExpression(): ValueTypeExpressionContext {
         let localContext = new ValueTypeExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_valueTypeExpression);
+        this.enterRule(localContext, 176, CypherParser.RULE_valueTypeExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1225;
+            this.state = 1264;
             this.valueTypeAlternative();
-            this.state = 1230;
+            this.state = 1269;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 148, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 155, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1226;
+                    this.state = 1265;
                     this.match(CypherParser.PIPE);
-                    this.state = 1227;
+                    this.state = 1266;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1232;
+                this.state = 1271;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 148, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 155, this.context);
             }
             }
         }
@@ -5455,13 +5664,13 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeAlternative(): ValueTypeAlternativeContext {
         let localContext = new ValueTypeAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_valueTypeAlternative);
+        this.enterRule(localContext, 178, CypherParser.RULE_valueTypeAlternative);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1234;
+            this.state = 1273;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -5469,7 +5678,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1233;
+                    this.state = 1272;
                     this.valueTypeWord();
                     }
                     }
@@ -5477,46 +5686,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1236;
+                this.state = 1275;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 149, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 156, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1242;
+            this.state = 1281;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 150, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 157, this.context) ) {
             case 1:
                 {
-                this.state = 1238;
+                this.state = 1277;
                 this.match(CypherParser.WITH);
-                this.state = 1239;
+                this.state = 1278;
                 this.valueTypeWord();
-                this.state = 1240;
+                this.state = 1279;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 1248;
+            this.state = 1287;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 151, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 158, this.context) ) {
             case 1:
                 {
-                this.state = 1244;
+                this.state = 1283;
                 this.match(CypherParser.LT);
-                this.state = 1245;
+                this.state = 1284;
                 this.valueTypeExpression();
-                this.state = 1246;
+                this.state = 1285;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1252;
+            this.state = 1291;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 1250;
+                this.state = 1289;
                 this.match(CypherParser.NOT);
-                this.state = 1251;
+                this.state = 1290;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -5538,9 +5747,9 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeWord(): ValueTypeWordContext {
         let localContext = new ValueTypeWordContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_valueTypeWord);
+        this.enterRule(localContext, 180, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1256;
+            this.state = 1295;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -5568,6 +5777,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.REDUCE:
             case CypherParser.REQUIRE:
             case CypherParser.SINGLE:
+            case CypherParser.SHOW:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
             case CypherParser.NORMALIZED:
@@ -5582,14 +5792,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1254;
+                this.state = 1293;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1255;
+                this.state = 1294;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5612,26 +5822,26 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractExpression(): AddOrSubtractExpressionContext {
         let localContext = new AddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_addOrSubtractExpression);
+        this.enterRule(localContext, 182, CypherParser.RULE_addOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1258;
+            this.state = 1297;
             this.multiplyDivideModuloExpression();
-            this.state = 1264;
+            this.state = 1303;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 4099) !== 0)) {
+            while (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1259;
+                this.state = 1298;
                 this.addOrSubtractOperator();
-                this.state = 1260;
+                this.state = 1299;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1266;
+                this.state = 1305;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5652,14 +5862,14 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractOperator(): AddOrSubtractOperatorContext {
         let localContext = new AddOrSubtractOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_addOrSubtractOperator);
+        this.enterRule(localContext, 184, CypherParser.RULE_addOrSubtractOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1267;
+            this.state = 1306;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 4099) !== 0))) {
+            if(!(((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5683,26 +5893,26 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloExpression(): MultiplyDivideModuloExpressionContext {
         let localContext = new MultiplyDivideModuloExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_multiplyDivideModuloExpression);
+        this.enterRule(localContext, 186, CypherParser.RULE_multiplyDivideModuloExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1269;
+            this.state = 1308;
             this.powerOfExpression();
-            this.state = 1275;
+            this.state = 1314;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7) !== 0)) {
+            while (((((_la - 91)) & ~0x1F) === 0 && ((1 << (_la - 91)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1270;
+                this.state = 1309;
                 this.multiplyDivideModuloOperator();
-                this.state = 1271;
+                this.state = 1310;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1277;
+                this.state = 1316;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5723,14 +5933,14 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloOperator(): MultiplyDivideModuloOperatorContext {
         let localContext = new MultiplyDivideModuloOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_multiplyDivideModuloOperator);
+        this.enterRule(localContext, 188, CypherParser.RULE_multiplyDivideModuloOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1278;
+            this.state = 1317;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7) !== 0))) {
+            if(!(((((_la - 91)) & ~0x1F) === 0 && ((1 << (_la - 91)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5754,26 +5964,26 @@ export class CypherParser extends antlr.Parser {
     }
     public powerOfExpression(): PowerOfExpressionContext {
         let localContext = new PowerOfExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_powerOfExpression);
+        this.enterRule(localContext, 190, CypherParser.RULE_powerOfExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1280;
+            this.state = 1319;
             this.unaryAddOrSubtractExpression();
-            this.state = 1285;
+            this.state = 1324;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 95) {
+            while (_la === 96) {
                 {
                 {
-                this.state = 1281;
+                this.state = 1320;
                 this.match(CypherParser.CARET);
-                this.state = 1282;
+                this.state = 1321;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1287;
+                this.state = 1326;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5794,20 +6004,20 @@ export class CypherParser extends antlr.Parser {
     }
     public unaryAddOrSubtractExpression(): UnaryAddOrSubtractExpressionContext {
         let localContext = new UnaryAddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_unaryAddOrSubtractExpression);
+        this.enterRule(localContext, 192, CypherParser.RULE_unaryAddOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1291;
+            this.state = 1330;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 88 || _la === 89) {
+            while (_la === 89 || _la === 90) {
                 {
                 {
-                this.state = 1288;
+                this.state = 1327;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 88 || _la === 89)) {
+                if(!(_la === 89 || _la === 90)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -5816,11 +6026,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1293;
+                this.state = 1332;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1294;
+            this.state = 1333;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -5839,30 +6049,30 @@ export class CypherParser extends antlr.Parser {
     }
     public nonArithmeticOperatorExpression(): NonArithmeticOperatorExpressionContext {
         let localContext = new NonArithmeticOperatorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_nonArithmeticOperatorExpression);
+        this.enterRule(localContext, 194, CypherParser.RULE_nonArithmeticOperatorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1296;
+            this.state = 1335;
             this.atom();
-            this.state = 1301;
+            this.state = 1340;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 96 || _la === 105) {
+            while (_la === 97 || _la === 106) {
                 {
-                this.state = 1299;
+                this.state = 1338;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1297;
+                    this.state = 1336;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1298;
+                    this.state = 1337;
                     this.propertyLookup();
                     }
                     break;
@@ -5870,22 +6080,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1303;
+                this.state = 1342;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1306;
+            this.state = 1345;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 160, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 167, this.context) ) {
             case 1:
                 {
-                this.state = 1304;
+                this.state = 1343;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1305;
+                this.state = 1344;
                 this.labelExpression();
                 }
                 break;
@@ -5907,21 +6117,21 @@ export class CypherParser extends antlr.Parser {
     }
     public listOperator(): ListOperatorContext {
         let localContext = new ListOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_listOperator);
+        this.enterRule(localContext, 196, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1321;
+            this.state = 1360;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 163, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 170, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1308;
+                this.state = 1347;
                 this.match(CypherParser.LBRACK);
-                this.state = 1309;
+                this.state = 1348;
                 this.expression();
-                this.state = 1310;
+                this.state = 1349;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5929,31 +6139,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1312;
+                this.state = 1351;
                 this.match(CypherParser.LBRACK);
-                this.state = 1314;
+                this.state = 1353;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                     {
-                    this.state = 1313;
+                    this.state = 1352;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1316;
+                this.state = 1355;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1318;
+                this.state = 1357;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                     {
-                    this.state = 1317;
+                    this.state = 1356;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1320;
+                this.state = 1359;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5974,13 +6184,13 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyLookup(): PropertyLookupContext {
         let localContext = new PropertyLookupContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_propertyLookup);
+        this.enterRule(localContext, 198, CypherParser.RULE_propertyLookup);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1323;
+            this.state = 1362;
             this.match(CypherParser.DOT);
-            this.state = 1324;
+            this.state = 1363;
             this.propertyKeyName();
             }
         }
@@ -5999,113 +6209,113 @@ export class CypherParser extends antlr.Parser {
     }
     public atom(): AtomContext {
         let localContext = new AtomContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_atom);
+        this.enterRule(localContext, 200, CypherParser.RULE_atom);
         try {
-            this.state = 1341;
+            this.state = 1380;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 164, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 171, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1326;
+                this.state = 1365;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1327;
+                this.state = 1366;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1328;
+                this.state = 1367;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1329;
+                this.state = 1368;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1330;
+                this.state = 1369;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1331;
+                this.state = 1370;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1332;
+                this.state = 1371;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1333;
+                this.state = 1372;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1334;
+                this.state = 1373;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1335;
+                this.state = 1374;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1336;
+                this.state = 1375;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1337;
+                this.state = 1376;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1338;
+                this.state = 1377;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1339;
+                this.state = 1378;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1340;
+                this.state = 1379;
                 this.variable();
                 }
                 break;
@@ -6126,17 +6336,17 @@ export class CypherParser extends antlr.Parser {
     }
     public countStar(): CountStarContext {
         let localContext = new CountStarContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_countStar);
+        this.enterRule(localContext, 202, CypherParser.RULE_countStar);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1343;
+            this.state = 1382;
             this.match(CypherParser.COUNT);
-            this.state = 1344;
+            this.state = 1383;
             this.match(CypherParser.LPAREN);
-            this.state = 1345;
+            this.state = 1384;
             this.match(CypherParser.STAR);
-            this.state = 1346;
+            this.state = 1385;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6155,50 +6365,50 @@ export class CypherParser extends antlr.Parser {
     }
     public caseExpression(): CaseExpressionContext {
         let localContext = new CaseExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_caseExpression);
+        this.enterRule(localContext, 204, CypherParser.RULE_caseExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1348;
+            this.state = 1387;
             this.match(CypherParser.CASE);
-            this.state = 1350;
+            this.state = 1389;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 165, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 172, this.context) ) {
             case 1:
                 {
-                this.state = 1349;
+                this.state = 1388;
                 localContext._subject = this.expression();
                 }
                 break;
             }
-            this.state = 1353;
+            this.state = 1392;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1352;
+                this.state = 1391;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1355;
+                this.state = 1394;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 73);
-            this.state = 1359;
+            } while (_la === 74);
+            this.state = 1398;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1357;
+                this.state = 1396;
                 this.match(CypherParser.ELSE);
-                this.state = 1358;
+                this.state = 1397;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1361;
+            this.state = 1400;
             this.match(CypherParser.END);
             }
         }
@@ -6217,34 +6427,34 @@ export class CypherParser extends antlr.Parser {
     }
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_caseAlternative);
+        this.enterRule(localContext, 206, CypherParser.RULE_caseAlternative);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1363;
+            this.state = 1402;
             this.match(CypherParser.WHEN);
-            this.state = 1364;
+            this.state = 1403;
             this.caseWhenOperand();
-            this.state = 1369;
+            this.state = 1408;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 97) {
+            while (_la === 98) {
                 {
                 {
-                this.state = 1365;
+                this.state = 1404;
                 this.match(CypherParser.COMMA);
-                this.state = 1366;
+                this.state = 1405;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1371;
+                this.state = 1410;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1372;
+            this.state = 1411;
             this.match(CypherParser.THEN);
-            this.state = 1373;
+            this.state = 1412;
             this.expression();
             }
         }
@@ -6263,18 +6473,18 @@ export class CypherParser extends antlr.Parser {
     }
     public caseWhenOperand(): CaseWhenOperandContext {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_caseWhenOperand);
+        this.enterRule(localContext, 208, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1380;
+            this.state = 1419;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 169, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 176, this.context) ) {
             case 1:
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1375;
+                this.state = 1414;
                 this.comparisonOperator();
-                this.state = 1376;
+                this.state = 1415;
                 this.expression();
                 }
                 break;
@@ -6282,7 +6492,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1378;
+                this.state = 1417;
                 this.predicateSuffix();
                 }
                 break;
@@ -6290,7 +6500,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1379;
+                this.state = 1418;
                 this.expression();
                 }
                 break;
@@ -6311,28 +6521,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 210, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1382;
+            this.state = 1421;
             this.match(CypherParser.LBRACK);
-            this.state = 1383;
+            this.state = 1422;
             this.filterExpression();
-            this.state = 1386;
+            this.state = 1425;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 101) {
+            if (_la === 102) {
                 {
-                this.state = 1384;
+                this.state = 1423;
                 this.match(CypherParser.PIPE);
-                this.state = 1385;
+                this.state = 1424;
                 this.expression();
                 }
             }
 
-            this.state = 1388;
+            this.state = 1427;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6351,44 +6561,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 212, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1390;
+            this.state = 1429;
             this.match(CypherParser.LBRACK);
-            this.state = 1394;
+            this.state = 1433;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3758088191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || _la === 114 || _la === 115) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3221217279) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 32767) !== 0) || _la === 115 || _la === 116) {
                 {
-                this.state = 1391;
+                this.state = 1430;
                 this.variable();
-                this.state = 1392;
+                this.state = 1431;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1396;
+            this.state = 1435;
             this.relationshipsPattern();
-            this.state = 1399;
+            this.state = 1438;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 74) {
+            if (_la === 75) {
                 {
-                this.state = 1397;
+                this.state = 1436;
                 this.match(CypherParser.WHERE);
-                this.state = 1398;
+                this.state = 1437;
                 this.expression();
                 }
             }
 
-            this.state = 1401;
+            this.state = 1440;
             this.match(CypherParser.PIPE);
-            this.state = 1402;
+            this.state = 1441;
             this.expression();
-            this.state = 1403;
+            this.state = 1442;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6407,17 +6617,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 214, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1405;
+            this.state = 1444;
             this.quantifier();
-            this.state = 1406;
+            this.state = 1445;
             this.match(CypherParser.LPAREN);
-            this.state = 1407;
+            this.state = 1446;
             this.filterExpression();
-            this.state = 1408;
+            this.state = 1447;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6436,12 +6646,12 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 216, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1410;
+            this.state = 1449;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 43 || _la === 56)) {
             this.errorHandler.recoverInline(this);
@@ -6467,25 +6677,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 218, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1412;
+            this.state = 1451;
             this.variable();
-            this.state = 1413;
+            this.state = 1452;
             this.match(CypherParser.IN);
-            this.state = 1414;
+            this.state = 1453;
             this.expression();
-            this.state = 1417;
+            this.state = 1456;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 74) {
+            if (_la === 75) {
                 {
-                this.state = 1415;
+                this.state = 1454;
                 this.match(CypherParser.WHERE);
-                this.state = 1416;
+                this.state = 1455;
                 this.expression();
                 }
             }
@@ -6507,33 +6717,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 220, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1419;
+            this.state = 1458;
             this.match(CypherParser.REDUCE);
-            this.state = 1420;
+            this.state = 1459;
             this.match(CypherParser.LPAREN);
-            this.state = 1421;
+            this.state = 1460;
             localContext._accumulator = this.variable();
-            this.state = 1422;
+            this.state = 1461;
             this.match(CypherParser.EQ);
-            this.state = 1423;
+            this.state = 1462;
             localContext._initial = this.expression();
-            this.state = 1424;
+            this.state = 1463;
             this.match(CypherParser.COMMA);
-            this.state = 1425;
+            this.state = 1464;
             this.variable();
-            this.state = 1426;
+            this.state = 1465;
             this.match(CypherParser.IN);
-            this.state = 1427;
+            this.state = 1466;
             localContext._source = this.expression();
-            this.state = 1428;
+            this.state = 1467;
             this.match(CypherParser.PIPE);
-            this.state = 1429;
+            this.state = 1468;
             localContext._step = this.expression();
-            this.state = 1430;
+            this.state = 1469;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6552,12 +6762,12 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryExpression(): SubqueryExpressionContext {
         let localContext = new SubqueryExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_subqueryExpression);
+        this.enterRule(localContext, 222, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1432;
+            this.state = 1471;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6566,27 +6776,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1433;
+            this.state = 1472;
             this.match(CypherParser.LBRACE);
-            this.state = 1439;
+            this.state = 1478;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 175, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 182, this.context) ) {
             case 1:
                 {
-                this.state = 1434;
+                this.state = 1473;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1435;
+                this.state = 1474;
                 this.pattern();
-                this.state = 1437;
+                this.state = 1476;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 74) {
+                if (_la === 75) {
                     {
-                    this.state = 1436;
+                    this.state = 1475;
                     this.where();
                     }
                 }
@@ -6594,7 +6804,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1441;
+            this.state = 1480;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6613,15 +6823,15 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 224, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1443;
+            this.state = 1482;
             this.match(CypherParser.LPAREN);
-            this.state = 1444;
+            this.state = 1483;
             this.expression();
-            this.state = 1445;
+            this.state = 1484;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6640,24 +6850,24 @@ export class CypherParser extends antlr.Parser {
     }
     public trimFromExpression(): TrimFromExpressionContext {
         let localContext = new TrimFromExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_trimFromExpression);
+        this.enterRule(localContext, 226, CypherParser.RULE_trimFromExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1447;
+            this.state = 1486;
             this.functionName();
-            this.state = 1448;
+            this.state = 1487;
             this.match(CypherParser.LPAREN);
-            this.state = 1450;
+            this.state = 1489;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 176, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 183, this.context) ) {
             case 1:
                 {
-                this.state = 1449;
+                this.state = 1488;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
-                if(!(((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 7) !== 0))) {
+                if(!(((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 7) !== 0))) {
                     localContext._side = this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -6667,21 +6877,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1453;
+            this.state = 1492;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 184, this.context) ) {
             case 1:
                 {
-                this.state = 1452;
+                this.state = 1491;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1455;
+            this.state = 1494;
             this.match(CypherParser.FROM);
-            this.state = 1456;
+            this.state = 1495;
             localContext._source = this.expression();
-            this.state = 1457;
+            this.state = 1496;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6700,21 +6910,21 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 228, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1459;
+            this.state = 1498;
             this.functionName();
-            this.state = 1460;
+            this.state = 1499;
             this.match(CypherParser.LPAREN);
-            this.state = 1462;
+            this.state = 1501;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 178, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 185, this.context) ) {
             case 1:
                 {
-                this.state = 1461;
+                this.state = 1500;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -6726,33 +6936,33 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1472;
+            this.state = 1511;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                 {
-                this.state = 1464;
+                this.state = 1503;
                 this.expression();
-                this.state = 1469;
+                this.state = 1508;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 97) {
+                while (_la === 98) {
                     {
                     {
-                    this.state = 1465;
+                    this.state = 1504;
                     this.match(CypherParser.COMMA);
-                    this.state = 1466;
+                    this.state = 1505;
                     this.expression();
                     }
                     }
-                    this.state = 1471;
+                    this.state = 1510;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1474;
+            this.state = 1513;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6771,13 +6981,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 230, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1476;
+            this.state = 1515;
             this.namespace();
-            this.state = 1477;
+            this.state = 1516;
             this.symbolicName();
             }
         }
@@ -6796,28 +7006,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 232, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1484;
+            this.state = 1523;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 181, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 188, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1479;
+                    this.state = 1518;
                     this.symbolicName();
-                    this.state = 1480;
+                    this.state = 1519;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1486;
+                this.state = 1525;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 181, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 188, this.context);
             }
             }
         }
@@ -6836,42 +7046,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 230, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 234, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1487;
+            this.state = 1526;
             this.variable();
-            this.state = 1488;
+            this.state = 1527;
             this.match(CypherParser.LBRACE);
-            this.state = 1497;
+            this.state = 1536;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || ((((_la - 96)) & ~0x1F) === 0 && ((1 << (_la - 96)) & 786433) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 32767) !== 0) || ((((_la - 97)) & ~0x1F) === 0 && ((1 << (_la - 97)) & 786433) !== 0)) {
                 {
-                this.state = 1489;
+                this.state = 1528;
                 this.mapProjectionItem();
-                this.state = 1494;
+                this.state = 1533;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 97) {
+                while (_la === 98) {
                     {
                     {
-                    this.state = 1490;
+                    this.state = 1529;
                     this.match(CypherParser.COMMA);
-                    this.state = 1491;
+                    this.state = 1530;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1496;
+                    this.state = 1535;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1499;
+            this.state = 1538;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6890,20 +7100,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 236, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1510;
+            this.state = 1549;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 184, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 191, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1501;
+                this.state = 1540;
                 this.propertyKeyName();
-                this.state = 1502;
+                this.state = 1541;
                 this.match(CypherParser.COLON);
-                this.state = 1503;
+                this.state = 1542;
                 this.expression();
                 }
                 break;
@@ -6911,9 +7121,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1505;
+                this.state = 1544;
                 this.match(CypherParser.DOT);
-                this.state = 1506;
+                this.state = 1545;
                 this.propertyKeyName();
                 }
                 break;
@@ -6921,9 +7131,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1507;
+                this.state = 1546;
                 this.match(CypherParser.DOT);
-                this.state = 1508;
+                this.state = 1547;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -6931,7 +7141,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1509;
+                this.state = 1548;
                 this.variable();
                 }
                 break;
@@ -6952,13 +7162,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 238, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1512;
+            this.state = 1551;
             this.match(CypherParser.DOLLAR);
-            this.state = 1515;
+            this.state = 1554;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -7017,6 +7227,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.RETURN:
             case CypherParser.SET:
             case CypherParser.SINGLE:
+            case CypherParser.SHOW:
             case CypherParser.SKIP_:
             case CypherParser.STARTS:
             case CypherParser.THEN:
@@ -7041,13 +7252,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1513;
+                this.state = 1552;
                 this.schemaName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1514;
+                this.state = 1553;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -7071,23 +7282,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 236, CypherParser.RULE_literal);
+        this.enterRule(localContext, 240, CypherParser.RULE_literal);
         try {
-            this.state = 1523;
+            this.state = 1562;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1517;
+                this.state = 1556;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1518;
+                this.state = 1557;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -7097,28 +7308,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1519;
+                this.state = 1558;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1520;
+                this.state = 1559;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1521;
+                this.state = 1560;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1522;
+                this.state = 1561;
                 this.mapLiteral();
                 }
                 break;
@@ -7141,14 +7352,14 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 238, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 242, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1525;
+            this.state = 1564;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 26 || _la === 61)) {
+            if(!(_la === 26 || _la === 62)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -7172,9 +7383,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 240, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 244, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1529;
+            this.state = 1568;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -7182,14 +7393,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1527;
+                this.state = 1566;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1528;
+                this.state = 1567;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -7212,14 +7423,14 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 242, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 246, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1531;
+            this.state = 1570;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0))) {
+            if(!(((((_la - 110)) & ~0x1F) === 0 && ((1 << (_la - 110)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -7243,40 +7454,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 244, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 248, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1533;
+            this.state = 1572;
             this.match(CypherParser.LBRACK);
-            this.state = 1542;
+            this.state = 1581;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50348031) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                 {
-                this.state = 1534;
+                this.state = 1573;
                 this.expression();
-                this.state = 1539;
+                this.state = 1578;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 97) {
+                while (_la === 98) {
                     {
                     {
-                    this.state = 1535;
+                    this.state = 1574;
                     this.match(CypherParser.COMMA);
-                    this.state = 1536;
+                    this.state = 1575;
                     this.expression();
                     }
                     }
-                    this.state = 1541;
+                    this.state = 1580;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1544;
+            this.state = 1583;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -7295,48 +7506,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 246, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 250, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1546;
+            this.state = 1585;
             this.match(CypherParser.LBRACE);
-            this.state = 1560;
+            this.state = 1599;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || _la === 114 || _la === 115) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 32767) !== 0) || _la === 115 || _la === 116) {
                 {
-                this.state = 1547;
+                this.state = 1586;
                 this.propertyKeyName();
-                this.state = 1548;
+                this.state = 1587;
                 this.match(CypherParser.COLON);
-                this.state = 1549;
+                this.state = 1588;
                 this.expression();
-                this.state = 1557;
+                this.state = 1596;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 97) {
+                while (_la === 98) {
                     {
                     {
-                    this.state = 1550;
+                    this.state = 1589;
                     this.match(CypherParser.COMMA);
-                    this.state = 1551;
+                    this.state = 1590;
                     this.propertyKeyName();
-                    this.state = 1552;
+                    this.state = 1591;
                     this.match(CypherParser.COLON);
-                    this.state = 1553;
+                    this.state = 1592;
                     this.expression();
                     }
                     }
-                    this.state = 1559;
+                    this.state = 1598;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1562;
+            this.state = 1601;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -7355,11 +7566,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 248, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 252, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1564;
+            this.state = 1603;
             this.schemaName();
             }
         }
@@ -7378,43 +7589,43 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 250, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 254, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1571;
+            this.state = 1610;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 192, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 199, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1566;
+                this.state = 1605;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1567;
+                this.state = 1606;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1568;
+                this.state = 1607;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1569;
+                this.state = 1608;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1570;
+                this.state = 1609;
                 this.dropIndex();
                 }
                 break;
@@ -7435,36 +7646,36 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 252, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 256, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1573;
+            this.state = 1612;
             this.match(CypherParser.CREATE);
-            this.state = 1574;
+            this.state = 1613;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1576;
+            this.state = 1615;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 193, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 200, this.context) ) {
             case 1:
                 {
-                this.state = 1575;
+                this.state = 1614;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1579;
+            this.state = 1618;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1578;
+                this.state = 1617;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1581;
+            this.state = 1620;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 47)) {
             this.errorHandler.recoverInline(this);
@@ -7473,15 +7684,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1582;
+            this.state = 1621;
             this.match(CypherParser.LPAREN);
-            this.state = 1583;
+            this.state = 1622;
             this.variable();
-            this.state = 1584;
+            this.state = 1623;
             this.nodeLabel();
-            this.state = 1585;
+            this.state = 1624;
             this.match(CypherParser.RPAREN);
-            this.state = 1586;
+            this.state = 1625;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 53)) {
             this.errorHandler.recoverInline(this);
@@ -7490,14 +7701,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1587;
+            this.state = 1626;
             this.constraintRequirement();
-            this.state = 1589;
+            this.state = 1628;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 74) {
+            if (_la === 75) {
                 {
-                this.state = 1588;
+                this.state = 1627;
                 this.where();
                 }
             }
@@ -7519,21 +7730,21 @@ export class CypherParser extends antlr.Parser {
     }
     public constraintRequirement(): ConstraintRequirementContext {
         let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 254, CypherParser.RULE_constraintRequirement);
+        this.enterRule(localContext, 258, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1619;
+            this.state = 1658;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 196, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 203, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1591;
+                this.state = 1630;
                 this.propertyReference();
-                this.state = 1592;
+                this.state = 1631;
                 this.match(CypherParser.IS);
-                this.state = 1593;
+                this.state = 1632;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -7541,11 +7752,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1595;
+                this.state = 1634;
                 this.propertyReferenceList();
-                this.state = 1596;
+                this.state = 1635;
                 this.match(CypherParser.IS);
-                this.state = 1597;
+                this.state = 1636;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -7553,13 +7764,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1599;
+                this.state = 1638;
                 this.propertyReference();
-                this.state = 1600;
+                this.state = 1639;
                 this.match(CypherParser.IS);
-                this.state = 1601;
+                this.state = 1640;
                 this.match(CypherParser.NOT);
-                this.state = 1602;
+                this.state = 1641;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -7567,13 +7778,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1604;
+                this.state = 1643;
                 this.propertyReference();
-                this.state = 1605;
+                this.state = 1644;
                 this.match(CypherParser.IS);
-                this.state = 1606;
+                this.state = 1645;
                 this.match(CypherParser.NODE);
-                this.state = 1607;
+                this.state = 1646;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -7581,13 +7792,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1609;
+                this.state = 1648;
                 this.propertyReferenceList();
-                this.state = 1610;
+                this.state = 1649;
                 this.match(CypherParser.IS);
-                this.state = 1611;
+                this.state = 1650;
                 this.match(CypherParser.NODE);
-                this.state = 1612;
+                this.state = 1651;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -7595,20 +7806,20 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1614;
+                this.state = 1653;
                 this.propertyReference();
-                this.state = 1615;
+                this.state = 1654;
                 this.match(CypherParser.IS);
-                this.state = 1616;
+                this.state = 1655;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 62 || _la === 78)) {
+                if(!(_la === 63 || _la === 79)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1617;
+                this.state = 1656;
                 this.typeName();
                 }
                 break;
@@ -7629,15 +7840,15 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReference(): PropertyReferenceContext {
         let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 256, CypherParser.RULE_propertyReference);
+        this.enterRule(localContext, 260, CypherParser.RULE_propertyReference);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1621;
+            this.state = 1660;
             this.variable();
-            this.state = 1622;
+            this.state = 1661;
             this.match(CypherParser.DOT);
-            this.state = 1623;
+            this.state = 1662;
             this.propertyKeyName();
             }
         }
@@ -7656,32 +7867,32 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReferenceList(): PropertyReferenceListContext {
         let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 258, CypherParser.RULE_propertyReferenceList);
+        this.enterRule(localContext, 262, CypherParser.RULE_propertyReferenceList);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1625;
+            this.state = 1664;
             this.match(CypherParser.LPAREN);
-            this.state = 1626;
+            this.state = 1665;
             this.propertyReference();
-            this.state = 1631;
+            this.state = 1670;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 97) {
+            while (_la === 98) {
                 {
                 {
-                this.state = 1627;
+                this.state = 1666;
                 this.match(CypherParser.COMMA);
-                this.state = 1628;
+                this.state = 1667;
                 this.propertyReference();
                 }
                 }
-                this.state = 1633;
+                this.state = 1672;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1634;
+            this.state = 1673;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7700,37 +7911,37 @@ export class CypherParser extends antlr.Parser {
     }
     public typeName(): TypeNameContext {
         let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 260, CypherParser.RULE_typeName);
+        this.enterRule(localContext, 264, CypherParser.RULE_typeName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1636;
+            this.state = 1675;
             this.symbolicName();
-            this.state = 1641;
+            this.state = 1680;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 86) {
+            if (_la === 87) {
                 {
-                this.state = 1637;
+                this.state = 1676;
                 this.match(CypherParser.LT);
-                this.state = 1638;
+                this.state = 1677;
                 this.typeName();
-                this.state = 1639;
+                this.state = 1678;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1646;
+            this.state = 1685;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 103) {
+            if (_la === 104) {
                 {
-                this.state = 1643;
+                this.state = 1682;
                 this.match(CypherParser.LPAREN);
-                this.state = 1644;
+                this.state = 1683;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1645;
+                this.state = 1684;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -7752,23 +7963,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropConstraint(): DropConstraintContext {
         let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 262, CypherParser.RULE_dropConstraint);
+        this.enterRule(localContext, 266, CypherParser.RULE_dropConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1648;
+            this.state = 1687;
             this.match(CypherParser.DROP);
-            this.state = 1649;
+            this.state = 1688;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1650;
+            this.state = 1689;
             this.symbolicName();
-            this.state = 1652;
+            this.state = 1691;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1651;
+                this.state = 1690;
                 this.ifExists();
                 }
             }
@@ -7790,53 +8001,53 @@ export class CypherParser extends antlr.Parser {
     }
     public createIndex(): CreateIndexContext {
         let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 264, CypherParser.RULE_createIndex);
+        this.enterRule(localContext, 268, CypherParser.RULE_createIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1654;
+            this.state = 1693;
             this.match(CypherParser.CREATE);
-            this.state = 1656;
+            this.state = 1695;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 71) {
                 {
-                this.state = 1655;
+                this.state = 1694;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1658;
+            this.state = 1697;
             this.match(CypherParser.INDEX);
-            this.state = 1660;
+            this.state = 1699;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 202, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 209, this.context) ) {
             case 1:
                 {
-                this.state = 1659;
+                this.state = 1698;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1663;
+            this.state = 1702;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1662;
+                this.state = 1701;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1665;
+            this.state = 1704;
             this.indexTarget();
-            this.state = 1667;
+            this.state = 1706;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 74) {
+            if (_la === 75) {
                 {
-                this.state = 1666;
+                this.state = 1705;
                 this.where();
                 }
             }
@@ -7858,49 +8069,49 @@ export class CypherParser extends antlr.Parser {
     }
     public indexTarget(): IndexTargetContext {
         let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 266, CypherParser.RULE_indexTarget);
+        this.enterRule(localContext, 270, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1702;
+            this.state = 1741;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1669;
+                this.state = 1708;
                 this.match(CypherParser.FOR);
-                this.state = 1670;
+                this.state = 1709;
                 this.match(CypherParser.LPAREN);
-                this.state = 1671;
+                this.state = 1710;
                 this.variable();
-                this.state = 1672;
+                this.state = 1711;
                 this.nodeLabel();
-                this.state = 1673;
+                this.state = 1712;
                 this.match(CypherParser.RPAREN);
-                this.state = 1674;
+                this.state = 1713;
                 this.match(CypherParser.ON);
-                this.state = 1675;
+                this.state = 1714;
                 this.match(CypherParser.LPAREN);
-                this.state = 1676;
+                this.state = 1715;
                 this.propertyReference();
-                this.state = 1681;
+                this.state = 1720;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 97) {
+                while (_la === 98) {
                     {
                     {
-                    this.state = 1677;
+                    this.state = 1716;
                     this.match(CypherParser.COMMA);
-                    this.state = 1678;
+                    this.state = 1717;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1683;
+                    this.state = 1722;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1684;
+                this.state = 1723;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7908,41 +8119,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1686;
+                this.state = 1725;
                 this.match(CypherParser.ON);
-                this.state = 1688;
+                this.state = 1727;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 98) {
+                if (_la === 99) {
                     {
-                    this.state = 1687;
+                    this.state = 1726;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1690;
+                this.state = 1729;
                 this.labelName();
-                this.state = 1691;
+                this.state = 1730;
                 this.match(CypherParser.LPAREN);
-                this.state = 1692;
+                this.state = 1731;
                 this.propertyKeyName();
-                this.state = 1697;
+                this.state = 1736;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 97) {
+                while (_la === 98) {
                     {
                     {
-                    this.state = 1693;
+                    this.state = 1732;
                     this.match(CypherParser.COMMA);
-                    this.state = 1694;
+                    this.state = 1733;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1699;
+                    this.state = 1738;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1700;
+                this.state = 1739;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7965,67 +8176,67 @@ export class CypherParser extends antlr.Parser {
     }
     public createSearchIndex(): CreateSearchIndexContext {
         let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 268, CypherParser.RULE_createSearchIndex);
+        this.enterRule(localContext, 272, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1704;
+            this.state = 1743;
             this.match(CypherParser.CREATE);
-            this.state = 1705;
+            this.state = 1744;
             localContext._searchKind = this.symbolicName();
-            this.state = 1706;
+            this.state = 1745;
             this.match(CypherParser.INDEX);
-            this.state = 1708;
+            this.state = 1747;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 209, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 216, this.context) ) {
             case 1:
                 {
-                this.state = 1707;
+                this.state = 1746;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1711;
+            this.state = 1750;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1710;
+                this.state = 1749;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1713;
+            this.state = 1752;
             this.match(CypherParser.FOR);
-            this.state = 1714;
+            this.state = 1753;
             this.match(CypherParser.LPAREN);
-            this.state = 1715;
+            this.state = 1754;
             this.variable();
-            this.state = 1716;
+            this.state = 1755;
             this.nodeLabel();
-            this.state = 1717;
+            this.state = 1756;
             this.match(CypherParser.RPAREN);
-            this.state = 1718;
+            this.state = 1757;
             this.match(CypherParser.ON);
-            this.state = 1720;
+            this.state = 1759;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                 {
-                this.state = 1719;
+                this.state = 1758;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1722;
+            this.state = 1761;
             this.searchIndexProperties();
-            this.state = 1724;
+            this.state = 1763;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                 {
-                this.state = 1723;
+                this.state = 1762;
                 this.indexOptions();
                 }
             }
@@ -8047,63 +8258,63 @@ export class CypherParser extends antlr.Parser {
     }
     public searchIndexProperties(): SearchIndexPropertiesContext {
         let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 270, CypherParser.RULE_searchIndexProperties);
+        this.enterRule(localContext, 274, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1748;
+            this.state = 1787;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1726;
+                this.state = 1765;
                 this.match(CypherParser.LPAREN);
-                this.state = 1727;
+                this.state = 1766;
                 this.propertyReference();
-                this.state = 1732;
+                this.state = 1771;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 97) {
+                while (_la === 98) {
                     {
                     {
-                    this.state = 1728;
+                    this.state = 1767;
                     this.match(CypherParser.COMMA);
-                    this.state = 1729;
+                    this.state = 1768;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1734;
+                    this.state = 1773;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1735;
+                this.state = 1774;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1737;
+                this.state = 1776;
                 this.match(CypherParser.LBRACK);
-                this.state = 1738;
+                this.state = 1777;
                 this.propertyReference();
-                this.state = 1743;
+                this.state = 1782;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 97) {
+                while (_la === 98) {
                     {
                     {
-                    this.state = 1739;
+                    this.state = 1778;
                     this.match(CypherParser.COMMA);
-                    this.state = 1740;
+                    this.state = 1779;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1745;
+                    this.state = 1784;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1746;
+                this.state = 1785;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -8126,13 +8337,13 @@ export class CypherParser extends antlr.Parser {
     }
     public indexOptions(): IndexOptionsContext {
         let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 272, CypherParser.RULE_indexOptions);
+        this.enterRule(localContext, 276, CypherParser.RULE_indexOptions);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1750;
+            this.state = 1789;
             this.symbolicName();
-            this.state = 1751;
+            this.state = 1790;
             this.mapLiteral();
             }
         }
@@ -8151,23 +8362,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 274, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 278, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1753;
+            this.state = 1792;
             this.match(CypherParser.DROP);
-            this.state = 1754;
+            this.state = 1793;
             this.match(CypherParser.INDEX);
-            this.state = 1755;
+            this.state = 1794;
             this.symbolicName();
-            this.state = 1757;
+            this.state = 1796;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1756;
+                this.state = 1795;
                 this.ifExists();
                 }
             }
@@ -8189,15 +8400,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 276, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 280, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1759;
+            this.state = 1798;
             this.match(CypherParser.IF);
-            this.state = 1760;
+            this.state = 1799;
             this.match(CypherParser.NOT);
-            this.state = 1761;
+            this.state = 1800;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -8216,13 +8427,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 278, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 282, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1763;
+            this.state = 1802;
             this.match(CypherParser.IF);
-            this.state = 1764;
+            this.state = 1803;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -8241,9 +8452,9 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 280, CypherParser.RULE_variable);
+        this.enterRule(localContext, 284, CypherParser.RULE_variable);
         try {
-            this.state = 1768;
+            this.state = 1807;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -8271,6 +8482,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.REDUCE:
             case CypherParser.REQUIRE:
             case CypherParser.SINGLE:
+            case CypherParser.SHOW:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
             case CypherParser.NORMALIZED:
@@ -8285,7 +8497,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1766;
+                this.state = 1805;
                 this.symbolicName();
                 }
                 break;
@@ -8330,7 +8542,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1767;
+                this.state = 1806;
                 this.keywordVariable();
                 }
                 break;
@@ -8353,14 +8565,14 @@ export class CypherParser extends antlr.Parser {
     }
     public keywordVariable(): KeywordVariableContext {
         let localContext = new KeywordVariableContext(this.context, this.state);
-        this.enterRule(localContext, 282, CypherParser.RULE_keywordVariable);
+        this.enterRule(localContext, 286, CypherParser.RULE_keywordVariable);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1770;
+            this.state = 1809;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 31168310) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 31126133) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 501) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 31168310) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 60486261) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -8384,22 +8596,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 284, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 288, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1775;
+            this.state = 1814;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1772;
+                this.state = 1811;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1773;
+                this.state = 1812;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -8428,6 +8640,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.REDUCE:
             case CypherParser.REQUIRE:
             case CypherParser.SINGLE:
+            case CypherParser.SHOW:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
             case CypherParser.NORMALIZED:
@@ -8440,7 +8653,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1774;
+                this.state = 1813;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -8463,14 +8676,14 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 286, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 290, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1777;
+            this.state = 1816;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -8494,9 +8707,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 288, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 292, CypherParser.RULE_schemaName);
         try {
-            this.state = 1781;
+            this.state = 1820;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -8524,6 +8737,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.REDUCE:
             case CypherParser.REQUIRE:
             case CypherParser.SINGLE:
+            case CypherParser.SHOW:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
             case CypherParser.NORMALIZED:
@@ -8538,7 +8752,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1779;
+                this.state = 1818;
                 this.symbolicName();
                 }
                 break;
@@ -8586,7 +8800,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1780;
+                this.state = 1819;
                 this.reservedWord();
                 }
                 break;
@@ -8609,14 +8823,14 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 290, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 294, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1783;
+            this.state = 1822;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 98236021) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 501) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 194705013) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -8640,7 +8854,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,119,1786,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,120,1825,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -8663,710 +8877,728 @@ export class CypherParser extends antlr.Parser {
         2,126,7,126,2,127,7,127,2,128,7,128,2,129,7,129,2,130,7,130,2,131,
         7,131,2,132,7,132,2,133,7,133,2,134,7,134,2,135,7,135,2,136,7,136,
         2,137,7,137,2,138,7,138,2,139,7,139,2,140,7,140,2,141,7,141,2,142,
-        7,142,2,143,7,143,2,144,7,144,2,145,7,145,1,0,1,0,3,0,295,8,0,1,
-        0,1,0,1,1,1,1,1,1,3,1,302,8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,
-        3,3,3,313,8,3,1,4,5,4,316,8,4,10,4,12,4,319,9,4,1,4,1,4,5,4,323,
-        8,4,10,4,12,4,326,9,4,1,4,5,4,329,8,4,10,4,12,4,332,9,4,1,5,1,5,
-        3,5,336,8,5,1,6,1,6,3,6,340,8,6,1,6,1,6,1,7,4,7,345,8,7,11,7,12,
-        7,346,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,9,360,8,9,10,
-        9,12,9,363,9,9,3,9,365,8,9,1,9,1,9,1,10,5,10,370,8,10,10,10,12,10,
-        373,9,10,1,10,1,10,1,11,1,11,1,11,1,11,1,11,5,11,382,8,11,10,11,
-        12,11,385,9,11,3,11,387,8,11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,
-        1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,3,12,407,
-        8,12,1,13,3,13,410,8,13,1,13,1,13,1,13,5,13,415,8,13,10,13,12,13,
-        418,9,13,1,13,3,13,421,8,13,1,14,1,14,1,14,1,14,1,14,1,15,3,15,429,
-        8,15,1,15,1,15,1,15,1,15,1,15,1,15,5,15,437,8,15,10,15,12,15,440,
-        9,15,3,15,442,8,15,1,15,3,15,445,8,15,1,15,1,15,1,15,3,15,450,8,
-        15,3,15,452,8,15,1,16,3,16,455,8,16,1,16,1,16,3,16,459,8,16,1,16,
-        1,16,1,16,1,16,3,16,465,8,16,1,17,1,17,1,17,1,17,1,17,5,17,472,8,
-        17,10,17,12,17,475,9,17,3,17,477,8,17,1,17,1,17,1,18,1,18,1,18,5,
-        18,484,8,18,10,18,12,18,487,9,18,1,18,1,18,3,18,491,8,18,1,18,1,
-        18,1,18,5,18,496,8,18,10,18,12,18,499,9,18,3,18,501,8,18,1,19,1,
-        19,1,19,1,19,1,19,1,19,1,19,1,19,3,19,511,8,19,1,19,3,19,514,8,19,
-        1,20,1,20,1,20,3,20,519,8,20,1,20,1,20,1,20,1,20,3,20,525,8,20,3,
-        20,527,8,20,1,21,1,21,1,21,1,21,1,21,1,22,1,22,1,22,5,22,537,8,22,
-        10,22,12,22,540,9,22,1,22,1,22,1,23,1,23,1,23,5,23,547,8,23,10,23,
-        12,23,550,9,23,1,23,3,23,553,8,23,1,24,1,24,1,24,3,24,558,8,24,1,
-        24,1,24,1,25,1,25,1,25,1,26,1,26,1,26,5,26,568,8,26,10,26,12,26,
-        571,9,26,1,27,1,27,1,27,1,27,1,27,1,27,3,27,579,8,27,1,28,1,28,1,
-        28,1,28,5,28,585,8,28,10,28,12,28,588,9,28,1,29,1,29,1,29,1,29,1,
-        29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,
-        29,1,29,1,29,1,29,1,29,3,29,612,8,29,1,30,1,30,1,30,1,30,5,30,618,
-        8,30,10,30,12,30,621,9,30,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,
-        1,31,3,31,632,8,31,1,32,3,32,635,8,32,1,32,1,32,1,32,1,32,5,32,641,
-        8,32,10,32,12,32,644,9,32,1,33,1,33,1,33,1,33,1,33,1,33,1,33,4,33,
-        653,8,33,11,33,12,33,654,1,33,1,33,1,34,1,34,3,34,661,8,34,1,34,
-        3,34,664,8,34,1,34,1,34,3,34,668,8,34,1,34,3,34,671,8,34,1,35,1,
-        35,1,36,1,36,1,36,1,36,5,36,679,8,36,10,36,12,36,682,9,36,1,37,1,
-        37,1,37,1,37,1,38,1,38,3,38,690,8,38,1,38,1,38,1,39,1,39,1,39,3,
-        39,697,8,39,1,40,1,40,1,40,1,41,3,41,703,8,41,1,41,1,41,3,41,707,
-        8,41,1,41,3,41,710,8,41,1,41,3,41,713,8,41,1,42,1,42,1,42,5,42,718,
-        8,42,10,42,12,42,721,9,42,1,42,1,42,1,42,5,42,726,8,42,10,42,12,
-        42,729,9,42,3,42,731,8,42,1,43,1,43,1,43,3,43,736,8,43,1,44,1,44,
-        1,44,1,44,1,44,5,44,743,8,44,10,44,12,44,746,9,44,1,45,1,45,1,45,
-        1,46,1,46,1,46,1,47,1,47,3,47,756,8,47,1,48,1,48,1,48,1,49,1,49,
-        1,49,5,49,764,8,49,10,49,12,49,767,9,49,1,50,1,50,1,50,3,50,772,
-        8,50,1,50,1,50,3,50,776,8,50,1,50,1,50,1,50,3,50,781,8,50,1,50,1,
-        50,1,50,3,50,786,8,50,1,51,1,51,5,51,790,8,51,10,51,12,51,793,9,
-        51,1,51,1,51,3,51,797,8,51,1,51,5,51,800,8,51,10,51,12,51,803,9,
-        51,1,51,1,51,3,51,807,8,51,1,51,5,51,810,8,51,10,51,12,51,813,9,
-        51,1,51,1,51,1,51,5,51,818,8,51,10,51,12,51,821,9,51,1,51,1,51,1,
-        51,5,51,826,8,51,10,51,12,51,829,9,51,3,51,831,8,51,1,52,1,52,1,
-        52,1,52,1,52,1,53,1,53,5,53,840,8,53,10,53,12,53,843,9,53,1,53,1,
-        53,1,53,1,53,1,53,1,53,3,53,851,8,53,1,53,5,53,854,8,53,10,53,12,
-        53,857,9,53,1,53,1,53,1,53,1,53,3,53,863,8,53,1,53,1,53,1,53,3,53,
-        868,8,53,1,53,1,53,3,53,872,8,53,1,54,1,54,4,54,876,8,54,11,54,12,
-        54,877,1,55,1,55,3,55,882,8,55,1,55,1,55,3,55,886,8,55,1,55,3,55,
-        889,8,55,1,55,1,55,3,55,893,8,55,1,55,1,55,1,55,3,55,898,8,55,1,
-        55,1,55,3,55,902,8,55,1,55,1,55,3,55,906,8,55,1,55,1,55,3,55,910,
-        8,55,1,56,1,56,1,56,1,57,1,57,1,57,1,58,1,58,1,58,3,58,921,8,58,
-        1,58,5,58,924,8,58,10,58,12,58,927,9,58,1,59,1,59,1,59,5,59,932,
-        8,59,10,59,12,59,935,9,59,1,60,1,60,1,60,3,60,940,8,60,1,61,1,61,
-        1,61,1,61,1,61,1,61,3,61,948,8,61,1,62,1,62,3,62,952,8,62,1,62,1,
-        62,1,62,1,62,1,62,1,62,3,62,960,8,62,1,63,1,63,1,63,1,63,1,63,1,
-        63,3,63,968,8,63,1,63,1,63,1,63,1,63,1,63,1,63,4,63,976,8,63,11,
-        63,12,63,977,1,63,1,63,3,63,982,8,63,1,63,1,63,1,63,1,63,1,63,1,
-        63,1,63,3,63,991,8,63,1,63,1,63,1,63,3,63,996,8,63,1,64,1,64,3,64,
-        1000,8,64,1,64,1,64,3,64,1004,8,64,3,64,1006,8,64,1,64,1,64,1,64,
-        3,64,1011,8,64,1,65,1,65,1,65,3,65,1016,8,65,1,65,1,65,1,65,1,65,
-        1,65,3,65,1023,8,65,1,65,1,65,1,65,3,65,1028,8,65,1,65,1,65,1,65,
-        1,65,3,65,1034,8,65,1,65,3,65,1037,8,65,1,66,1,66,3,66,1041,8,66,
-        1,66,1,66,3,66,1045,8,66,1,66,3,66,1048,8,66,1,66,3,66,1051,8,66,
-        1,66,1,66,3,66,1055,8,66,1,66,1,66,1,67,1,67,3,67,1061,8,67,1,68,
-        1,68,1,68,1,68,3,68,1067,8,68,1,68,5,68,1070,8,68,10,68,12,68,1073,
-        9,68,1,68,1,68,1,68,1,68,1,68,1,68,5,68,1081,8,68,10,68,12,68,1084,
-        9,68,3,68,1086,8,68,1,69,4,69,1089,8,69,11,69,12,69,1090,1,70,1,
-        70,1,70,1,70,3,70,1097,8,70,1,71,1,71,3,71,1101,8,71,1,71,1,71,1,
-        71,1,71,1,72,1,72,3,72,1109,8,72,1,72,1,72,3,72,1113,8,72,3,72,1115,
-        8,72,1,72,1,72,3,72,1119,8,72,3,72,1121,8,72,1,73,3,73,1124,8,73,
-        1,73,1,73,1,74,1,74,1,75,1,75,1,76,1,76,4,76,1134,8,76,11,76,12,
-        76,1135,1,77,1,77,1,78,1,78,1,78,5,78,1143,8,78,10,78,12,78,1146,
-        9,78,1,79,1,79,1,79,5,79,1151,8,79,10,79,12,79,1154,9,79,1,80,1,
-        80,1,80,5,80,1159,8,80,10,80,12,80,1162,9,80,1,81,5,81,1165,8,81,
-        10,81,12,81,1168,9,81,1,81,1,81,1,82,1,82,1,82,1,82,5,82,1176,8,
-        82,10,82,12,82,1179,9,82,1,83,1,83,1,84,1,84,5,84,1185,8,84,10,84,
-        12,84,1188,9,84,1,85,1,85,1,85,1,85,1,85,1,85,1,85,1,85,1,85,1,85,
-        1,85,1,85,1,85,1,85,1,85,1,85,1,85,1,85,1,85,3,85,1209,8,85,1,85,
-        1,85,3,85,1213,8,85,1,85,1,85,1,85,3,85,1218,8,85,1,85,3,85,1221,
-        8,85,1,85,3,85,1224,8,85,1,86,1,86,1,86,5,86,1229,8,86,10,86,12,
-        86,1232,9,86,1,87,4,87,1235,8,87,11,87,12,87,1236,1,87,1,87,1,87,
-        1,87,3,87,1243,8,87,1,87,1,87,1,87,1,87,3,87,1249,8,87,1,87,1,87,
-        3,87,1253,8,87,1,88,1,88,3,88,1257,8,88,1,89,1,89,1,89,1,89,5,89,
-        1263,8,89,10,89,12,89,1266,9,89,1,90,1,90,1,91,1,91,1,91,1,91,5,
-        91,1274,8,91,10,91,12,91,1277,9,91,1,92,1,92,1,93,1,93,1,93,5,93,
-        1284,8,93,10,93,12,93,1287,9,93,1,94,5,94,1290,8,94,10,94,12,94,
-        1293,9,94,1,94,1,94,1,95,1,95,1,95,5,95,1300,8,95,10,95,12,95,1303,
-        9,95,1,95,1,95,3,95,1307,8,95,1,96,1,96,1,96,1,96,1,96,1,96,3,96,
-        1315,8,96,1,96,1,96,3,96,1319,8,96,1,96,3,96,1322,8,96,1,97,1,97,
-        1,97,1,98,1,98,1,98,1,98,1,98,1,98,1,98,1,98,1,98,1,98,1,98,1,98,
-        1,98,1,98,1,98,3,98,1342,8,98,1,99,1,99,1,99,1,99,1,99,1,100,1,100,
-        3,100,1351,8,100,1,100,4,100,1354,8,100,11,100,12,100,1355,1,100,
-        1,100,3,100,1360,8,100,1,100,1,100,1,101,1,101,1,101,1,101,5,101,
-        1368,8,101,10,101,12,101,1371,9,101,1,101,1,101,1,101,1,102,1,102,
-        1,102,1,102,1,102,3,102,1381,8,102,1,103,1,103,1,103,1,103,3,103,
-        1387,8,103,1,103,1,103,1,104,1,104,1,104,1,104,3,104,1395,8,104,
-        1,104,1,104,1,104,3,104,1400,8,104,1,104,1,104,1,104,1,104,1,105,
-        1,105,1,105,1,105,1,105,1,106,1,106,1,107,1,107,1,107,1,107,1,107,
-        3,107,1418,8,107,1,108,1,108,1,108,1,108,1,108,1,108,1,108,1,108,
-        1,108,1,108,1,108,1,108,1,108,1,109,1,109,1,109,1,109,1,109,3,109,
-        1438,8,109,3,109,1440,8,109,1,109,1,109,1,110,1,110,1,110,1,110,
-        1,111,1,111,1,111,3,111,1451,8,111,1,111,3,111,1454,8,111,1,111,
-        1,111,1,111,1,111,1,112,1,112,1,112,3,112,1463,8,112,1,112,1,112,
-        1,112,5,112,1468,8,112,10,112,12,112,1471,9,112,3,112,1473,8,112,
-        1,112,1,112,1,113,1,113,1,113,1,114,1,114,1,114,5,114,1483,8,114,
-        10,114,12,114,1486,9,114,1,115,1,115,1,115,1,115,1,115,5,115,1493,
-        8,115,10,115,12,115,1496,9,115,3,115,1498,8,115,1,115,1,115,1,116,
-        1,116,1,116,1,116,1,116,1,116,1,116,1,116,1,116,3,116,1511,8,116,
-        1,117,1,117,1,117,3,117,1516,8,117,1,118,1,118,1,118,1,118,1,118,
-        1,118,3,118,1524,8,118,1,119,1,119,1,120,1,120,3,120,1530,8,120,
-        1,121,1,121,1,122,1,122,1,122,1,122,5,122,1538,8,122,10,122,12,122,
-        1541,9,122,3,122,1543,8,122,1,122,1,122,1,123,1,123,1,123,1,123,
-        1,123,1,123,1,123,1,123,1,123,5,123,1556,8,123,10,123,12,123,1559,
-        9,123,3,123,1561,8,123,1,123,1,123,1,124,1,124,1,125,1,125,1,125,
-        1,125,1,125,3,125,1572,8,125,1,126,1,126,1,126,3,126,1577,8,126,
-        1,126,3,126,1580,8,126,1,126,1,126,1,126,1,126,1,126,1,126,1,126,
-        1,126,3,126,1590,8,126,1,127,1,127,1,127,1,127,1,127,1,127,1,127,
-        1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,
-        1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,3,127,
-        1620,8,127,1,128,1,128,1,128,1,128,1,129,1,129,1,129,1,129,5,129,
-        1630,8,129,10,129,12,129,1633,9,129,1,129,1,129,1,130,1,130,1,130,
-        1,130,1,130,3,130,1642,8,130,1,130,1,130,1,130,3,130,1647,8,130,
-        1,131,1,131,1,131,1,131,3,131,1653,8,131,1,132,1,132,3,132,1657,
-        8,132,1,132,1,132,3,132,1661,8,132,1,132,3,132,1664,8,132,1,132,
-        1,132,3,132,1668,8,132,1,133,1,133,1,133,1,133,1,133,1,133,1,133,
-        1,133,1,133,1,133,5,133,1680,8,133,10,133,12,133,1683,9,133,1,133,
-        1,133,1,133,1,133,3,133,1689,8,133,1,133,1,133,1,133,1,133,1,133,
-        5,133,1696,8,133,10,133,12,133,1699,9,133,1,133,1,133,3,133,1703,
-        8,133,1,134,1,134,1,134,1,134,3,134,1709,8,134,1,134,3,134,1712,
-        8,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,3,134,1721,8,134,
-        1,134,1,134,3,134,1725,8,134,1,135,1,135,1,135,1,135,5,135,1731,
-        8,135,10,135,12,135,1734,9,135,1,135,1,135,1,135,1,135,1,135,1,135,
-        5,135,1742,8,135,10,135,12,135,1745,9,135,1,135,1,135,3,135,1749,
-        8,135,1,136,1,136,1,136,1,137,1,137,1,137,1,137,3,137,1758,8,137,
-        1,138,1,138,1,138,1,138,1,139,1,139,1,139,1,140,1,140,3,140,1769,
-        8,140,1,141,1,141,1,142,1,142,1,142,3,142,1776,8,142,1,143,1,143,
-        1,144,1,144,3,144,1782,8,144,1,145,1,145,1,145,0,0,146,0,2,4,6,8,
-        10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,
-        54,56,58,60,62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,
-        98,100,102,104,106,108,110,112,114,116,118,120,122,124,126,128,130,
-        132,134,136,138,140,142,144,146,148,150,152,154,156,158,160,162,
-        164,166,168,170,172,174,176,178,180,182,184,186,188,190,192,194,
-        196,198,200,202,204,206,208,210,212,214,216,218,220,222,224,226,
-        228,230,232,234,236,238,240,242,244,246,248,250,252,254,256,258,
-        260,262,264,266,268,270,272,274,276,278,280,282,284,286,288,290,
-        0,21,2,0,1,1,20,20,2,0,15,15,32,32,2,0,19,19,31,31,2,0,57,57,68,
-        68,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,82,87,2,0,62,62,78,78,2,0,88,
-        89,100,100,1,0,90,92,1,0,88,89,4,0,1,1,3,3,43,43,56,56,2,0,13,14,
-        25,25,1,0,64,66,2,0,26,26,61,61,1,0,109,111,2,0,27,27,47,47,2,0,
-        6,6,53,53,18,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,35,35,37,37,
-        39,41,44,44,47,50,52,52,54,55,57,59,69,69,71,71,73,77,19,0,3,3,6,
-        7,11,11,13,14,18,18,21,21,25,25,27,34,36,36,38,38,42,43,46,46,51,
-        51,53,53,56,56,60,60,62,68,70,70,72,72,20,0,1,2,4,5,8,10,12,12,15,
-        17,19,20,22,24,26,26,35,35,37,37,39,41,44,45,47,50,52,52,54,55,57,
-        59,61,61,69,69,71,71,73,77,1933,0,292,1,0,0,0,2,301,1,0,0,0,4,303,
-        1,0,0,0,6,312,1,0,0,0,8,317,1,0,0,0,10,335,1,0,0,0,12,337,1,0,0,
-        0,14,344,1,0,0,0,16,348,1,0,0,0,18,353,1,0,0,0,20,371,1,0,0,0,22,
-        376,1,0,0,0,24,406,1,0,0,0,26,409,1,0,0,0,28,422,1,0,0,0,30,428,
-        1,0,0,0,32,454,1,0,0,0,34,466,1,0,0,0,36,500,1,0,0,0,38,513,1,0,
-        0,0,40,526,1,0,0,0,42,528,1,0,0,0,44,538,1,0,0,0,46,543,1,0,0,0,
-        48,557,1,0,0,0,50,561,1,0,0,0,52,564,1,0,0,0,54,578,1,0,0,0,56,580,
-        1,0,0,0,58,611,1,0,0,0,60,613,1,0,0,0,62,631,1,0,0,0,64,634,1,0,
-        0,0,66,645,1,0,0,0,68,670,1,0,0,0,70,672,1,0,0,0,72,674,1,0,0,0,
-        74,683,1,0,0,0,76,687,1,0,0,0,78,693,1,0,0,0,80,698,1,0,0,0,82,702,
-        1,0,0,0,84,730,1,0,0,0,86,732,1,0,0,0,88,737,1,0,0,0,90,747,1,0,
-        0,0,92,750,1,0,0,0,94,753,1,0,0,0,96,757,1,0,0,0,98,760,1,0,0,0,
-        100,785,1,0,0,0,102,830,1,0,0,0,104,832,1,0,0,0,106,871,1,0,0,0,
-        108,873,1,0,0,0,110,909,1,0,0,0,112,911,1,0,0,0,114,914,1,0,0,0,
-        116,917,1,0,0,0,118,928,1,0,0,0,120,939,1,0,0,0,122,947,1,0,0,0,
-        124,959,1,0,0,0,126,995,1,0,0,0,128,1010,1,0,0,0,130,1036,1,0,0,
-        0,132,1038,1,0,0,0,134,1060,1,0,0,0,136,1085,1,0,0,0,138,1088,1,
-        0,0,0,140,1096,1,0,0,0,142,1098,1,0,0,0,144,1120,1,0,0,0,146,1123,
-        1,0,0,0,148,1127,1,0,0,0,150,1129,1,0,0,0,152,1131,1,0,0,0,154,1137,
-        1,0,0,0,156,1139,1,0,0,0,158,1147,1,0,0,0,160,1155,1,0,0,0,162,1166,
-        1,0,0,0,164,1171,1,0,0,0,166,1180,1,0,0,0,168,1182,1,0,0,0,170,1223,
-        1,0,0,0,172,1225,1,0,0,0,174,1234,1,0,0,0,176,1256,1,0,0,0,178,1258,
-        1,0,0,0,180,1267,1,0,0,0,182,1269,1,0,0,0,184,1278,1,0,0,0,186,1280,
-        1,0,0,0,188,1291,1,0,0,0,190,1296,1,0,0,0,192,1321,1,0,0,0,194,1323,
-        1,0,0,0,196,1341,1,0,0,0,198,1343,1,0,0,0,200,1348,1,0,0,0,202,1363,
-        1,0,0,0,204,1380,1,0,0,0,206,1382,1,0,0,0,208,1390,1,0,0,0,210,1405,
-        1,0,0,0,212,1410,1,0,0,0,214,1412,1,0,0,0,216,1419,1,0,0,0,218,1432,
-        1,0,0,0,220,1443,1,0,0,0,222,1447,1,0,0,0,224,1459,1,0,0,0,226,1476,
-        1,0,0,0,228,1484,1,0,0,0,230,1487,1,0,0,0,232,1510,1,0,0,0,234,1512,
-        1,0,0,0,236,1523,1,0,0,0,238,1525,1,0,0,0,240,1529,1,0,0,0,242,1531,
-        1,0,0,0,244,1533,1,0,0,0,246,1546,1,0,0,0,248,1564,1,0,0,0,250,1571,
-        1,0,0,0,252,1573,1,0,0,0,254,1619,1,0,0,0,256,1621,1,0,0,0,258,1625,
-        1,0,0,0,260,1636,1,0,0,0,262,1648,1,0,0,0,264,1654,1,0,0,0,266,1702,
-        1,0,0,0,268,1704,1,0,0,0,270,1748,1,0,0,0,272,1750,1,0,0,0,274,1753,
-        1,0,0,0,276,1759,1,0,0,0,278,1763,1,0,0,0,280,1768,1,0,0,0,282,1770,
-        1,0,0,0,284,1775,1,0,0,0,286,1777,1,0,0,0,288,1781,1,0,0,0,290,1783,
-        1,0,0,0,292,294,3,2,1,0,293,295,5,99,0,0,294,293,1,0,0,0,294,295,
-        1,0,0,0,295,296,1,0,0,0,296,297,5,0,0,1,297,1,1,0,0,0,298,302,3,
-        4,2,0,299,302,3,250,125,0,300,302,3,8,4,0,301,298,1,0,0,0,301,299,
-        1,0,0,0,301,300,1,0,0,0,302,3,1,0,0,0,303,304,5,55,0,0,304,305,3,
-        284,142,0,305,306,5,85,0,0,306,307,3,6,3,0,307,5,1,0,0,0,308,313,
-        5,113,0,0,309,313,3,240,120,0,310,313,3,238,119,0,311,313,3,284,
-        142,0,312,308,1,0,0,0,312,309,1,0,0,0,312,310,1,0,0,0,312,311,1,
-        0,0,0,313,7,1,0,0,0,314,316,3,10,5,0,315,314,1,0,0,0,316,319,1,0,
-        0,0,317,315,1,0,0,0,317,318,1,0,0,0,318,320,1,0,0,0,319,317,1,0,
-        0,0,320,324,3,14,7,0,321,323,3,12,6,0,322,321,1,0,0,0,323,326,1,
-        0,0,0,324,322,1,0,0,0,324,325,1,0,0,0,325,330,1,0,0,0,326,324,1,
-        0,0,0,327,329,3,10,5,0,328,327,1,0,0,0,329,332,1,0,0,0,330,328,1,
-        0,0,0,330,331,1,0,0,0,331,9,1,0,0,0,332,330,1,0,0,0,333,336,3,16,
-        8,0,334,336,3,18,9,0,335,333,1,0,0,0,335,334,1,0,0,0,336,11,1,0,
-        0,0,337,339,5,69,0,0,338,340,7,0,0,0,339,338,1,0,0,0,339,340,1,0,
-        0,0,340,341,1,0,0,0,341,342,3,14,7,0,342,13,1,0,0,0,343,345,3,24,
-        12,0,344,343,1,0,0,0,345,346,1,0,0,0,346,344,1,0,0,0,346,347,1,0,
-        0,0,347,15,1,0,0,0,348,349,5,4,0,0,349,350,5,46,0,0,350,351,5,60,
-        0,0,351,352,3,154,77,0,352,17,1,0,0,0,353,354,5,72,0,0,354,355,3,
-        226,113,0,355,364,5,103,0,0,356,361,3,154,77,0,357,358,5,97,0,0,
-        358,360,3,154,77,0,359,357,1,0,0,0,360,363,1,0,0,0,361,359,1,0,0,
-        0,361,362,1,0,0,0,362,365,1,0,0,0,363,361,1,0,0,0,364,356,1,0,0,
-        0,364,365,1,0,0,0,365,366,1,0,0,0,366,367,5,104,0,0,367,19,1,0,0,
-        0,368,370,3,22,11,0,369,368,1,0,0,0,370,373,1,0,0,0,371,369,1,0,
-        0,0,371,372,1,0,0,0,372,374,1,0,0,0,373,371,1,0,0,0,374,375,5,0,
-        0,1,375,21,1,0,0,0,376,377,3,226,113,0,377,386,5,103,0,0,378,383,
-        3,154,77,0,379,380,5,97,0,0,380,382,3,154,77,0,381,379,1,0,0,0,382,
-        385,1,0,0,0,383,381,1,0,0,0,383,384,1,0,0,0,384,387,1,0,0,0,385,
-        383,1,0,0,0,386,378,1,0,0,0,386,387,1,0,0,0,387,388,1,0,0,0,388,
-        389,5,104,0,0,389,23,1,0,0,0,390,407,3,26,13,0,391,407,3,28,14,0,
-        392,407,3,32,16,0,393,407,3,30,15,0,394,407,3,50,25,0,395,407,3,
-        52,26,0,396,407,3,56,28,0,397,407,3,60,30,0,398,407,3,64,32,0,399,
-        407,3,78,39,0,400,407,3,80,40,0,401,407,3,66,33,0,402,407,3,70,35,
-        0,403,407,3,68,34,0,404,407,3,72,36,0,405,407,3,76,38,0,406,390,
-        1,0,0,0,406,391,1,0,0,0,406,392,1,0,0,0,406,393,1,0,0,0,406,394,
-        1,0,0,0,406,395,1,0,0,0,406,396,1,0,0,0,406,397,1,0,0,0,406,398,
-        1,0,0,0,406,399,1,0,0,0,406,400,1,0,0,0,406,401,1,0,0,0,406,402,
-        1,0,0,0,406,403,1,0,0,0,406,404,1,0,0,0,406,405,1,0,0,0,407,25,1,
-        0,0,0,408,410,5,48,0,0,409,408,1,0,0,0,409,410,1,0,0,0,410,411,1,
-        0,0,0,411,412,5,40,0,0,412,416,3,98,49,0,413,415,3,10,5,0,414,413,
-        1,0,0,0,415,418,1,0,0,0,416,414,1,0,0,0,416,417,1,0,0,0,417,420,
-        1,0,0,0,418,416,1,0,0,0,419,421,3,96,48,0,420,419,1,0,0,0,420,421,
-        1,0,0,0,421,27,1,0,0,0,422,423,5,71,0,0,423,424,3,154,77,0,424,425,
-        5,4,0,0,425,426,3,280,140,0,426,29,1,0,0,0,427,429,5,48,0,0,428,
-        427,1,0,0,0,428,429,1,0,0,0,429,430,1,0,0,0,430,431,5,9,0,0,431,
-        444,3,44,22,0,432,441,5,103,0,0,433,438,3,154,77,0,434,435,5,97,
-        0,0,435,437,3,154,77,0,436,434,1,0,0,0,437,440,1,0,0,0,438,436,1,
-        0,0,0,438,439,1,0,0,0,439,442,1,0,0,0,440,438,1,0,0,0,441,433,1,
-        0,0,0,441,442,1,0,0,0,442,443,1,0,0,0,443,445,5,104,0,0,444,432,
-        1,0,0,0,444,445,1,0,0,0,445,451,1,0,0,0,446,449,5,77,0,0,447,450,
-        5,90,0,0,448,450,3,46,23,0,449,447,1,0,0,0,449,448,1,0,0,0,450,452,
-        1,0,0,0,451,446,1,0,0,0,451,452,1,0,0,0,452,31,1,0,0,0,453,455,5,
-        48,0,0,454,453,1,0,0,0,454,455,1,0,0,0,455,456,1,0,0,0,456,458,5,
-        9,0,0,457,459,3,34,17,0,458,457,1,0,0,0,458,459,1,0,0,0,459,460,
-        1,0,0,0,460,461,5,107,0,0,461,462,3,8,4,0,462,464,5,108,0,0,463,
-        465,3,36,18,0,464,463,1,0,0,0,464,465,1,0,0,0,465,33,1,0,0,0,466,
-        476,5,103,0,0,467,477,5,90,0,0,468,473,3,280,140,0,469,470,5,97,
-        0,0,470,472,3,280,140,0,471,469,1,0,0,0,472,475,1,0,0,0,473,471,
-        1,0,0,0,473,474,1,0,0,0,474,477,1,0,0,0,475,473,1,0,0,0,476,467,
-        1,0,0,0,476,468,1,0,0,0,476,477,1,0,0,0,477,478,1,0,0,0,478,479,
-        5,104,0,0,479,35,1,0,0,0,480,481,5,35,0,0,481,485,3,284,142,0,482,
-        484,3,38,19,0,483,482,1,0,0,0,484,487,1,0,0,0,485,483,1,0,0,0,485,
-        486,1,0,0,0,486,501,1,0,0,0,487,485,1,0,0,0,488,490,5,35,0,0,489,
-        491,3,154,77,0,490,489,1,0,0,0,490,491,1,0,0,0,491,492,1,0,0,0,492,
-        493,3,284,142,0,493,497,3,284,142,0,494,496,3,38,19,0,495,494,1,
-        0,0,0,496,499,1,0,0,0,497,495,1,0,0,0,497,498,1,0,0,0,498,501,1,
-        0,0,0,499,497,1,0,0,0,500,480,1,0,0,0,500,488,1,0,0,0,501,37,1,0,
-        0,0,502,503,5,46,0,0,503,504,3,154,77,0,504,505,3,284,142,0,505,
-        514,1,0,0,0,506,507,5,47,0,0,507,508,3,284,142,0,508,510,3,284,142,
-        0,509,511,3,40,20,0,510,509,1,0,0,0,510,511,1,0,0,0,511,514,1,0,
-        0,0,512,514,3,42,21,0,513,502,1,0,0,0,513,506,1,0,0,0,513,512,1,
-        0,0,0,514,39,1,0,0,0,515,516,5,59,0,0,516,527,3,284,142,0,517,519,
-        5,27,0,0,518,517,1,0,0,0,518,519,1,0,0,0,519,520,1,0,0,0,520,521,
-        3,154,77,0,521,524,3,284,142,0,522,523,5,59,0,0,523,525,3,284,142,
-        0,524,522,1,0,0,0,524,525,1,0,0,0,525,527,1,0,0,0,526,515,1,0,0,
-        0,526,518,1,0,0,0,527,41,1,0,0,0,528,529,3,284,142,0,529,530,3,284,
-        142,0,530,531,5,4,0,0,531,532,3,280,140,0,532,43,1,0,0,0,533,534,
-        3,288,144,0,534,535,5,96,0,0,535,537,1,0,0,0,536,533,1,0,0,0,537,
-        540,1,0,0,0,538,536,1,0,0,0,538,539,1,0,0,0,539,541,1,0,0,0,540,
-        538,1,0,0,0,541,542,3,288,144,0,542,45,1,0,0,0,543,548,3,48,24,0,
-        544,545,5,97,0,0,545,547,3,48,24,0,546,544,1,0,0,0,547,550,1,0,0,
-        0,548,546,1,0,0,0,548,549,1,0,0,0,549,552,1,0,0,0,550,548,1,0,0,
-        0,551,553,3,96,48,0,552,551,1,0,0,0,552,553,1,0,0,0,553,47,1,0,0,
-        0,554,555,3,284,142,0,555,556,5,4,0,0,556,558,1,0,0,0,557,554,1,
-        0,0,0,557,558,1,0,0,0,558,559,1,0,0,0,559,560,3,280,140,0,560,49,
-        1,0,0,0,561,562,7,1,0,0,562,563,3,98,49,0,563,51,1,0,0,0,564,565,
-        5,41,0,0,565,569,3,100,50,0,566,568,3,54,27,0,567,566,1,0,0,0,568,
-        571,1,0,0,0,569,567,1,0,0,0,569,570,1,0,0,0,570,53,1,0,0,0,571,569,
-        1,0,0,0,572,573,5,47,0,0,573,574,5,40,0,0,574,579,3,56,28,0,575,
-        576,5,47,0,0,576,577,5,15,0,0,577,579,3,56,28,0,578,572,1,0,0,0,
-        578,575,1,0,0,0,579,55,1,0,0,0,580,581,5,55,0,0,581,586,3,58,29,
-        0,582,583,5,97,0,0,583,585,3,58,29,0,584,582,1,0,0,0,585,588,1,0,
-        0,0,586,584,1,0,0,0,586,587,1,0,0,0,587,57,1,0,0,0,588,586,1,0,0,
-        0,589,590,3,152,76,0,590,591,5,85,0,0,591,592,3,154,77,0,592,612,
-        1,0,0,0,593,594,3,280,140,0,594,595,5,85,0,0,595,596,3,154,77,0,
-        596,612,1,0,0,0,597,598,3,280,140,0,598,599,5,80,0,0,599,600,3,154,
-        77,0,600,612,1,0,0,0,601,602,3,280,140,0,602,603,3,138,69,0,603,
-        612,1,0,0,0,604,605,3,196,98,0,605,606,5,105,0,0,606,607,3,154,77,
-        0,607,608,5,106,0,0,608,609,5,85,0,0,609,610,3,154,77,0,610,612,
-        1,0,0,0,611,589,1,0,0,0,611,593,1,0,0,0,611,597,1,0,0,0,611,601,
-        1,0,0,0,611,604,1,0,0,0,612,59,1,0,0,0,613,614,5,52,0,0,614,619,
-        3,62,31,0,615,616,5,97,0,0,616,618,3,62,31,0,617,615,1,0,0,0,618,
-        621,1,0,0,0,619,617,1,0,0,0,619,620,1,0,0,0,620,61,1,0,0,0,621,619,
-        1,0,0,0,622,623,3,280,140,0,623,624,3,138,69,0,624,632,1,0,0,0,625,
-        632,3,152,76,0,626,627,3,196,98,0,627,628,5,105,0,0,628,629,3,154,
-        77,0,629,630,5,106,0,0,630,632,1,0,0,0,631,622,1,0,0,0,631,625,1,
-        0,0,0,631,626,1,0,0,0,632,63,1,0,0,0,633,635,7,2,0,0,634,633,1,0,
-        0,0,634,635,1,0,0,0,635,636,1,0,0,0,636,637,5,16,0,0,637,642,3,154,
-        77,0,638,639,5,97,0,0,639,641,3,154,77,0,640,638,1,0,0,0,641,644,
-        1,0,0,0,642,640,1,0,0,0,642,643,1,0,0,0,643,65,1,0,0,0,644,642,1,
-        0,0,0,645,646,5,28,0,0,646,647,5,103,0,0,647,648,3,280,140,0,648,
-        649,5,35,0,0,649,650,3,154,77,0,650,652,5,101,0,0,651,653,3,24,12,
-        0,652,651,1,0,0,0,653,654,1,0,0,0,654,652,1,0,0,0,654,655,1,0,0,
-        0,655,656,1,0,0,0,656,657,5,104,0,0,657,67,1,0,0,0,658,660,3,88,
-        44,0,659,661,3,90,45,0,660,659,1,0,0,0,660,661,1,0,0,0,661,663,1,
-        0,0,0,662,664,3,92,46,0,663,662,1,0,0,0,663,664,1,0,0,0,664,671,
-        1,0,0,0,665,667,3,90,45,0,666,668,3,92,46,0,667,666,1,0,0,0,667,
-        668,1,0,0,0,668,671,1,0,0,0,669,671,3,92,46,0,670,658,1,0,0,0,670,
-        665,1,0,0,0,670,669,1,0,0,0,671,69,1,0,0,0,672,673,5,29,0,0,673,
-        71,1,0,0,0,674,675,5,30,0,0,675,680,3,74,37,0,676,677,5,97,0,0,677,
-        679,3,74,37,0,678,676,1,0,0,0,679,682,1,0,0,0,680,678,1,0,0,0,680,
-        681,1,0,0,0,681,73,1,0,0,0,682,680,1,0,0,0,683,684,3,280,140,0,684,
-        685,5,85,0,0,685,686,3,154,77,0,686,75,1,0,0,0,687,689,5,33,0,0,
-        688,690,5,74,0,0,689,688,1,0,0,0,689,690,1,0,0,0,690,691,1,0,0,0,
-        691,692,3,154,77,0,692,77,1,0,0,0,693,694,5,75,0,0,694,696,3,82,
-        41,0,695,697,3,96,48,0,696,695,1,0,0,0,696,697,1,0,0,0,697,79,1,
-        0,0,0,698,699,5,54,0,0,699,700,3,82,41,0,700,81,1,0,0,0,701,703,
-        5,20,0,0,702,701,1,0,0,0,702,703,1,0,0,0,703,704,1,0,0,0,704,706,
-        3,84,42,0,705,707,3,88,44,0,706,705,1,0,0,0,706,707,1,0,0,0,707,
-        709,1,0,0,0,708,710,3,90,45,0,709,708,1,0,0,0,709,710,1,0,0,0,710,
-        712,1,0,0,0,711,713,3,92,46,0,712,711,1,0,0,0,712,713,1,0,0,0,713,
-        83,1,0,0,0,714,719,5,90,0,0,715,716,5,97,0,0,716,718,3,86,43,0,717,
+        7,142,2,143,7,143,2,144,7,144,2,145,7,145,2,146,7,146,2,147,7,147,
+        1,0,1,0,3,0,299,8,0,1,0,1,0,1,1,1,1,1,1,1,1,3,1,307,8,1,1,2,1,2,
+        4,2,311,8,2,11,2,12,2,312,1,2,3,2,316,8,2,1,2,1,2,4,2,320,8,2,11,
+        2,12,2,321,1,2,1,2,1,2,3,2,327,8,2,1,2,5,2,330,8,2,10,2,12,2,333,
+        9,2,3,2,335,8,2,1,3,1,3,1,3,1,3,3,3,341,8,3,1,4,1,4,1,4,1,4,1,4,
+        1,5,1,5,1,5,1,5,3,5,352,8,5,1,6,5,6,355,8,6,10,6,12,6,358,9,6,1,
+        6,1,6,5,6,362,8,6,10,6,12,6,365,9,6,1,6,5,6,368,8,6,10,6,12,6,371,
+        9,6,1,7,1,7,3,7,375,8,7,1,8,1,8,3,8,379,8,8,1,8,1,8,1,9,4,9,384,
+        8,9,11,9,12,9,385,1,10,1,10,1,10,1,10,1,10,1,11,1,11,1,11,1,11,1,
+        11,1,11,5,11,399,8,11,10,11,12,11,402,9,11,3,11,404,8,11,1,11,1,
+        11,1,12,5,12,409,8,12,10,12,12,12,412,9,12,1,12,1,12,1,13,1,13,1,
+        13,1,13,1,13,5,13,421,8,13,10,13,12,13,424,9,13,3,13,426,8,13,1,
+        13,1,13,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,
+        14,1,14,1,14,1,14,1,14,3,14,446,8,14,1,15,3,15,449,8,15,1,15,1,15,
+        1,15,5,15,454,8,15,10,15,12,15,457,9,15,1,15,3,15,460,8,15,1,16,
+        1,16,1,16,1,16,1,16,1,17,3,17,468,8,17,1,17,1,17,1,17,1,17,1,17,
+        1,17,5,17,476,8,17,10,17,12,17,479,9,17,3,17,481,8,17,1,17,3,17,
+        484,8,17,1,17,1,17,1,17,3,17,489,8,17,3,17,491,8,17,1,18,3,18,494,
+        8,18,1,18,1,18,3,18,498,8,18,1,18,1,18,1,18,1,18,3,18,504,8,18,1,
+        19,1,19,1,19,1,19,1,19,5,19,511,8,19,10,19,12,19,514,9,19,3,19,516,
+        8,19,1,19,1,19,1,20,1,20,1,20,5,20,523,8,20,10,20,12,20,526,9,20,
+        1,20,1,20,3,20,530,8,20,1,20,1,20,1,20,5,20,535,8,20,10,20,12,20,
+        538,9,20,3,20,540,8,20,1,21,1,21,1,21,1,21,1,21,1,21,1,21,1,21,3,
+        21,550,8,21,1,21,3,21,553,8,21,1,22,1,22,1,22,3,22,558,8,22,1,22,
+        1,22,1,22,1,22,3,22,564,8,22,3,22,566,8,22,1,23,1,23,1,23,1,23,1,
+        23,1,24,1,24,1,24,5,24,576,8,24,10,24,12,24,579,9,24,1,24,1,24,1,
+        25,1,25,1,25,5,25,586,8,25,10,25,12,25,589,9,25,1,25,3,25,592,8,
+        25,1,26,1,26,1,26,3,26,597,8,26,1,26,1,26,1,27,1,27,1,27,1,28,1,
+        28,1,28,5,28,607,8,28,10,28,12,28,610,9,28,1,29,1,29,1,29,1,29,1,
+        29,1,29,3,29,618,8,29,1,30,1,30,1,30,1,30,5,30,624,8,30,10,30,12,
+        30,627,9,30,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,
+        31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,3,31,651,
+        8,31,1,32,1,32,1,32,1,32,5,32,657,8,32,10,32,12,32,660,9,32,1,33,
+        1,33,1,33,1,33,1,33,1,33,1,33,1,33,1,33,3,33,671,8,33,1,34,3,34,
+        674,8,34,1,34,1,34,1,34,1,34,5,34,680,8,34,10,34,12,34,683,9,34,
+        1,35,1,35,1,35,1,35,1,35,1,35,1,35,4,35,692,8,35,11,35,12,35,693,
+        1,35,1,35,1,36,1,36,3,36,700,8,36,1,36,3,36,703,8,36,1,36,1,36,3,
+        36,707,8,36,1,36,3,36,710,8,36,1,37,1,37,1,38,1,38,1,38,1,38,5,38,
+        718,8,38,10,38,12,38,721,9,38,1,39,1,39,1,39,1,39,1,40,1,40,3,40,
+        729,8,40,1,40,1,40,1,41,1,41,1,41,3,41,736,8,41,1,42,1,42,1,42,1,
+        43,3,43,742,8,43,1,43,1,43,3,43,746,8,43,1,43,3,43,749,8,43,1,43,
+        3,43,752,8,43,1,44,1,44,1,44,5,44,757,8,44,10,44,12,44,760,9,44,
+        1,44,1,44,1,44,5,44,765,8,44,10,44,12,44,768,9,44,3,44,770,8,44,
+        1,45,1,45,1,45,3,45,775,8,45,1,46,1,46,1,46,1,46,1,46,5,46,782,8,
+        46,10,46,12,46,785,9,46,1,47,1,47,1,47,1,48,1,48,1,48,1,49,1,49,
+        3,49,795,8,49,1,50,1,50,1,50,1,51,1,51,1,51,5,51,803,8,51,10,51,
+        12,51,806,9,51,1,52,1,52,1,52,3,52,811,8,52,1,52,1,52,3,52,815,8,
+        52,1,52,1,52,1,52,3,52,820,8,52,1,52,1,52,1,52,3,52,825,8,52,1,53,
+        1,53,5,53,829,8,53,10,53,12,53,832,9,53,1,53,1,53,3,53,836,8,53,
+        1,53,5,53,839,8,53,10,53,12,53,842,9,53,1,53,1,53,3,53,846,8,53,
+        1,53,5,53,849,8,53,10,53,12,53,852,9,53,1,53,1,53,1,53,5,53,857,
+        8,53,10,53,12,53,860,9,53,1,53,1,53,1,53,5,53,865,8,53,10,53,12,
+        53,868,9,53,3,53,870,8,53,1,54,1,54,1,54,1,54,1,54,1,55,1,55,5,55,
+        879,8,55,10,55,12,55,882,9,55,1,55,1,55,1,55,1,55,1,55,1,55,3,55,
+        890,8,55,1,55,5,55,893,8,55,10,55,12,55,896,9,55,1,55,1,55,1,55,
+        1,55,3,55,902,8,55,1,55,1,55,1,55,3,55,907,8,55,1,55,1,55,3,55,911,
+        8,55,1,56,1,56,4,56,915,8,56,11,56,12,56,916,1,57,1,57,3,57,921,
+        8,57,1,57,1,57,3,57,925,8,57,1,57,3,57,928,8,57,1,57,1,57,3,57,932,
+        8,57,1,57,1,57,1,57,3,57,937,8,57,1,57,1,57,3,57,941,8,57,1,57,1,
+        57,3,57,945,8,57,1,57,1,57,3,57,949,8,57,1,58,1,58,1,58,1,59,1,59,
+        1,59,1,60,1,60,1,60,3,60,960,8,60,1,60,5,60,963,8,60,10,60,12,60,
+        966,9,60,1,61,1,61,1,61,5,61,971,8,61,10,61,12,61,974,9,61,1,62,
+        1,62,1,62,3,62,979,8,62,1,63,1,63,1,63,1,63,1,63,1,63,3,63,987,8,
+        63,1,64,1,64,3,64,991,8,64,1,64,1,64,1,64,1,64,1,64,1,64,3,64,999,
+        8,64,1,65,1,65,1,65,1,65,1,65,1,65,3,65,1007,8,65,1,65,1,65,1,65,
+        1,65,1,65,1,65,4,65,1015,8,65,11,65,12,65,1016,1,65,1,65,3,65,1021,
+        8,65,1,65,1,65,1,65,1,65,1,65,1,65,1,65,3,65,1030,8,65,1,65,1,65,
+        1,65,3,65,1035,8,65,1,66,1,66,3,66,1039,8,66,1,66,1,66,3,66,1043,
+        8,66,3,66,1045,8,66,1,66,1,66,1,66,3,66,1050,8,66,1,67,1,67,1,67,
+        3,67,1055,8,67,1,67,1,67,1,67,1,67,1,67,3,67,1062,8,67,1,67,1,67,
+        1,67,3,67,1067,8,67,1,67,1,67,1,67,1,67,3,67,1073,8,67,1,67,3,67,
+        1076,8,67,1,68,1,68,3,68,1080,8,68,1,68,1,68,3,68,1084,8,68,1,68,
+        3,68,1087,8,68,1,68,3,68,1090,8,68,1,68,1,68,3,68,1094,8,68,1,68,
+        1,68,1,69,1,69,3,69,1100,8,69,1,70,1,70,1,70,1,70,3,70,1106,8,70,
+        1,70,5,70,1109,8,70,10,70,12,70,1112,9,70,1,70,1,70,1,70,1,70,1,
+        70,1,70,5,70,1120,8,70,10,70,12,70,1123,9,70,3,70,1125,8,70,1,71,
+        4,71,1128,8,71,11,71,12,71,1129,1,72,1,72,1,72,1,72,3,72,1136,8,
+        72,1,73,1,73,3,73,1140,8,73,1,73,1,73,1,73,1,73,1,74,1,74,3,74,1148,
+        8,74,1,74,1,74,3,74,1152,8,74,3,74,1154,8,74,1,74,1,74,3,74,1158,
+        8,74,3,74,1160,8,74,1,75,3,75,1163,8,75,1,75,1,75,1,76,1,76,1,77,
+        1,77,1,78,1,78,4,78,1173,8,78,11,78,12,78,1174,1,79,1,79,1,80,1,
+        80,1,80,5,80,1182,8,80,10,80,12,80,1185,9,80,1,81,1,81,1,81,5,81,
+        1190,8,81,10,81,12,81,1193,9,81,1,82,1,82,1,82,5,82,1198,8,82,10,
+        82,12,82,1201,9,82,1,83,5,83,1204,8,83,10,83,12,83,1207,9,83,1,83,
+        1,83,1,84,1,84,1,84,1,84,5,84,1215,8,84,10,84,12,84,1218,9,84,1,
+        85,1,85,1,86,1,86,5,86,1224,8,86,10,86,12,86,1227,9,86,1,87,1,87,
+        1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,
+        1,87,1,87,1,87,1,87,3,87,1248,8,87,1,87,1,87,3,87,1252,8,87,1,87,
+        1,87,1,87,3,87,1257,8,87,1,87,3,87,1260,8,87,1,87,3,87,1263,8,87,
+        1,88,1,88,1,88,5,88,1268,8,88,10,88,12,88,1271,9,88,1,89,4,89,1274,
+        8,89,11,89,12,89,1275,1,89,1,89,1,89,1,89,3,89,1282,8,89,1,89,1,
+        89,1,89,1,89,3,89,1288,8,89,1,89,1,89,3,89,1292,8,89,1,90,1,90,3,
+        90,1296,8,90,1,91,1,91,1,91,1,91,5,91,1302,8,91,10,91,12,91,1305,
+        9,91,1,92,1,92,1,93,1,93,1,93,1,93,5,93,1313,8,93,10,93,12,93,1316,
+        9,93,1,94,1,94,1,95,1,95,1,95,5,95,1323,8,95,10,95,12,95,1326,9,
+        95,1,96,5,96,1329,8,96,10,96,12,96,1332,9,96,1,96,1,96,1,97,1,97,
+        1,97,5,97,1339,8,97,10,97,12,97,1342,9,97,1,97,1,97,3,97,1346,8,
+        97,1,98,1,98,1,98,1,98,1,98,1,98,3,98,1354,8,98,1,98,1,98,3,98,1358,
+        8,98,1,98,3,98,1361,8,98,1,99,1,99,1,99,1,100,1,100,1,100,1,100,
+        1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,
+        3,100,1381,8,100,1,101,1,101,1,101,1,101,1,101,1,102,1,102,3,102,
+        1390,8,102,1,102,4,102,1393,8,102,11,102,12,102,1394,1,102,1,102,
+        3,102,1399,8,102,1,102,1,102,1,103,1,103,1,103,1,103,5,103,1407,
+        8,103,10,103,12,103,1410,9,103,1,103,1,103,1,103,1,104,1,104,1,104,
+        1,104,1,104,3,104,1420,8,104,1,105,1,105,1,105,1,105,3,105,1426,
+        8,105,1,105,1,105,1,106,1,106,1,106,1,106,3,106,1434,8,106,1,106,
+        1,106,1,106,3,106,1439,8,106,1,106,1,106,1,106,1,106,1,107,1,107,
+        1,107,1,107,1,107,1,108,1,108,1,109,1,109,1,109,1,109,1,109,3,109,
+        1457,8,109,1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,
+        1,110,1,110,1,110,1,110,1,111,1,111,1,111,1,111,1,111,3,111,1477,
+        8,111,3,111,1479,8,111,1,111,1,111,1,112,1,112,1,112,1,112,1,113,
+        1,113,1,113,3,113,1490,8,113,1,113,3,113,1493,8,113,1,113,1,113,
+        1,113,1,113,1,114,1,114,1,114,3,114,1502,8,114,1,114,1,114,1,114,
+        5,114,1507,8,114,10,114,12,114,1510,9,114,3,114,1512,8,114,1,114,
+        1,114,1,115,1,115,1,115,1,116,1,116,1,116,5,116,1522,8,116,10,116,
+        12,116,1525,9,116,1,117,1,117,1,117,1,117,1,117,5,117,1532,8,117,
+        10,117,12,117,1535,9,117,3,117,1537,8,117,1,117,1,117,1,118,1,118,
+        1,118,1,118,1,118,1,118,1,118,1,118,1,118,3,118,1550,8,118,1,119,
+        1,119,1,119,3,119,1555,8,119,1,120,1,120,1,120,1,120,1,120,1,120,
+        3,120,1563,8,120,1,121,1,121,1,122,1,122,3,122,1569,8,122,1,123,
+        1,123,1,124,1,124,1,124,1,124,5,124,1577,8,124,10,124,12,124,1580,
+        9,124,3,124,1582,8,124,1,124,1,124,1,125,1,125,1,125,1,125,1,125,
+        1,125,1,125,1,125,1,125,5,125,1595,8,125,10,125,12,125,1598,9,125,
+        3,125,1600,8,125,1,125,1,125,1,126,1,126,1,127,1,127,1,127,1,127,
+        1,127,3,127,1611,8,127,1,128,1,128,1,128,3,128,1616,8,128,1,128,
+        3,128,1619,8,128,1,128,1,128,1,128,1,128,1,128,1,128,1,128,1,128,
+        3,128,1629,8,128,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,
+        1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,
+        1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,3,129,1659,
+        8,129,1,130,1,130,1,130,1,130,1,131,1,131,1,131,1,131,5,131,1669,
+        8,131,10,131,12,131,1672,9,131,1,131,1,131,1,132,1,132,1,132,1,132,
+        1,132,3,132,1681,8,132,1,132,1,132,1,132,3,132,1686,8,132,1,133,
+        1,133,1,133,1,133,3,133,1692,8,133,1,134,1,134,3,134,1696,8,134,
+        1,134,1,134,3,134,1700,8,134,1,134,3,134,1703,8,134,1,134,1,134,
+        3,134,1707,8,134,1,135,1,135,1,135,1,135,1,135,1,135,1,135,1,135,
+        1,135,1,135,5,135,1719,8,135,10,135,12,135,1722,9,135,1,135,1,135,
+        1,135,1,135,3,135,1728,8,135,1,135,1,135,1,135,1,135,1,135,5,135,
+        1735,8,135,10,135,12,135,1738,9,135,1,135,1,135,3,135,1742,8,135,
+        1,136,1,136,1,136,1,136,3,136,1748,8,136,1,136,3,136,1751,8,136,
+        1,136,1,136,1,136,1,136,1,136,1,136,1,136,3,136,1760,8,136,1,136,
+        1,136,3,136,1764,8,136,1,137,1,137,1,137,1,137,5,137,1770,8,137,
+        10,137,12,137,1773,9,137,1,137,1,137,1,137,1,137,1,137,1,137,5,137,
+        1781,8,137,10,137,12,137,1784,9,137,1,137,1,137,3,137,1788,8,137,
+        1,138,1,138,1,138,1,139,1,139,1,139,1,139,3,139,1797,8,139,1,140,
+        1,140,1,140,1,140,1,141,1,141,1,141,1,142,1,142,3,142,1808,8,142,
+        1,143,1,143,1,144,1,144,1,144,3,144,1815,8,144,1,145,1,145,1,146,
+        1,146,3,146,1821,8,146,1,147,1,147,1,147,0,0,148,0,2,4,6,8,10,12,
+        14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,
+        58,60,62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,
+        102,104,106,108,110,112,114,116,118,120,122,124,126,128,130,132,
+        134,136,138,140,142,144,146,148,150,152,154,156,158,160,162,164,
+        166,168,170,172,174,176,178,180,182,184,186,188,190,192,194,196,
+        198,200,202,204,206,208,210,212,214,216,218,220,222,224,226,228,
+        230,232,234,236,238,240,242,244,246,248,250,252,254,256,258,260,
+        262,264,266,268,270,272,274,276,278,280,282,284,286,288,290,292,
+        294,0,21,2,0,1,1,20,20,2,0,15,15,32,32,2,0,19,19,31,31,2,0,58,58,
+        69,69,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,83,88,2,0,63,63,79,79,2,
+        0,89,90,101,101,1,0,91,93,1,0,89,90,4,0,1,1,3,3,43,43,56,56,2,0,
+        13,14,25,25,1,0,65,67,2,0,26,26,62,62,1,0,110,112,2,0,27,27,47,47,
+        2,0,6,6,53,53,18,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,35,35,37,
+        37,39,41,44,44,47,50,52,52,54,55,58,60,70,70,72,72,74,78,19,0,3,
+        3,6,7,11,11,13,14,18,18,21,21,25,25,27,34,36,36,38,38,42,43,46,46,
+        51,51,53,53,56,57,61,61,63,69,71,71,73,73,20,0,1,2,4,5,8,10,12,12,
+        15,17,19,20,22,24,26,26,35,35,37,37,39,41,44,45,47,50,52,52,54,55,
+        58,60,62,62,70,70,72,72,74,78,1980,0,296,1,0,0,0,2,306,1,0,0,0,4,
+        334,1,0,0,0,6,340,1,0,0,0,8,342,1,0,0,0,10,351,1,0,0,0,12,356,1,
+        0,0,0,14,374,1,0,0,0,16,376,1,0,0,0,18,383,1,0,0,0,20,387,1,0,0,
+        0,22,392,1,0,0,0,24,410,1,0,0,0,26,415,1,0,0,0,28,445,1,0,0,0,30,
+        448,1,0,0,0,32,461,1,0,0,0,34,467,1,0,0,0,36,493,1,0,0,0,38,505,
+        1,0,0,0,40,539,1,0,0,0,42,552,1,0,0,0,44,565,1,0,0,0,46,567,1,0,
+        0,0,48,577,1,0,0,0,50,582,1,0,0,0,52,596,1,0,0,0,54,600,1,0,0,0,
+        56,603,1,0,0,0,58,617,1,0,0,0,60,619,1,0,0,0,62,650,1,0,0,0,64,652,
+        1,0,0,0,66,670,1,0,0,0,68,673,1,0,0,0,70,684,1,0,0,0,72,709,1,0,
+        0,0,74,711,1,0,0,0,76,713,1,0,0,0,78,722,1,0,0,0,80,726,1,0,0,0,
+        82,732,1,0,0,0,84,737,1,0,0,0,86,741,1,0,0,0,88,769,1,0,0,0,90,771,
+        1,0,0,0,92,776,1,0,0,0,94,786,1,0,0,0,96,789,1,0,0,0,98,792,1,0,
+        0,0,100,796,1,0,0,0,102,799,1,0,0,0,104,824,1,0,0,0,106,869,1,0,
+        0,0,108,871,1,0,0,0,110,910,1,0,0,0,112,912,1,0,0,0,114,948,1,0,
+        0,0,116,950,1,0,0,0,118,953,1,0,0,0,120,956,1,0,0,0,122,967,1,0,
+        0,0,124,978,1,0,0,0,126,986,1,0,0,0,128,998,1,0,0,0,130,1034,1,0,
+        0,0,132,1049,1,0,0,0,134,1075,1,0,0,0,136,1077,1,0,0,0,138,1099,
+        1,0,0,0,140,1124,1,0,0,0,142,1127,1,0,0,0,144,1135,1,0,0,0,146,1137,
+        1,0,0,0,148,1159,1,0,0,0,150,1162,1,0,0,0,152,1166,1,0,0,0,154,1168,
+        1,0,0,0,156,1170,1,0,0,0,158,1176,1,0,0,0,160,1178,1,0,0,0,162,1186,
+        1,0,0,0,164,1194,1,0,0,0,166,1205,1,0,0,0,168,1210,1,0,0,0,170,1219,
+        1,0,0,0,172,1221,1,0,0,0,174,1262,1,0,0,0,176,1264,1,0,0,0,178,1273,
+        1,0,0,0,180,1295,1,0,0,0,182,1297,1,0,0,0,184,1306,1,0,0,0,186,1308,
+        1,0,0,0,188,1317,1,0,0,0,190,1319,1,0,0,0,192,1330,1,0,0,0,194,1335,
+        1,0,0,0,196,1360,1,0,0,0,198,1362,1,0,0,0,200,1380,1,0,0,0,202,1382,
+        1,0,0,0,204,1387,1,0,0,0,206,1402,1,0,0,0,208,1419,1,0,0,0,210,1421,
+        1,0,0,0,212,1429,1,0,0,0,214,1444,1,0,0,0,216,1449,1,0,0,0,218,1451,
+        1,0,0,0,220,1458,1,0,0,0,222,1471,1,0,0,0,224,1482,1,0,0,0,226,1486,
+        1,0,0,0,228,1498,1,0,0,0,230,1515,1,0,0,0,232,1523,1,0,0,0,234,1526,
+        1,0,0,0,236,1549,1,0,0,0,238,1551,1,0,0,0,240,1562,1,0,0,0,242,1564,
+        1,0,0,0,244,1568,1,0,0,0,246,1570,1,0,0,0,248,1572,1,0,0,0,250,1585,
+        1,0,0,0,252,1603,1,0,0,0,254,1610,1,0,0,0,256,1612,1,0,0,0,258,1658,
+        1,0,0,0,260,1660,1,0,0,0,262,1664,1,0,0,0,264,1675,1,0,0,0,266,1687,
+        1,0,0,0,268,1693,1,0,0,0,270,1741,1,0,0,0,272,1743,1,0,0,0,274,1787,
+        1,0,0,0,276,1789,1,0,0,0,278,1792,1,0,0,0,280,1798,1,0,0,0,282,1802,
+        1,0,0,0,284,1807,1,0,0,0,286,1809,1,0,0,0,288,1814,1,0,0,0,290,1816,
+        1,0,0,0,292,1820,1,0,0,0,294,1822,1,0,0,0,296,298,3,2,1,0,297,299,
+        5,100,0,0,298,297,1,0,0,0,298,299,1,0,0,0,299,300,1,0,0,0,300,301,
+        5,0,0,1,301,1,1,0,0,0,302,307,3,8,4,0,303,307,3,254,127,0,304,307,
+        3,4,2,0,305,307,3,12,6,0,306,302,1,0,0,0,306,303,1,0,0,0,306,304,
+        1,0,0,0,306,305,1,0,0,0,307,3,1,0,0,0,308,310,5,57,0,0,309,311,3,
+        6,3,0,310,309,1,0,0,0,311,312,1,0,0,0,312,310,1,0,0,0,312,313,1,
+        0,0,0,313,315,1,0,0,0,314,316,3,100,50,0,315,314,1,0,0,0,315,316,
+        1,0,0,0,316,335,1,0,0,0,317,319,5,57,0,0,318,320,3,6,3,0,319,318,
+        1,0,0,0,320,321,1,0,0,0,321,319,1,0,0,0,321,322,1,0,0,0,322,323,
+        1,0,0,0,323,324,5,78,0,0,324,326,3,86,43,0,325,327,3,100,50,0,326,
+        325,1,0,0,0,326,327,1,0,0,0,327,331,1,0,0,0,328,330,3,28,14,0,329,
+        328,1,0,0,0,330,333,1,0,0,0,331,329,1,0,0,0,331,332,1,0,0,0,332,
+        335,1,0,0,0,333,331,1,0,0,0,334,308,1,0,0,0,334,317,1,0,0,0,335,
+        5,1,0,0,0,336,341,3,288,144,0,337,341,5,1,0,0,338,341,5,35,0,0,339,
+        341,5,8,0,0,340,336,1,0,0,0,340,337,1,0,0,0,340,338,1,0,0,0,340,
+        339,1,0,0,0,341,7,1,0,0,0,342,343,5,55,0,0,343,344,3,288,144,0,344,
+        345,5,86,0,0,345,346,3,10,5,0,346,9,1,0,0,0,347,352,5,114,0,0,348,
+        352,3,244,122,0,349,352,3,242,121,0,350,352,3,288,144,0,351,347,
+        1,0,0,0,351,348,1,0,0,0,351,349,1,0,0,0,351,350,1,0,0,0,352,11,1,
+        0,0,0,353,355,3,14,7,0,354,353,1,0,0,0,355,358,1,0,0,0,356,354,1,
+        0,0,0,356,357,1,0,0,0,357,359,1,0,0,0,358,356,1,0,0,0,359,363,3,
+        18,9,0,360,362,3,16,8,0,361,360,1,0,0,0,362,365,1,0,0,0,363,361,
+        1,0,0,0,363,364,1,0,0,0,364,369,1,0,0,0,365,363,1,0,0,0,366,368,
+        3,14,7,0,367,366,1,0,0,0,368,371,1,0,0,0,369,367,1,0,0,0,369,370,
+        1,0,0,0,370,13,1,0,0,0,371,369,1,0,0,0,372,375,3,20,10,0,373,375,
+        3,22,11,0,374,372,1,0,0,0,374,373,1,0,0,0,375,15,1,0,0,0,376,378,
+        5,70,0,0,377,379,7,0,0,0,378,377,1,0,0,0,378,379,1,0,0,0,379,380,
+        1,0,0,0,380,381,3,18,9,0,381,17,1,0,0,0,382,384,3,28,14,0,383,382,
+        1,0,0,0,384,385,1,0,0,0,385,383,1,0,0,0,385,386,1,0,0,0,386,19,1,
+        0,0,0,387,388,5,4,0,0,388,389,5,46,0,0,389,390,5,61,0,0,390,391,
+        3,158,79,0,391,21,1,0,0,0,392,393,5,73,0,0,393,394,3,230,115,0,394,
+        403,5,104,0,0,395,400,3,158,79,0,396,397,5,98,0,0,397,399,3,158,
+        79,0,398,396,1,0,0,0,399,402,1,0,0,0,400,398,1,0,0,0,400,401,1,0,
+        0,0,401,404,1,0,0,0,402,400,1,0,0,0,403,395,1,0,0,0,403,404,1,0,
+        0,0,404,405,1,0,0,0,405,406,5,105,0,0,406,23,1,0,0,0,407,409,3,26,
+        13,0,408,407,1,0,0,0,409,412,1,0,0,0,410,408,1,0,0,0,410,411,1,0,
+        0,0,411,413,1,0,0,0,412,410,1,0,0,0,413,414,5,0,0,1,414,25,1,0,0,
+        0,415,416,3,230,115,0,416,425,5,104,0,0,417,422,3,158,79,0,418,419,
+        5,98,0,0,419,421,3,158,79,0,420,418,1,0,0,0,421,424,1,0,0,0,422,
+        420,1,0,0,0,422,423,1,0,0,0,423,426,1,0,0,0,424,422,1,0,0,0,425,
+        417,1,0,0,0,425,426,1,0,0,0,426,427,1,0,0,0,427,428,5,105,0,0,428,
+        27,1,0,0,0,429,446,3,30,15,0,430,446,3,32,16,0,431,446,3,36,18,0,
+        432,446,3,34,17,0,433,446,3,54,27,0,434,446,3,56,28,0,435,446,3,
+        60,30,0,436,446,3,64,32,0,437,446,3,68,34,0,438,446,3,82,41,0,439,
+        446,3,84,42,0,440,446,3,70,35,0,441,446,3,74,37,0,442,446,3,72,36,
+        0,443,446,3,76,38,0,444,446,3,80,40,0,445,429,1,0,0,0,445,430,1,
+        0,0,0,445,431,1,0,0,0,445,432,1,0,0,0,445,433,1,0,0,0,445,434,1,
+        0,0,0,445,435,1,0,0,0,445,436,1,0,0,0,445,437,1,0,0,0,445,438,1,
+        0,0,0,445,439,1,0,0,0,445,440,1,0,0,0,445,441,1,0,0,0,445,442,1,
+        0,0,0,445,443,1,0,0,0,445,444,1,0,0,0,446,29,1,0,0,0,447,449,5,48,
+        0,0,448,447,1,0,0,0,448,449,1,0,0,0,449,450,1,0,0,0,450,451,5,40,
+        0,0,451,455,3,102,51,0,452,454,3,14,7,0,453,452,1,0,0,0,454,457,
+        1,0,0,0,455,453,1,0,0,0,455,456,1,0,0,0,456,459,1,0,0,0,457,455,
+        1,0,0,0,458,460,3,100,50,0,459,458,1,0,0,0,459,460,1,0,0,0,460,31,
+        1,0,0,0,461,462,5,72,0,0,462,463,3,158,79,0,463,464,5,4,0,0,464,
+        465,3,284,142,0,465,33,1,0,0,0,466,468,5,48,0,0,467,466,1,0,0,0,
+        467,468,1,0,0,0,468,469,1,0,0,0,469,470,5,9,0,0,470,483,3,48,24,
+        0,471,480,5,104,0,0,472,477,3,158,79,0,473,474,5,98,0,0,474,476,
+        3,158,79,0,475,473,1,0,0,0,476,479,1,0,0,0,477,475,1,0,0,0,477,478,
+        1,0,0,0,478,481,1,0,0,0,479,477,1,0,0,0,480,472,1,0,0,0,480,481,
+        1,0,0,0,481,482,1,0,0,0,482,484,5,105,0,0,483,471,1,0,0,0,483,484,
+        1,0,0,0,484,490,1,0,0,0,485,488,5,78,0,0,486,489,5,91,0,0,487,489,
+        3,50,25,0,488,486,1,0,0,0,488,487,1,0,0,0,489,491,1,0,0,0,490,485,
+        1,0,0,0,490,491,1,0,0,0,491,35,1,0,0,0,492,494,5,48,0,0,493,492,
+        1,0,0,0,493,494,1,0,0,0,494,495,1,0,0,0,495,497,5,9,0,0,496,498,
+        3,38,19,0,497,496,1,0,0,0,497,498,1,0,0,0,498,499,1,0,0,0,499,500,
+        5,108,0,0,500,501,3,12,6,0,501,503,5,109,0,0,502,504,3,40,20,0,503,
+        502,1,0,0,0,503,504,1,0,0,0,504,37,1,0,0,0,505,515,5,104,0,0,506,
+        516,5,91,0,0,507,512,3,284,142,0,508,509,5,98,0,0,509,511,3,284,
+        142,0,510,508,1,0,0,0,511,514,1,0,0,0,512,510,1,0,0,0,512,513,1,
+        0,0,0,513,516,1,0,0,0,514,512,1,0,0,0,515,506,1,0,0,0,515,507,1,
+        0,0,0,515,516,1,0,0,0,516,517,1,0,0,0,517,518,5,105,0,0,518,39,1,
+        0,0,0,519,520,5,35,0,0,520,524,3,288,144,0,521,523,3,42,21,0,522,
+        521,1,0,0,0,523,526,1,0,0,0,524,522,1,0,0,0,524,525,1,0,0,0,525,
+        540,1,0,0,0,526,524,1,0,0,0,527,529,5,35,0,0,528,530,3,158,79,0,
+        529,528,1,0,0,0,529,530,1,0,0,0,530,531,1,0,0,0,531,532,3,288,144,
+        0,532,536,3,288,144,0,533,535,3,42,21,0,534,533,1,0,0,0,535,538,
+        1,0,0,0,536,534,1,0,0,0,536,537,1,0,0,0,537,540,1,0,0,0,538,536,
+        1,0,0,0,539,519,1,0,0,0,539,527,1,0,0,0,540,41,1,0,0,0,541,542,5,
+        46,0,0,542,543,3,158,79,0,543,544,3,288,144,0,544,553,1,0,0,0,545,
+        546,5,47,0,0,546,547,3,288,144,0,547,549,3,288,144,0,548,550,3,44,
+        22,0,549,548,1,0,0,0,549,550,1,0,0,0,550,553,1,0,0,0,551,553,3,46,
+        23,0,552,541,1,0,0,0,552,545,1,0,0,0,552,551,1,0,0,0,553,43,1,0,
+        0,0,554,555,5,60,0,0,555,566,3,288,144,0,556,558,5,27,0,0,557,556,
+        1,0,0,0,557,558,1,0,0,0,558,559,1,0,0,0,559,560,3,158,79,0,560,563,
+        3,288,144,0,561,562,5,60,0,0,562,564,3,288,144,0,563,561,1,0,0,0,
+        563,564,1,0,0,0,564,566,1,0,0,0,565,554,1,0,0,0,565,557,1,0,0,0,
+        566,45,1,0,0,0,567,568,3,288,144,0,568,569,3,288,144,0,569,570,5,
+        4,0,0,570,571,3,284,142,0,571,47,1,0,0,0,572,573,3,292,146,0,573,
+        574,5,97,0,0,574,576,1,0,0,0,575,572,1,0,0,0,576,579,1,0,0,0,577,
+        575,1,0,0,0,577,578,1,0,0,0,578,580,1,0,0,0,579,577,1,0,0,0,580,
+        581,3,292,146,0,581,49,1,0,0,0,582,587,3,52,26,0,583,584,5,98,0,
+        0,584,586,3,52,26,0,585,583,1,0,0,0,586,589,1,0,0,0,587,585,1,0,
+        0,0,587,588,1,0,0,0,588,591,1,0,0,0,589,587,1,0,0,0,590,592,3,100,
+        50,0,591,590,1,0,0,0,591,592,1,0,0,0,592,51,1,0,0,0,593,594,3,288,
+        144,0,594,595,5,4,0,0,595,597,1,0,0,0,596,593,1,0,0,0,596,597,1,
+        0,0,0,597,598,1,0,0,0,598,599,3,284,142,0,599,53,1,0,0,0,600,601,
+        7,1,0,0,601,602,3,102,51,0,602,55,1,0,0,0,603,604,5,41,0,0,604,608,
+        3,104,52,0,605,607,3,58,29,0,606,605,1,0,0,0,607,610,1,0,0,0,608,
+        606,1,0,0,0,608,609,1,0,0,0,609,57,1,0,0,0,610,608,1,0,0,0,611,612,
+        5,47,0,0,612,613,5,40,0,0,613,618,3,60,30,0,614,615,5,47,0,0,615,
+        616,5,15,0,0,616,618,3,60,30,0,617,611,1,0,0,0,617,614,1,0,0,0,618,
+        59,1,0,0,0,619,620,5,55,0,0,620,625,3,62,31,0,621,622,5,98,0,0,622,
+        624,3,62,31,0,623,621,1,0,0,0,624,627,1,0,0,0,625,623,1,0,0,0,625,
+        626,1,0,0,0,626,61,1,0,0,0,627,625,1,0,0,0,628,629,3,156,78,0,629,
+        630,5,86,0,0,630,631,3,158,79,0,631,651,1,0,0,0,632,633,3,284,142,
+        0,633,634,5,86,0,0,634,635,3,158,79,0,635,651,1,0,0,0,636,637,3,
+        284,142,0,637,638,5,81,0,0,638,639,3,158,79,0,639,651,1,0,0,0,640,
+        641,3,284,142,0,641,642,3,142,71,0,642,651,1,0,0,0,643,644,3,200,
+        100,0,644,645,5,106,0,0,645,646,3,158,79,0,646,647,5,107,0,0,647,
+        648,5,86,0,0,648,649,3,158,79,0,649,651,1,0,0,0,650,628,1,0,0,0,
+        650,632,1,0,0,0,650,636,1,0,0,0,650,640,1,0,0,0,650,643,1,0,0,0,
+        651,63,1,0,0,0,652,653,5,52,0,0,653,658,3,66,33,0,654,655,5,98,0,
+        0,655,657,3,66,33,0,656,654,1,0,0,0,657,660,1,0,0,0,658,656,1,0,
+        0,0,658,659,1,0,0,0,659,65,1,0,0,0,660,658,1,0,0,0,661,662,3,284,
+        142,0,662,663,3,142,71,0,663,671,1,0,0,0,664,671,3,156,78,0,665,
+        666,3,200,100,0,666,667,5,106,0,0,667,668,3,158,79,0,668,669,5,107,
+        0,0,669,671,1,0,0,0,670,661,1,0,0,0,670,664,1,0,0,0,670,665,1,0,
+        0,0,671,67,1,0,0,0,672,674,7,2,0,0,673,672,1,0,0,0,673,674,1,0,0,
+        0,674,675,1,0,0,0,675,676,5,16,0,0,676,681,3,158,79,0,677,678,5,
+        98,0,0,678,680,3,158,79,0,679,677,1,0,0,0,680,683,1,0,0,0,681,679,
+        1,0,0,0,681,682,1,0,0,0,682,69,1,0,0,0,683,681,1,0,0,0,684,685,5,
+        28,0,0,685,686,5,104,0,0,686,687,3,284,142,0,687,688,5,35,0,0,688,
+        689,3,158,79,0,689,691,5,102,0,0,690,692,3,28,14,0,691,690,1,0,0,
+        0,692,693,1,0,0,0,693,691,1,0,0,0,693,694,1,0,0,0,694,695,1,0,0,
+        0,695,696,5,105,0,0,696,71,1,0,0,0,697,699,3,92,46,0,698,700,3,94,
+        47,0,699,698,1,0,0,0,699,700,1,0,0,0,700,702,1,0,0,0,701,703,3,96,
+        48,0,702,701,1,0,0,0,702,703,1,0,0,0,703,710,1,0,0,0,704,706,3,94,
+        47,0,705,707,3,96,48,0,706,705,1,0,0,0,706,707,1,0,0,0,707,710,1,
+        0,0,0,708,710,3,96,48,0,709,697,1,0,0,0,709,704,1,0,0,0,709,708,
+        1,0,0,0,710,73,1,0,0,0,711,712,5,29,0,0,712,75,1,0,0,0,713,714,5,
+        30,0,0,714,719,3,78,39,0,715,716,5,98,0,0,716,718,3,78,39,0,717,
         715,1,0,0,0,718,721,1,0,0,0,719,717,1,0,0,0,719,720,1,0,0,0,720,
-        731,1,0,0,0,721,719,1,0,0,0,722,727,3,86,43,0,723,724,5,97,0,0,724,
-        726,3,86,43,0,725,723,1,0,0,0,726,729,1,0,0,0,727,725,1,0,0,0,727,
-        728,1,0,0,0,728,731,1,0,0,0,729,727,1,0,0,0,730,714,1,0,0,0,730,
-        722,1,0,0,0,731,85,1,0,0,0,732,735,3,154,77,0,733,734,5,4,0,0,734,
-        736,3,280,140,0,735,733,1,0,0,0,735,736,1,0,0,0,736,87,1,0,0,0,737,
-        738,5,50,0,0,738,739,5,8,0,0,739,744,3,94,47,0,740,741,5,97,0,0,
-        741,743,3,94,47,0,742,740,1,0,0,0,743,746,1,0,0,0,744,742,1,0,0,
-        0,744,745,1,0,0,0,745,89,1,0,0,0,746,744,1,0,0,0,747,748,7,3,0,0,
-        748,749,3,154,77,0,749,91,1,0,0,0,750,751,5,39,0,0,751,752,3,154,
-        77,0,752,93,1,0,0,0,753,755,3,154,77,0,754,756,7,4,0,0,755,754,1,
-        0,0,0,755,756,1,0,0,0,756,95,1,0,0,0,757,758,5,74,0,0,758,759,3,
-        154,77,0,759,97,1,0,0,0,760,765,3,100,50,0,761,762,5,97,0,0,762,
-        764,3,100,50,0,763,761,1,0,0,0,764,767,1,0,0,0,765,763,1,0,0,0,765,
-        766,1,0,0,0,766,99,1,0,0,0,767,765,1,0,0,0,768,769,3,280,140,0,769,
-        770,5,85,0,0,770,772,1,0,0,0,771,768,1,0,0,0,771,772,1,0,0,0,772,
-        775,1,0,0,0,773,776,3,106,53,0,774,776,3,104,52,0,775,773,1,0,0,
-        0,775,774,1,0,0,0,776,786,1,0,0,0,777,778,3,280,140,0,778,779,5,
-        85,0,0,779,781,1,0,0,0,780,777,1,0,0,0,780,781,1,0,0,0,781,782,1,
-        0,0,0,782,783,3,102,51,0,783,784,3,106,53,0,784,786,1,0,0,0,785,
-        771,1,0,0,0,785,780,1,0,0,0,786,101,1,0,0,0,787,791,5,1,0,0,788,
-        790,3,284,142,0,789,788,1,0,0,0,790,793,1,0,0,0,791,789,1,0,0,0,
-        791,792,1,0,0,0,792,831,1,0,0,0,793,791,1,0,0,0,794,796,5,3,0,0,
-        795,797,3,242,121,0,796,795,1,0,0,0,796,797,1,0,0,0,797,801,1,0,
-        0,0,798,800,3,284,142,0,799,798,1,0,0,0,800,803,1,0,0,0,801,799,
-        1,0,0,0,801,802,1,0,0,0,802,831,1,0,0,0,803,801,1,0,0,0,804,806,
-        3,284,142,0,805,807,3,242,121,0,806,805,1,0,0,0,806,807,1,0,0,0,
-        807,811,1,0,0,0,808,810,3,284,142,0,809,808,1,0,0,0,810,813,1,0,
-        0,0,811,809,1,0,0,0,811,812,1,0,0,0,812,831,1,0,0,0,813,811,1,0,
-        0,0,814,815,5,3,0,0,815,819,3,234,117,0,816,818,3,284,142,0,817,
-        816,1,0,0,0,818,821,1,0,0,0,819,817,1,0,0,0,819,820,1,0,0,0,820,
-        831,1,0,0,0,821,819,1,0,0,0,822,823,3,284,142,0,823,827,3,234,117,
-        0,824,826,3,284,142,0,825,824,1,0,0,0,826,829,1,0,0,0,827,825,1,
-        0,0,0,827,828,1,0,0,0,828,831,1,0,0,0,829,827,1,0,0,0,830,787,1,
-        0,0,0,830,794,1,0,0,0,830,804,1,0,0,0,830,814,1,0,0,0,830,822,1,
-        0,0,0,831,103,1,0,0,0,832,833,3,284,142,0,833,834,5,103,0,0,834,
-        835,3,106,53,0,835,836,5,104,0,0,836,105,1,0,0,0,837,841,3,110,55,
-        0,838,840,3,124,62,0,839,838,1,0,0,0,840,843,1,0,0,0,841,839,1,0,
-        0,0,841,842,1,0,0,0,842,872,1,0,0,0,843,841,1,0,0,0,844,845,5,103,
-        0,0,845,846,3,106,53,0,846,847,5,104,0,0,847,872,1,0,0,0,848,850,
-        3,126,63,0,849,851,3,110,55,0,850,849,1,0,0,0,850,851,1,0,0,0,851,
-        855,1,0,0,0,852,854,3,124,62,0,853,852,1,0,0,0,854,857,1,0,0,0,855,
-        853,1,0,0,0,855,856,1,0,0,0,856,872,1,0,0,0,857,855,1,0,0,0,858,
-        862,5,103,0,0,859,860,3,280,140,0,860,861,5,85,0,0,861,863,1,0,0,
-        0,862,859,1,0,0,0,862,863,1,0,0,0,863,864,1,0,0,0,864,867,3,106,
-        53,0,865,866,5,74,0,0,866,868,3,154,77,0,867,865,1,0,0,0,867,868,
-        1,0,0,0,868,869,1,0,0,0,869,870,5,104,0,0,870,872,1,0,0,0,871,837,
-        1,0,0,0,871,844,1,0,0,0,871,848,1,0,0,0,871,858,1,0,0,0,872,107,
-        1,0,0,0,873,875,3,110,55,0,874,876,3,124,62,0,875,874,1,0,0,0,876,
-        877,1,0,0,0,877,875,1,0,0,0,877,878,1,0,0,0,878,109,1,0,0,0,879,
-        881,5,103,0,0,880,882,3,280,140,0,881,880,1,0,0,0,881,882,1,0,0,
-        0,882,885,1,0,0,0,883,886,3,138,69,0,884,886,3,114,57,0,885,883,
-        1,0,0,0,885,884,1,0,0,0,885,886,1,0,0,0,886,888,1,0,0,0,887,889,
-        3,134,67,0,888,887,1,0,0,0,888,889,1,0,0,0,889,892,1,0,0,0,890,891,
-        5,74,0,0,891,893,3,154,77,0,892,890,1,0,0,0,892,893,1,0,0,0,893,
-        894,1,0,0,0,894,910,5,104,0,0,895,897,5,103,0,0,896,898,3,280,140,
-        0,897,896,1,0,0,0,897,898,1,0,0,0,898,899,1,0,0,0,899,901,3,112,
-        56,0,900,902,3,134,67,0,901,900,1,0,0,0,901,902,1,0,0,0,902,905,
-        1,0,0,0,903,904,5,74,0,0,904,906,3,154,77,0,905,903,1,0,0,0,905,
-        906,1,0,0,0,906,907,1,0,0,0,907,908,5,104,0,0,908,910,1,0,0,0,909,
-        879,1,0,0,0,909,895,1,0,0,0,910,111,1,0,0,0,911,912,5,37,0,0,912,
-        913,3,116,58,0,913,113,1,0,0,0,914,915,5,98,0,0,915,916,3,116,58,
-        0,916,115,1,0,0,0,917,925,3,118,59,0,918,920,5,101,0,0,919,921,5,
-        98,0,0,920,919,1,0,0,0,920,921,1,0,0,0,921,922,1,0,0,0,922,924,3,
-        118,59,0,923,918,1,0,0,0,924,927,1,0,0,0,925,923,1,0,0,0,925,926,
-        1,0,0,0,926,117,1,0,0,0,927,925,1,0,0,0,928,933,3,120,60,0,929,930,
-        5,93,0,0,930,932,3,120,60,0,931,929,1,0,0,0,932,935,1,0,0,0,933,
-        931,1,0,0,0,933,934,1,0,0,0,934,119,1,0,0,0,935,933,1,0,0,0,936,
-        937,5,94,0,0,937,940,3,120,60,0,938,940,3,122,61,0,939,936,1,0,0,
-        0,939,938,1,0,0,0,940,121,1,0,0,0,941,948,3,148,74,0,942,948,5,92,
-        0,0,943,944,5,103,0,0,944,945,3,116,58,0,945,946,5,104,0,0,946,948,
-        1,0,0,0,947,941,1,0,0,0,947,942,1,0,0,0,947,943,1,0,0,0,948,123,
-        1,0,0,0,949,951,3,130,65,0,950,952,3,128,64,0,951,950,1,0,0,0,951,
-        952,1,0,0,0,952,953,1,0,0,0,953,954,3,110,55,0,954,960,1,0,0,0,955,
-        956,3,126,63,0,956,957,3,110,55,0,957,960,1,0,0,0,958,960,3,126,
-        63,0,959,949,1,0,0,0,959,955,1,0,0,0,959,958,1,0,0,0,960,125,1,0,
-        0,0,961,962,5,103,0,0,962,963,3,110,55,0,963,964,3,130,65,0,964,
-        967,3,110,55,0,965,966,5,74,0,0,966,968,3,154,77,0,967,965,1,0,0,
-        0,967,968,1,0,0,0,968,969,1,0,0,0,969,970,5,104,0,0,970,971,3,128,
-        64,0,971,996,1,0,0,0,972,973,5,103,0,0,973,975,3,110,55,0,974,976,
-        3,124,62,0,975,974,1,0,0,0,976,977,1,0,0,0,977,975,1,0,0,0,977,978,
-        1,0,0,0,978,981,1,0,0,0,979,980,5,74,0,0,980,982,3,154,77,0,981,
-        979,1,0,0,0,981,982,1,0,0,0,982,983,1,0,0,0,983,984,5,104,0,0,984,
-        985,3,128,64,0,985,996,1,0,0,0,986,987,5,103,0,0,987,990,3,110,55,
-        0,988,989,5,74,0,0,989,991,3,154,77,0,990,988,1,0,0,0,990,991,1,
-        0,0,0,991,992,1,0,0,0,992,993,5,104,0,0,993,994,3,128,64,0,994,996,
-        1,0,0,0,995,961,1,0,0,0,995,972,1,0,0,0,995,986,1,0,0,0,996,127,
-        1,0,0,0,997,999,5,107,0,0,998,1000,3,242,121,0,999,998,1,0,0,0,999,
-        1000,1,0,0,0,1000,1005,1,0,0,0,1001,1003,5,97,0,0,1002,1004,3,242,
-        121,0,1003,1002,1,0,0,0,1003,1004,1,0,0,0,1004,1006,1,0,0,0,1005,
-        1001,1,0,0,0,1005,1006,1,0,0,0,1006,1007,1,0,0,0,1007,1011,5,108,
-        0,0,1008,1011,5,88,0,0,1009,1011,5,90,0,0,1010,997,1,0,0,0,1010,
-        1008,1,0,0,0,1010,1009,1,0,0,0,1011,129,1,0,0,0,1012,1013,5,86,0,
-        0,1013,1015,5,89,0,0,1014,1016,3,132,66,0,1015,1014,1,0,0,0,1015,
-        1016,1,0,0,0,1016,1017,1,0,0,0,1017,1018,5,89,0,0,1018,1037,5,87,
-        0,0,1019,1020,5,86,0,0,1020,1022,5,89,0,0,1021,1023,3,132,66,0,1022,
-        1021,1,0,0,0,1022,1023,1,0,0,0,1023,1024,1,0,0,0,1024,1037,5,89,
-        0,0,1025,1027,5,89,0,0,1026,1028,3,132,66,0,1027,1026,1,0,0,0,1027,
-        1028,1,0,0,0,1028,1029,1,0,0,0,1029,1030,5,89,0,0,1030,1037,5,87,
-        0,0,1031,1033,5,89,0,0,1032,1034,3,132,66,0,1033,1032,1,0,0,0,1033,
-        1034,1,0,0,0,1034,1035,1,0,0,0,1035,1037,5,89,0,0,1036,1012,1,0,
-        0,0,1036,1019,1,0,0,0,1036,1025,1,0,0,0,1036,1031,1,0,0,0,1037,131,
-        1,0,0,0,1038,1040,5,105,0,0,1039,1041,3,280,140,0,1040,1039,1,0,
-        0,0,1040,1041,1,0,0,0,1041,1044,1,0,0,0,1042,1045,3,136,68,0,1043,
-        1045,3,114,57,0,1044,1042,1,0,0,0,1044,1043,1,0,0,0,1044,1045,1,
-        0,0,0,1045,1047,1,0,0,0,1046,1048,3,144,72,0,1047,1046,1,0,0,0,1047,
-        1048,1,0,0,0,1048,1050,1,0,0,0,1049,1051,3,134,67,0,1050,1049,1,
-        0,0,0,1050,1051,1,0,0,0,1051,1054,1,0,0,0,1052,1053,5,74,0,0,1053,
-        1055,3,154,77,0,1054,1052,1,0,0,0,1054,1055,1,0,0,0,1055,1056,1,
-        0,0,0,1056,1057,5,106,0,0,1057,133,1,0,0,0,1058,1061,3,246,123,0,
-        1059,1061,3,234,117,0,1060,1058,1,0,0,0,1060,1059,1,0,0,0,1061,135,
-        1,0,0,0,1062,1063,5,98,0,0,1063,1071,3,150,75,0,1064,1066,5,101,
-        0,0,1065,1067,5,98,0,0,1066,1065,1,0,0,0,1066,1067,1,0,0,0,1067,
-        1068,1,0,0,0,1068,1070,3,150,75,0,1069,1064,1,0,0,0,1070,1073,1,
-        0,0,0,1071,1069,1,0,0,0,1071,1072,1,0,0,0,1072,1086,1,0,0,0,1073,
-        1071,1,0,0,0,1074,1075,5,98,0,0,1075,1086,3,142,71,0,1076,1077,5,
-        37,0,0,1077,1082,3,150,75,0,1078,1079,5,101,0,0,1079,1081,3,150,
-        75,0,1080,1078,1,0,0,0,1081,1084,1,0,0,0,1082,1080,1,0,0,0,1082,
-        1083,1,0,0,0,1083,1086,1,0,0,0,1084,1082,1,0,0,0,1085,1062,1,0,0,
-        0,1085,1074,1,0,0,0,1085,1076,1,0,0,0,1086,137,1,0,0,0,1087,1089,
-        3,140,70,0,1088,1087,1,0,0,0,1089,1090,1,0,0,0,1090,1088,1,0,0,0,
-        1090,1091,1,0,0,0,1091,139,1,0,0,0,1092,1093,5,98,0,0,1093,1097,
-        3,148,74,0,1094,1095,5,98,0,0,1095,1097,3,142,71,0,1096,1092,1,0,
-        0,0,1096,1094,1,0,0,0,1097,141,1,0,0,0,1098,1100,5,102,0,0,1099,
-        1101,7,5,0,0,1100,1099,1,0,0,0,1100,1101,1,0,0,0,1101,1102,1,0,0,
-        0,1102,1103,5,103,0,0,1103,1104,3,154,77,0,1104,1105,5,104,0,0,1105,
-        143,1,0,0,0,1106,1108,5,90,0,0,1107,1109,3,146,73,0,1108,1107,1,
-        0,0,0,1108,1109,1,0,0,0,1109,1114,1,0,0,0,1110,1112,5,79,0,0,1111,
-        1113,3,146,73,0,1112,1111,1,0,0,0,1112,1113,1,0,0,0,1113,1115,1,
-        0,0,0,1114,1110,1,0,0,0,1114,1115,1,0,0,0,1115,1121,1,0,0,0,1116,
-        1118,5,79,0,0,1117,1119,3,146,73,0,1118,1117,1,0,0,0,1118,1119,1,
-        0,0,0,1119,1121,1,0,0,0,1120,1106,1,0,0,0,1120,1116,1,0,0,0,1121,
-        145,1,0,0,0,1122,1124,5,89,0,0,1123,1122,1,0,0,0,1123,1124,1,0,0,
-        0,1124,1125,1,0,0,0,1125,1126,3,242,121,0,1126,147,1,0,0,0,1127,
-        1128,3,288,144,0,1128,149,1,0,0,0,1129,1130,3,288,144,0,1130,151,
-        1,0,0,0,1131,1133,3,196,98,0,1132,1134,3,194,97,0,1133,1132,1,0,
-        0,0,1134,1135,1,0,0,0,1135,1133,1,0,0,0,1135,1136,1,0,0,0,1136,153,
-        1,0,0,0,1137,1138,3,156,78,0,1138,155,1,0,0,0,1139,1144,3,158,79,
-        0,1140,1141,5,49,0,0,1141,1143,3,158,79,0,1142,1140,1,0,0,0,1143,
-        1146,1,0,0,0,1144,1142,1,0,0,0,1144,1145,1,0,0,0,1145,157,1,0,0,
-        0,1146,1144,1,0,0,0,1147,1152,3,160,80,0,1148,1149,5,76,0,0,1149,
-        1151,3,160,80,0,1150,1148,1,0,0,0,1151,1154,1,0,0,0,1152,1150,1,
-        0,0,0,1152,1153,1,0,0,0,1153,159,1,0,0,0,1154,1152,1,0,0,0,1155,
-        1160,3,162,81,0,1156,1157,5,2,0,0,1157,1159,3,162,81,0,1158,1156,
-        1,0,0,0,1159,1162,1,0,0,0,1160,1158,1,0,0,0,1160,1161,1,0,0,0,1161,
-        161,1,0,0,0,1162,1160,1,0,0,0,1163,1165,5,44,0,0,1164,1163,1,0,0,
-        0,1165,1168,1,0,0,0,1166,1164,1,0,0,0,1166,1167,1,0,0,0,1167,1169,
-        1,0,0,0,1168,1166,1,0,0,0,1169,1170,3,164,82,0,1170,163,1,0,0,0,
-        1171,1177,3,168,84,0,1172,1173,3,166,83,0,1173,1174,3,168,84,0,1174,
-        1176,1,0,0,0,1175,1172,1,0,0,0,1176,1179,1,0,0,0,1177,1175,1,0,0,
-        0,1177,1178,1,0,0,0,1178,165,1,0,0,0,1179,1177,1,0,0,0,1180,1181,
-        7,6,0,0,1181,167,1,0,0,0,1182,1186,3,178,89,0,1183,1185,3,170,85,
-        0,1184,1183,1,0,0,0,1185,1188,1,0,0,0,1186,1184,1,0,0,0,1186,1187,
-        1,0,0,0,1187,169,1,0,0,0,1188,1186,1,0,0,0,1189,1190,5,58,0,0,1190,
-        1191,5,75,0,0,1191,1224,3,178,89,0,1192,1193,5,24,0,0,1193,1194,
-        5,75,0,0,1194,1224,3,178,89,0,1195,1196,5,12,0,0,1196,1224,3,178,
-        89,0,1197,1198,5,81,0,0,1198,1224,3,178,89,0,1199,1200,5,35,0,0,
-        1200,1224,3,178,89,0,1201,1202,5,37,0,0,1202,1224,5,45,0,0,1203,
-        1204,5,37,0,0,1204,1205,5,44,0,0,1205,1224,5,45,0,0,1206,1208,5,
-        37,0,0,1207,1209,5,44,0,0,1208,1207,1,0,0,0,1208,1209,1,0,0,0,1209,
-        1210,1,0,0,0,1210,1213,7,7,0,0,1211,1213,5,78,0,0,1212,1206,1,0,
-        0,0,1212,1211,1,0,0,0,1213,1214,1,0,0,0,1214,1224,3,172,86,0,1215,
-        1217,5,37,0,0,1216,1218,5,44,0,0,1217,1216,1,0,0,0,1217,1218,1,0,
-        0,0,1218,1220,1,0,0,0,1219,1221,3,284,142,0,1220,1219,1,0,0,0,1220,
-        1221,1,0,0,0,1221,1222,1,0,0,0,1222,1224,5,63,0,0,1223,1189,1,0,
-        0,0,1223,1192,1,0,0,0,1223,1195,1,0,0,0,1223,1197,1,0,0,0,1223,1199,
-        1,0,0,0,1223,1201,1,0,0,0,1223,1203,1,0,0,0,1223,1212,1,0,0,0,1223,
-        1215,1,0,0,0,1224,171,1,0,0,0,1225,1230,3,174,87,0,1226,1227,5,101,
-        0,0,1227,1229,3,174,87,0,1228,1226,1,0,0,0,1229,1232,1,0,0,0,1230,
-        1228,1,0,0,0,1230,1231,1,0,0,0,1231,173,1,0,0,0,1232,1230,1,0,0,
-        0,1233,1235,3,176,88,0,1234,1233,1,0,0,0,1235,1236,1,0,0,0,1236,
-        1234,1,0,0,0,1236,1237,1,0,0,0,1237,1242,1,0,0,0,1238,1239,5,75,
-        0,0,1239,1240,3,176,88,0,1240,1241,3,176,88,0,1241,1243,1,0,0,0,
-        1242,1238,1,0,0,0,1242,1243,1,0,0,0,1243,1248,1,0,0,0,1244,1245,
-        5,86,0,0,1245,1246,3,172,86,0,1246,1247,5,87,0,0,1247,1249,1,0,0,
-        0,1248,1244,1,0,0,0,1248,1249,1,0,0,0,1249,1252,1,0,0,0,1250,1251,
-        5,44,0,0,1251,1253,5,45,0,0,1252,1250,1,0,0,0,1252,1253,1,0,0,0,
-        1253,175,1,0,0,0,1254,1257,3,284,142,0,1255,1257,5,45,0,0,1256,1254,
-        1,0,0,0,1256,1255,1,0,0,0,1257,177,1,0,0,0,1258,1264,3,182,91,0,
-        1259,1260,3,180,90,0,1260,1261,3,182,91,0,1261,1263,1,0,0,0,1262,
-        1259,1,0,0,0,1263,1266,1,0,0,0,1264,1262,1,0,0,0,1264,1265,1,0,0,
-        0,1265,179,1,0,0,0,1266,1264,1,0,0,0,1267,1268,7,8,0,0,1268,181,
-        1,0,0,0,1269,1275,3,186,93,0,1270,1271,3,184,92,0,1271,1272,3,186,
-        93,0,1272,1274,1,0,0,0,1273,1270,1,0,0,0,1274,1277,1,0,0,0,1275,
-        1273,1,0,0,0,1275,1276,1,0,0,0,1276,183,1,0,0,0,1277,1275,1,0,0,
-        0,1278,1279,7,9,0,0,1279,185,1,0,0,0,1280,1285,3,188,94,0,1281,1282,
-        5,95,0,0,1282,1284,3,188,94,0,1283,1281,1,0,0,0,1284,1287,1,0,0,
-        0,1285,1283,1,0,0,0,1285,1286,1,0,0,0,1286,187,1,0,0,0,1287,1285,
-        1,0,0,0,1288,1290,7,10,0,0,1289,1288,1,0,0,0,1290,1293,1,0,0,0,1291,
-        1289,1,0,0,0,1291,1292,1,0,0,0,1292,1294,1,0,0,0,1293,1291,1,0,0,
-        0,1294,1295,3,190,95,0,1295,189,1,0,0,0,1296,1301,3,196,98,0,1297,
-        1300,3,192,96,0,1298,1300,3,194,97,0,1299,1297,1,0,0,0,1299,1298,
-        1,0,0,0,1300,1303,1,0,0,0,1301,1299,1,0,0,0,1301,1302,1,0,0,0,1302,
-        1306,1,0,0,0,1303,1301,1,0,0,0,1304,1307,3,138,69,0,1305,1307,3,
-        114,57,0,1306,1304,1,0,0,0,1306,1305,1,0,0,0,1306,1307,1,0,0,0,1307,
-        191,1,0,0,0,1308,1309,5,105,0,0,1309,1310,3,154,77,0,1310,1311,5,
-        106,0,0,1311,1322,1,0,0,0,1312,1314,5,105,0,0,1313,1315,3,154,77,
-        0,1314,1313,1,0,0,0,1314,1315,1,0,0,0,1315,1316,1,0,0,0,1316,1318,
-        5,79,0,0,1317,1319,3,154,77,0,1318,1317,1,0,0,0,1318,1319,1,0,0,
-        0,1319,1320,1,0,0,0,1320,1322,5,106,0,0,1321,1308,1,0,0,0,1321,1312,
-        1,0,0,0,1322,193,1,0,0,0,1323,1324,5,96,0,0,1324,1325,3,248,124,
-        0,1325,195,1,0,0,0,1326,1342,3,198,99,0,1327,1342,3,222,111,0,1328,
-        1342,3,206,103,0,1329,1342,3,208,104,0,1330,1342,3,210,105,0,1331,
-        1342,3,216,108,0,1332,1342,3,218,109,0,1333,1342,3,236,118,0,1334,
-        1342,3,234,117,0,1335,1342,3,200,100,0,1336,1342,3,108,54,0,1337,
-        1342,3,220,110,0,1338,1342,3,224,112,0,1339,1342,3,230,115,0,1340,
-        1342,3,280,140,0,1341,1326,1,0,0,0,1341,1327,1,0,0,0,1341,1328,1,
-        0,0,0,1341,1329,1,0,0,0,1341,1330,1,0,0,0,1341,1331,1,0,0,0,1341,
-        1332,1,0,0,0,1341,1333,1,0,0,0,1341,1334,1,0,0,0,1341,1335,1,0,0,
-        0,1341,1336,1,0,0,0,1341,1337,1,0,0,0,1341,1338,1,0,0,0,1341,1339,
-        1,0,0,0,1341,1340,1,0,0,0,1342,197,1,0,0,0,1343,1344,5,13,0,0,1344,
-        1345,5,103,0,0,1345,1346,5,90,0,0,1346,1347,5,104,0,0,1347,199,1,
-        0,0,0,1348,1350,5,10,0,0,1349,1351,3,154,77,0,1350,1349,1,0,0,0,
-        1350,1351,1,0,0,0,1351,1353,1,0,0,0,1352,1354,3,202,101,0,1353,1352,
-        1,0,0,0,1354,1355,1,0,0,0,1355,1353,1,0,0,0,1355,1356,1,0,0,0,1356,
-        1359,1,0,0,0,1357,1358,5,22,0,0,1358,1360,3,154,77,0,1359,1357,1,
-        0,0,0,1359,1360,1,0,0,0,1360,1361,1,0,0,0,1361,1362,5,23,0,0,1362,
-        201,1,0,0,0,1363,1364,5,73,0,0,1364,1369,3,204,102,0,1365,1366,5,
-        97,0,0,1366,1368,3,204,102,0,1367,1365,1,0,0,0,1368,1371,1,0,0,0,
-        1369,1367,1,0,0,0,1369,1370,1,0,0,0,1370,1372,1,0,0,0,1371,1369,
-        1,0,0,0,1372,1373,5,59,0,0,1373,1374,3,154,77,0,1374,203,1,0,0,0,
-        1375,1376,3,166,83,0,1376,1377,3,154,77,0,1377,1381,1,0,0,0,1378,
-        1381,3,170,85,0,1379,1381,3,154,77,0,1380,1375,1,0,0,0,1380,1378,
-        1,0,0,0,1380,1379,1,0,0,0,1381,205,1,0,0,0,1382,1383,5,105,0,0,1383,
-        1386,3,214,107,0,1384,1385,5,101,0,0,1385,1387,3,154,77,0,1386,1384,
-        1,0,0,0,1386,1387,1,0,0,0,1387,1388,1,0,0,0,1388,1389,5,106,0,0,
-        1389,207,1,0,0,0,1390,1394,5,105,0,0,1391,1392,3,280,140,0,1392,
-        1393,5,85,0,0,1393,1395,1,0,0,0,1394,1391,1,0,0,0,1394,1395,1,0,
-        0,0,1395,1396,1,0,0,0,1396,1399,3,108,54,0,1397,1398,5,74,0,0,1398,
-        1400,3,154,77,0,1399,1397,1,0,0,0,1399,1400,1,0,0,0,1400,1401,1,
-        0,0,0,1401,1402,5,101,0,0,1402,1403,3,154,77,0,1403,1404,5,106,0,
-        0,1404,209,1,0,0,0,1405,1406,3,212,106,0,1406,1407,5,103,0,0,1407,
-        1408,3,214,107,0,1408,1409,5,104,0,0,1409,211,1,0,0,0,1410,1411,
-        7,11,0,0,1411,213,1,0,0,0,1412,1413,3,280,140,0,1413,1414,5,35,0,
-        0,1414,1417,3,154,77,0,1415,1416,5,74,0,0,1416,1418,3,154,77,0,1417,
-        1415,1,0,0,0,1417,1418,1,0,0,0,1418,215,1,0,0,0,1419,1420,5,51,0,
-        0,1420,1421,5,103,0,0,1421,1422,3,280,140,0,1422,1423,5,85,0,0,1423,
-        1424,3,154,77,0,1424,1425,5,97,0,0,1425,1426,3,280,140,0,1426,1427,
-        5,35,0,0,1427,1428,3,154,77,0,1428,1429,5,101,0,0,1429,1430,3,154,
-        77,0,1430,1431,5,104,0,0,1431,217,1,0,0,0,1432,1433,7,12,0,0,1433,
-        1439,5,107,0,0,1434,1440,3,8,4,0,1435,1437,3,98,49,0,1436,1438,3,
-        96,48,0,1437,1436,1,0,0,0,1437,1438,1,0,0,0,1438,1440,1,0,0,0,1439,
-        1434,1,0,0,0,1439,1435,1,0,0,0,1440,1441,1,0,0,0,1441,1442,5,108,
-        0,0,1442,219,1,0,0,0,1443,1444,5,103,0,0,1444,1445,3,154,77,0,1445,
-        1446,5,104,0,0,1446,221,1,0,0,0,1447,1448,3,226,113,0,1448,1450,
-        5,103,0,0,1449,1451,7,13,0,0,1450,1449,1,0,0,0,1450,1451,1,0,0,0,
-        1451,1453,1,0,0,0,1452,1454,3,154,77,0,1453,1452,1,0,0,0,1453,1454,
-        1,0,0,0,1454,1455,1,0,0,0,1455,1456,5,67,0,0,1456,1457,3,154,77,
-        0,1457,1458,5,104,0,0,1458,223,1,0,0,0,1459,1460,3,226,113,0,1460,
-        1462,5,103,0,0,1461,1463,7,0,0,0,1462,1461,1,0,0,0,1462,1463,1,0,
-        0,0,1463,1472,1,0,0,0,1464,1469,3,154,77,0,1465,1466,5,97,0,0,1466,
-        1468,3,154,77,0,1467,1465,1,0,0,0,1468,1471,1,0,0,0,1469,1467,1,
-        0,0,0,1469,1470,1,0,0,0,1470,1473,1,0,0,0,1471,1469,1,0,0,0,1472,
-        1464,1,0,0,0,1472,1473,1,0,0,0,1473,1474,1,0,0,0,1474,1475,5,104,
-        0,0,1475,225,1,0,0,0,1476,1477,3,228,114,0,1477,1478,3,284,142,0,
-        1478,227,1,0,0,0,1479,1480,3,284,142,0,1480,1481,5,96,0,0,1481,1483,
-        1,0,0,0,1482,1479,1,0,0,0,1483,1486,1,0,0,0,1484,1482,1,0,0,0,1484,
-        1485,1,0,0,0,1485,229,1,0,0,0,1486,1484,1,0,0,0,1487,1488,3,280,
-        140,0,1488,1497,5,107,0,0,1489,1494,3,232,116,0,1490,1491,5,97,0,
-        0,1491,1493,3,232,116,0,1492,1490,1,0,0,0,1493,1496,1,0,0,0,1494,
-        1492,1,0,0,0,1494,1495,1,0,0,0,1495,1498,1,0,0,0,1496,1494,1,0,0,
-        0,1497,1489,1,0,0,0,1497,1498,1,0,0,0,1498,1499,1,0,0,0,1499,1500,
-        5,108,0,0,1500,231,1,0,0,0,1501,1502,3,248,124,0,1502,1503,5,98,
-        0,0,1503,1504,3,154,77,0,1504,1511,1,0,0,0,1505,1506,5,96,0,0,1506,
-        1511,3,248,124,0,1507,1508,5,96,0,0,1508,1511,5,90,0,0,1509,1511,
-        3,280,140,0,1510,1501,1,0,0,0,1510,1505,1,0,0,0,1510,1507,1,0,0,
-        0,1510,1509,1,0,0,0,1511,233,1,0,0,0,1512,1515,5,102,0,0,1513,1516,
-        3,288,144,0,1514,1516,5,111,0,0,1515,1513,1,0,0,0,1515,1514,1,0,
-        0,0,1516,235,1,0,0,0,1517,1524,3,238,119,0,1518,1524,5,45,0,0,1519,
-        1524,3,240,120,0,1520,1524,5,113,0,0,1521,1524,3,244,122,0,1522,
-        1524,3,246,123,0,1523,1517,1,0,0,0,1523,1518,1,0,0,0,1523,1519,1,
-        0,0,0,1523,1520,1,0,0,0,1523,1521,1,0,0,0,1523,1522,1,0,0,0,1524,
-        237,1,0,0,0,1525,1526,7,14,0,0,1526,239,1,0,0,0,1527,1530,3,242,
-        121,0,1528,1530,5,112,0,0,1529,1527,1,0,0,0,1529,1528,1,0,0,0,1530,
-        241,1,0,0,0,1531,1532,7,15,0,0,1532,243,1,0,0,0,1533,1542,5,105,
-        0,0,1534,1539,3,154,77,0,1535,1536,5,97,0,0,1536,1538,3,154,77,0,
-        1537,1535,1,0,0,0,1538,1541,1,0,0,0,1539,1537,1,0,0,0,1539,1540,
-        1,0,0,0,1540,1543,1,0,0,0,1541,1539,1,0,0,0,1542,1534,1,0,0,0,1542,
-        1543,1,0,0,0,1543,1544,1,0,0,0,1544,1545,5,106,0,0,1545,245,1,0,
-        0,0,1546,1560,5,107,0,0,1547,1548,3,248,124,0,1548,1549,5,98,0,0,
-        1549,1557,3,154,77,0,1550,1551,5,97,0,0,1551,1552,3,248,124,0,1552,
-        1553,5,98,0,0,1553,1554,3,154,77,0,1554,1556,1,0,0,0,1555,1550,1,
-        0,0,0,1556,1559,1,0,0,0,1557,1555,1,0,0,0,1557,1558,1,0,0,0,1558,
-        1561,1,0,0,0,1559,1557,1,0,0,0,1560,1547,1,0,0,0,1560,1561,1,0,0,
-        0,1561,1562,1,0,0,0,1562,1563,5,108,0,0,1563,247,1,0,0,0,1564,1565,
-        3,288,144,0,1565,249,1,0,0,0,1566,1572,3,252,126,0,1567,1572,3,262,
-        131,0,1568,1572,3,264,132,0,1569,1572,3,268,134,0,1570,1572,3,274,
-        137,0,1571,1566,1,0,0,0,1571,1567,1,0,0,0,1571,1568,1,0,0,0,1571,
-        1569,1,0,0,0,1571,1570,1,0,0,0,1572,251,1,0,0,0,1573,1574,5,15,0,
-        0,1574,1576,5,11,0,0,1575,1577,3,284,142,0,1576,1575,1,0,0,0,1576,
-        1577,1,0,0,0,1577,1579,1,0,0,0,1578,1580,3,276,138,0,1579,1578,1,
-        0,0,0,1579,1580,1,0,0,0,1580,1581,1,0,0,0,1581,1582,7,16,0,0,1582,
-        1583,5,103,0,0,1583,1584,3,280,140,0,1584,1585,3,140,70,0,1585,1586,
-        5,104,0,0,1586,1587,7,17,0,0,1587,1589,3,254,127,0,1588,1590,3,96,
-        48,0,1589,1588,1,0,0,0,1589,1590,1,0,0,0,1590,253,1,0,0,0,1591,1592,
-        3,256,128,0,1592,1593,5,37,0,0,1593,1594,5,70,0,0,1594,1620,1,0,
-        0,0,1595,1596,3,258,129,0,1596,1597,5,37,0,0,1597,1598,5,70,0,0,
-        1598,1620,1,0,0,0,1599,1600,3,256,128,0,1600,1601,5,37,0,0,1601,
-        1602,5,44,0,0,1602,1603,5,45,0,0,1603,1620,1,0,0,0,1604,1605,3,256,
-        128,0,1605,1606,5,37,0,0,1606,1607,5,42,0,0,1607,1608,5,38,0,0,1608,
-        1620,1,0,0,0,1609,1610,3,258,129,0,1610,1611,5,37,0,0,1611,1612,
-        5,42,0,0,1612,1613,5,38,0,0,1613,1620,1,0,0,0,1614,1615,3,256,128,
-        0,1615,1616,5,37,0,0,1616,1617,7,7,0,0,1617,1618,3,260,130,0,1618,
-        1620,1,0,0,0,1619,1591,1,0,0,0,1619,1595,1,0,0,0,1619,1599,1,0,0,
-        0,1619,1604,1,0,0,0,1619,1609,1,0,0,0,1619,1614,1,0,0,0,1620,255,
-        1,0,0,0,1621,1622,3,280,140,0,1622,1623,5,96,0,0,1623,1624,3,248,
-        124,0,1624,257,1,0,0,0,1625,1626,5,103,0,0,1626,1631,3,256,128,0,
-        1627,1628,5,97,0,0,1628,1630,3,256,128,0,1629,1627,1,0,0,0,1630,
-        1633,1,0,0,0,1631,1629,1,0,0,0,1631,1632,1,0,0,0,1632,1634,1,0,0,
-        0,1633,1631,1,0,0,0,1634,1635,5,104,0,0,1635,259,1,0,0,0,1636,1641,
-        3,284,142,0,1637,1638,5,86,0,0,1638,1639,3,260,130,0,1639,1640,5,
-        87,0,0,1640,1642,1,0,0,0,1641,1637,1,0,0,0,1641,1642,1,0,0,0,1642,
-        1646,1,0,0,0,1643,1644,5,103,0,0,1644,1645,5,111,0,0,1645,1647,5,
-        104,0,0,1646,1643,1,0,0,0,1646,1647,1,0,0,0,1647,261,1,0,0,0,1648,
-        1649,5,21,0,0,1649,1650,5,11,0,0,1650,1652,3,284,142,0,1651,1653,
-        3,278,139,0,1652,1651,1,0,0,0,1652,1653,1,0,0,0,1653,263,1,0,0,0,
-        1654,1656,5,15,0,0,1655,1657,5,70,0,0,1656,1655,1,0,0,0,1656,1657,
-        1,0,0,0,1657,1658,1,0,0,0,1658,1660,5,36,0,0,1659,1661,3,284,142,
-        0,1660,1659,1,0,0,0,1660,1661,1,0,0,0,1661,1663,1,0,0,0,1662,1664,
-        3,276,138,0,1663,1662,1,0,0,0,1663,1664,1,0,0,0,1664,1665,1,0,0,
-        0,1665,1667,3,266,133,0,1666,1668,3,96,48,0,1667,1666,1,0,0,0,1667,
-        1668,1,0,0,0,1668,265,1,0,0,0,1669,1670,5,27,0,0,1670,1671,5,103,
-        0,0,1671,1672,3,280,140,0,1672,1673,3,140,70,0,1673,1674,5,104,0,
-        0,1674,1675,5,47,0,0,1675,1676,5,103,0,0,1676,1681,3,256,128,0,1677,
-        1678,5,97,0,0,1678,1680,3,256,128,0,1679,1677,1,0,0,0,1680,1683,
-        1,0,0,0,1681,1679,1,0,0,0,1681,1682,1,0,0,0,1682,1684,1,0,0,0,1683,
-        1681,1,0,0,0,1684,1685,5,104,0,0,1685,1703,1,0,0,0,1686,1688,5,47,
-        0,0,1687,1689,5,98,0,0,1688,1687,1,0,0,0,1688,1689,1,0,0,0,1689,
-        1690,1,0,0,0,1690,1691,3,148,74,0,1691,1692,5,103,0,0,1692,1697,
-        3,248,124,0,1693,1694,5,97,0,0,1694,1696,3,248,124,0,1695,1693,1,
-        0,0,0,1696,1699,1,0,0,0,1697,1695,1,0,0,0,1697,1698,1,0,0,0,1698,
-        1700,1,0,0,0,1699,1697,1,0,0,0,1700,1701,5,104,0,0,1701,1703,1,0,
-        0,0,1702,1669,1,0,0,0,1702,1686,1,0,0,0,1703,267,1,0,0,0,1704,1705,
-        5,15,0,0,1705,1706,3,284,142,0,1706,1708,5,36,0,0,1707,1709,3,284,
-        142,0,1708,1707,1,0,0,0,1708,1709,1,0,0,0,1709,1711,1,0,0,0,1710,
-        1712,3,276,138,0,1711,1710,1,0,0,0,1711,1712,1,0,0,0,1712,1713,1,
-        0,0,0,1713,1714,5,27,0,0,1714,1715,5,103,0,0,1715,1716,3,280,140,
-        0,1716,1717,3,140,70,0,1717,1718,5,104,0,0,1718,1720,5,47,0,0,1719,
-        1721,3,284,142,0,1720,1719,1,0,0,0,1720,1721,1,0,0,0,1721,1722,1,
-        0,0,0,1722,1724,3,270,135,0,1723,1725,3,272,136,0,1724,1723,1,0,
-        0,0,1724,1725,1,0,0,0,1725,269,1,0,0,0,1726,1727,5,103,0,0,1727,
-        1732,3,256,128,0,1728,1729,5,97,0,0,1729,1731,3,256,128,0,1730,1728,
-        1,0,0,0,1731,1734,1,0,0,0,1732,1730,1,0,0,0,1732,1733,1,0,0,0,1733,
-        1735,1,0,0,0,1734,1732,1,0,0,0,1735,1736,5,104,0,0,1736,1749,1,0,
-        0,0,1737,1738,5,105,0,0,1738,1743,3,256,128,0,1739,1740,5,97,0,0,
-        1740,1742,3,256,128,0,1741,1739,1,0,0,0,1742,1745,1,0,0,0,1743,1741,
-        1,0,0,0,1743,1744,1,0,0,0,1744,1746,1,0,0,0,1745,1743,1,0,0,0,1746,
-        1747,5,106,0,0,1747,1749,1,0,0,0,1748,1726,1,0,0,0,1748,1737,1,0,
-        0,0,1749,271,1,0,0,0,1750,1751,3,284,142,0,1751,1752,3,246,123,0,
-        1752,273,1,0,0,0,1753,1754,5,21,0,0,1754,1755,5,36,0,0,1755,1757,
-        3,284,142,0,1756,1758,3,278,139,0,1757,1756,1,0,0,0,1757,1758,1,
-        0,0,0,1758,275,1,0,0,0,1759,1760,5,34,0,0,1760,1761,5,44,0,0,1761,
-        1762,5,25,0,0,1762,277,1,0,0,0,1763,1764,5,34,0,0,1764,1765,5,25,
-        0,0,1765,279,1,0,0,0,1766,1769,3,284,142,0,1767,1769,3,282,141,0,
-        1768,1766,1,0,0,0,1768,1767,1,0,0,0,1769,281,1,0,0,0,1770,1771,7,
-        18,0,0,1771,283,1,0,0,0,1772,1776,5,115,0,0,1773,1776,5,114,0,0,
-        1774,1776,3,286,143,0,1775,1772,1,0,0,0,1775,1773,1,0,0,0,1775,1774,
-        1,0,0,0,1776,285,1,0,0,0,1777,1778,7,19,0,0,1778,287,1,0,0,0,1779,
-        1782,3,284,142,0,1780,1782,3,290,145,0,1781,1779,1,0,0,0,1781,1780,
-        1,0,0,0,1782,289,1,0,0,0,1783,1784,7,20,0,0,1784,291,1,0,0,0,220,
-        294,301,312,317,324,330,335,339,346,361,364,371,383,386,406,409,
-        416,420,428,438,441,444,449,451,454,458,464,473,476,485,490,497,
-        500,510,513,518,524,526,538,548,552,557,569,578,586,611,619,631,
-        634,642,654,660,663,667,670,680,689,696,702,706,709,712,719,727,
-        730,735,744,755,765,771,775,780,785,791,796,801,806,811,819,827,
-        830,841,850,855,862,867,871,877,881,885,888,892,897,901,905,909,
-        920,925,933,939,947,951,959,967,977,981,990,995,999,1003,1005,1010,
-        1015,1022,1027,1033,1036,1040,1044,1047,1050,1054,1060,1066,1071,
-        1082,1085,1090,1096,1100,1108,1112,1114,1118,1120,1123,1135,1144,
-        1152,1160,1166,1177,1186,1208,1212,1217,1220,1223,1230,1236,1242,
-        1248,1252,1256,1264,1275,1285,1291,1299,1301,1306,1314,1318,1321,
-        1341,1350,1355,1359,1369,1380,1386,1394,1399,1417,1437,1439,1450,
-        1453,1462,1469,1472,1484,1494,1497,1510,1515,1523,1529,1539,1542,
-        1557,1560,1571,1576,1579,1589,1619,1631,1641,1646,1652,1656,1660,
-        1663,1667,1681,1688,1697,1702,1708,1711,1720,1724,1732,1743,1748,
-        1757,1768,1775,1781
+        77,1,0,0,0,721,719,1,0,0,0,722,723,3,284,142,0,723,724,5,86,0,0,
+        724,725,3,158,79,0,725,79,1,0,0,0,726,728,5,33,0,0,727,729,5,75,
+        0,0,728,727,1,0,0,0,728,729,1,0,0,0,729,730,1,0,0,0,730,731,3,158,
+        79,0,731,81,1,0,0,0,732,733,5,76,0,0,733,735,3,86,43,0,734,736,3,
+        100,50,0,735,734,1,0,0,0,735,736,1,0,0,0,736,83,1,0,0,0,737,738,
+        5,54,0,0,738,739,3,86,43,0,739,85,1,0,0,0,740,742,5,20,0,0,741,740,
+        1,0,0,0,741,742,1,0,0,0,742,743,1,0,0,0,743,745,3,88,44,0,744,746,
+        3,92,46,0,745,744,1,0,0,0,745,746,1,0,0,0,746,748,1,0,0,0,747,749,
+        3,94,47,0,748,747,1,0,0,0,748,749,1,0,0,0,749,751,1,0,0,0,750,752,
+        3,96,48,0,751,750,1,0,0,0,751,752,1,0,0,0,752,87,1,0,0,0,753,758,
+        5,91,0,0,754,755,5,98,0,0,755,757,3,90,45,0,756,754,1,0,0,0,757,
+        760,1,0,0,0,758,756,1,0,0,0,758,759,1,0,0,0,759,770,1,0,0,0,760,
+        758,1,0,0,0,761,766,3,90,45,0,762,763,5,98,0,0,763,765,3,90,45,0,
+        764,762,1,0,0,0,765,768,1,0,0,0,766,764,1,0,0,0,766,767,1,0,0,0,
+        767,770,1,0,0,0,768,766,1,0,0,0,769,753,1,0,0,0,769,761,1,0,0,0,
+        770,89,1,0,0,0,771,774,3,158,79,0,772,773,5,4,0,0,773,775,3,284,
+        142,0,774,772,1,0,0,0,774,775,1,0,0,0,775,91,1,0,0,0,776,777,5,50,
+        0,0,777,778,5,8,0,0,778,783,3,98,49,0,779,780,5,98,0,0,780,782,3,
+        98,49,0,781,779,1,0,0,0,782,785,1,0,0,0,783,781,1,0,0,0,783,784,
+        1,0,0,0,784,93,1,0,0,0,785,783,1,0,0,0,786,787,7,3,0,0,787,788,3,
+        158,79,0,788,95,1,0,0,0,789,790,5,39,0,0,790,791,3,158,79,0,791,
+        97,1,0,0,0,792,794,3,158,79,0,793,795,7,4,0,0,794,793,1,0,0,0,794,
+        795,1,0,0,0,795,99,1,0,0,0,796,797,5,75,0,0,797,798,3,158,79,0,798,
+        101,1,0,0,0,799,804,3,104,52,0,800,801,5,98,0,0,801,803,3,104,52,
+        0,802,800,1,0,0,0,803,806,1,0,0,0,804,802,1,0,0,0,804,805,1,0,0,
+        0,805,103,1,0,0,0,806,804,1,0,0,0,807,808,3,284,142,0,808,809,5,
+        86,0,0,809,811,1,0,0,0,810,807,1,0,0,0,810,811,1,0,0,0,811,814,1,
+        0,0,0,812,815,3,110,55,0,813,815,3,108,54,0,814,812,1,0,0,0,814,
+        813,1,0,0,0,815,825,1,0,0,0,816,817,3,284,142,0,817,818,5,86,0,0,
+        818,820,1,0,0,0,819,816,1,0,0,0,819,820,1,0,0,0,820,821,1,0,0,0,
+        821,822,3,106,53,0,822,823,3,110,55,0,823,825,1,0,0,0,824,810,1,
+        0,0,0,824,819,1,0,0,0,825,105,1,0,0,0,826,830,5,1,0,0,827,829,3,
+        288,144,0,828,827,1,0,0,0,829,832,1,0,0,0,830,828,1,0,0,0,830,831,
+        1,0,0,0,831,870,1,0,0,0,832,830,1,0,0,0,833,835,5,3,0,0,834,836,
+        3,246,123,0,835,834,1,0,0,0,835,836,1,0,0,0,836,840,1,0,0,0,837,
+        839,3,288,144,0,838,837,1,0,0,0,839,842,1,0,0,0,840,838,1,0,0,0,
+        840,841,1,0,0,0,841,870,1,0,0,0,842,840,1,0,0,0,843,845,3,288,144,
+        0,844,846,3,246,123,0,845,844,1,0,0,0,845,846,1,0,0,0,846,850,1,
+        0,0,0,847,849,3,288,144,0,848,847,1,0,0,0,849,852,1,0,0,0,850,848,
+        1,0,0,0,850,851,1,0,0,0,851,870,1,0,0,0,852,850,1,0,0,0,853,854,
+        5,3,0,0,854,858,3,238,119,0,855,857,3,288,144,0,856,855,1,0,0,0,
+        857,860,1,0,0,0,858,856,1,0,0,0,858,859,1,0,0,0,859,870,1,0,0,0,
+        860,858,1,0,0,0,861,862,3,288,144,0,862,866,3,238,119,0,863,865,
+        3,288,144,0,864,863,1,0,0,0,865,868,1,0,0,0,866,864,1,0,0,0,866,
+        867,1,0,0,0,867,870,1,0,0,0,868,866,1,0,0,0,869,826,1,0,0,0,869,
+        833,1,0,0,0,869,843,1,0,0,0,869,853,1,0,0,0,869,861,1,0,0,0,870,
+        107,1,0,0,0,871,872,3,288,144,0,872,873,5,104,0,0,873,874,3,110,
+        55,0,874,875,5,105,0,0,875,109,1,0,0,0,876,880,3,114,57,0,877,879,
+        3,128,64,0,878,877,1,0,0,0,879,882,1,0,0,0,880,878,1,0,0,0,880,881,
+        1,0,0,0,881,911,1,0,0,0,882,880,1,0,0,0,883,884,5,104,0,0,884,885,
+        3,110,55,0,885,886,5,105,0,0,886,911,1,0,0,0,887,889,3,130,65,0,
+        888,890,3,114,57,0,889,888,1,0,0,0,889,890,1,0,0,0,890,894,1,0,0,
+        0,891,893,3,128,64,0,892,891,1,0,0,0,893,896,1,0,0,0,894,892,1,0,
+        0,0,894,895,1,0,0,0,895,911,1,0,0,0,896,894,1,0,0,0,897,901,5,104,
+        0,0,898,899,3,284,142,0,899,900,5,86,0,0,900,902,1,0,0,0,901,898,
+        1,0,0,0,901,902,1,0,0,0,902,903,1,0,0,0,903,906,3,110,55,0,904,905,
+        5,75,0,0,905,907,3,158,79,0,906,904,1,0,0,0,906,907,1,0,0,0,907,
+        908,1,0,0,0,908,909,5,105,0,0,909,911,1,0,0,0,910,876,1,0,0,0,910,
+        883,1,0,0,0,910,887,1,0,0,0,910,897,1,0,0,0,911,111,1,0,0,0,912,
+        914,3,114,57,0,913,915,3,128,64,0,914,913,1,0,0,0,915,916,1,0,0,
+        0,916,914,1,0,0,0,916,917,1,0,0,0,917,113,1,0,0,0,918,920,5,104,
+        0,0,919,921,3,284,142,0,920,919,1,0,0,0,920,921,1,0,0,0,921,924,
+        1,0,0,0,922,925,3,142,71,0,923,925,3,118,59,0,924,922,1,0,0,0,924,
+        923,1,0,0,0,924,925,1,0,0,0,925,927,1,0,0,0,926,928,3,138,69,0,927,
+        926,1,0,0,0,927,928,1,0,0,0,928,931,1,0,0,0,929,930,5,75,0,0,930,
+        932,3,158,79,0,931,929,1,0,0,0,931,932,1,0,0,0,932,933,1,0,0,0,933,
+        949,5,105,0,0,934,936,5,104,0,0,935,937,3,284,142,0,936,935,1,0,
+        0,0,936,937,1,0,0,0,937,938,1,0,0,0,938,940,3,116,58,0,939,941,3,
+        138,69,0,940,939,1,0,0,0,940,941,1,0,0,0,941,944,1,0,0,0,942,943,
+        5,75,0,0,943,945,3,158,79,0,944,942,1,0,0,0,944,945,1,0,0,0,945,
+        946,1,0,0,0,946,947,5,105,0,0,947,949,1,0,0,0,948,918,1,0,0,0,948,
+        934,1,0,0,0,949,115,1,0,0,0,950,951,5,37,0,0,951,952,3,120,60,0,
+        952,117,1,0,0,0,953,954,5,99,0,0,954,955,3,120,60,0,955,119,1,0,
+        0,0,956,964,3,122,61,0,957,959,5,102,0,0,958,960,5,99,0,0,959,958,
+        1,0,0,0,959,960,1,0,0,0,960,961,1,0,0,0,961,963,3,122,61,0,962,957,
+        1,0,0,0,963,966,1,0,0,0,964,962,1,0,0,0,964,965,1,0,0,0,965,121,
+        1,0,0,0,966,964,1,0,0,0,967,972,3,124,62,0,968,969,5,94,0,0,969,
+        971,3,124,62,0,970,968,1,0,0,0,971,974,1,0,0,0,972,970,1,0,0,0,972,
+        973,1,0,0,0,973,123,1,0,0,0,974,972,1,0,0,0,975,976,5,95,0,0,976,
+        979,3,124,62,0,977,979,3,126,63,0,978,975,1,0,0,0,978,977,1,0,0,
+        0,979,125,1,0,0,0,980,987,3,152,76,0,981,987,5,93,0,0,982,983,5,
+        104,0,0,983,984,3,120,60,0,984,985,5,105,0,0,985,987,1,0,0,0,986,
+        980,1,0,0,0,986,981,1,0,0,0,986,982,1,0,0,0,987,127,1,0,0,0,988,
+        990,3,134,67,0,989,991,3,132,66,0,990,989,1,0,0,0,990,991,1,0,0,
+        0,991,992,1,0,0,0,992,993,3,114,57,0,993,999,1,0,0,0,994,995,3,130,
+        65,0,995,996,3,114,57,0,996,999,1,0,0,0,997,999,3,130,65,0,998,988,
+        1,0,0,0,998,994,1,0,0,0,998,997,1,0,0,0,999,129,1,0,0,0,1000,1001,
+        5,104,0,0,1001,1002,3,114,57,0,1002,1003,3,134,67,0,1003,1006,3,
+        114,57,0,1004,1005,5,75,0,0,1005,1007,3,158,79,0,1006,1004,1,0,0,
+        0,1006,1007,1,0,0,0,1007,1008,1,0,0,0,1008,1009,5,105,0,0,1009,1010,
+        3,132,66,0,1010,1035,1,0,0,0,1011,1012,5,104,0,0,1012,1014,3,114,
+        57,0,1013,1015,3,128,64,0,1014,1013,1,0,0,0,1015,1016,1,0,0,0,1016,
+        1014,1,0,0,0,1016,1017,1,0,0,0,1017,1020,1,0,0,0,1018,1019,5,75,
+        0,0,1019,1021,3,158,79,0,1020,1018,1,0,0,0,1020,1021,1,0,0,0,1021,
+        1022,1,0,0,0,1022,1023,5,105,0,0,1023,1024,3,132,66,0,1024,1035,
+        1,0,0,0,1025,1026,5,104,0,0,1026,1029,3,114,57,0,1027,1028,5,75,
+        0,0,1028,1030,3,158,79,0,1029,1027,1,0,0,0,1029,1030,1,0,0,0,1030,
+        1031,1,0,0,0,1031,1032,5,105,0,0,1032,1033,3,132,66,0,1033,1035,
+        1,0,0,0,1034,1000,1,0,0,0,1034,1011,1,0,0,0,1034,1025,1,0,0,0,1035,
+        131,1,0,0,0,1036,1038,5,108,0,0,1037,1039,3,246,123,0,1038,1037,
+        1,0,0,0,1038,1039,1,0,0,0,1039,1044,1,0,0,0,1040,1042,5,98,0,0,1041,
+        1043,3,246,123,0,1042,1041,1,0,0,0,1042,1043,1,0,0,0,1043,1045,1,
+        0,0,0,1044,1040,1,0,0,0,1044,1045,1,0,0,0,1045,1046,1,0,0,0,1046,
+        1050,5,109,0,0,1047,1050,5,89,0,0,1048,1050,5,91,0,0,1049,1036,1,
+        0,0,0,1049,1047,1,0,0,0,1049,1048,1,0,0,0,1050,133,1,0,0,0,1051,
+        1052,5,87,0,0,1052,1054,5,90,0,0,1053,1055,3,136,68,0,1054,1053,
+        1,0,0,0,1054,1055,1,0,0,0,1055,1056,1,0,0,0,1056,1057,5,90,0,0,1057,
+        1076,5,88,0,0,1058,1059,5,87,0,0,1059,1061,5,90,0,0,1060,1062,3,
+        136,68,0,1061,1060,1,0,0,0,1061,1062,1,0,0,0,1062,1063,1,0,0,0,1063,
+        1076,5,90,0,0,1064,1066,5,90,0,0,1065,1067,3,136,68,0,1066,1065,
+        1,0,0,0,1066,1067,1,0,0,0,1067,1068,1,0,0,0,1068,1069,5,90,0,0,1069,
+        1076,5,88,0,0,1070,1072,5,90,0,0,1071,1073,3,136,68,0,1072,1071,
+        1,0,0,0,1072,1073,1,0,0,0,1073,1074,1,0,0,0,1074,1076,5,90,0,0,1075,
+        1051,1,0,0,0,1075,1058,1,0,0,0,1075,1064,1,0,0,0,1075,1070,1,0,0,
+        0,1076,135,1,0,0,0,1077,1079,5,106,0,0,1078,1080,3,284,142,0,1079,
+        1078,1,0,0,0,1079,1080,1,0,0,0,1080,1083,1,0,0,0,1081,1084,3,140,
+        70,0,1082,1084,3,118,59,0,1083,1081,1,0,0,0,1083,1082,1,0,0,0,1083,
+        1084,1,0,0,0,1084,1086,1,0,0,0,1085,1087,3,148,74,0,1086,1085,1,
+        0,0,0,1086,1087,1,0,0,0,1087,1089,1,0,0,0,1088,1090,3,138,69,0,1089,
+        1088,1,0,0,0,1089,1090,1,0,0,0,1090,1093,1,0,0,0,1091,1092,5,75,
+        0,0,1092,1094,3,158,79,0,1093,1091,1,0,0,0,1093,1094,1,0,0,0,1094,
+        1095,1,0,0,0,1095,1096,5,107,0,0,1096,137,1,0,0,0,1097,1100,3,250,
+        125,0,1098,1100,3,238,119,0,1099,1097,1,0,0,0,1099,1098,1,0,0,0,
+        1100,139,1,0,0,0,1101,1102,5,99,0,0,1102,1110,3,154,77,0,1103,1105,
+        5,102,0,0,1104,1106,5,99,0,0,1105,1104,1,0,0,0,1105,1106,1,0,0,0,
+        1106,1107,1,0,0,0,1107,1109,3,154,77,0,1108,1103,1,0,0,0,1109,1112,
+        1,0,0,0,1110,1108,1,0,0,0,1110,1111,1,0,0,0,1111,1125,1,0,0,0,1112,
+        1110,1,0,0,0,1113,1114,5,99,0,0,1114,1125,3,146,73,0,1115,1116,5,
+        37,0,0,1116,1121,3,154,77,0,1117,1118,5,102,0,0,1118,1120,3,154,
+        77,0,1119,1117,1,0,0,0,1120,1123,1,0,0,0,1121,1119,1,0,0,0,1121,
+        1122,1,0,0,0,1122,1125,1,0,0,0,1123,1121,1,0,0,0,1124,1101,1,0,0,
+        0,1124,1113,1,0,0,0,1124,1115,1,0,0,0,1125,141,1,0,0,0,1126,1128,
+        3,144,72,0,1127,1126,1,0,0,0,1128,1129,1,0,0,0,1129,1127,1,0,0,0,
+        1129,1130,1,0,0,0,1130,143,1,0,0,0,1131,1132,5,99,0,0,1132,1136,
+        3,152,76,0,1133,1134,5,99,0,0,1134,1136,3,146,73,0,1135,1131,1,0,
+        0,0,1135,1133,1,0,0,0,1136,145,1,0,0,0,1137,1139,5,103,0,0,1138,
+        1140,7,5,0,0,1139,1138,1,0,0,0,1139,1140,1,0,0,0,1140,1141,1,0,0,
+        0,1141,1142,5,104,0,0,1142,1143,3,158,79,0,1143,1144,5,105,0,0,1144,
+        147,1,0,0,0,1145,1147,5,91,0,0,1146,1148,3,150,75,0,1147,1146,1,
+        0,0,0,1147,1148,1,0,0,0,1148,1153,1,0,0,0,1149,1151,5,80,0,0,1150,
+        1152,3,150,75,0,1151,1150,1,0,0,0,1151,1152,1,0,0,0,1152,1154,1,
+        0,0,0,1153,1149,1,0,0,0,1153,1154,1,0,0,0,1154,1160,1,0,0,0,1155,
+        1157,5,80,0,0,1156,1158,3,150,75,0,1157,1156,1,0,0,0,1157,1158,1,
+        0,0,0,1158,1160,1,0,0,0,1159,1145,1,0,0,0,1159,1155,1,0,0,0,1160,
+        149,1,0,0,0,1161,1163,5,90,0,0,1162,1161,1,0,0,0,1162,1163,1,0,0,
+        0,1163,1164,1,0,0,0,1164,1165,3,246,123,0,1165,151,1,0,0,0,1166,
+        1167,3,292,146,0,1167,153,1,0,0,0,1168,1169,3,292,146,0,1169,155,
+        1,0,0,0,1170,1172,3,200,100,0,1171,1173,3,198,99,0,1172,1171,1,0,
+        0,0,1173,1174,1,0,0,0,1174,1172,1,0,0,0,1174,1175,1,0,0,0,1175,157,
+        1,0,0,0,1176,1177,3,160,80,0,1177,159,1,0,0,0,1178,1183,3,162,81,
+        0,1179,1180,5,49,0,0,1180,1182,3,162,81,0,1181,1179,1,0,0,0,1182,
+        1185,1,0,0,0,1183,1181,1,0,0,0,1183,1184,1,0,0,0,1184,161,1,0,0,
+        0,1185,1183,1,0,0,0,1186,1191,3,164,82,0,1187,1188,5,77,0,0,1188,
+        1190,3,164,82,0,1189,1187,1,0,0,0,1190,1193,1,0,0,0,1191,1189,1,
+        0,0,0,1191,1192,1,0,0,0,1192,163,1,0,0,0,1193,1191,1,0,0,0,1194,
+        1199,3,166,83,0,1195,1196,5,2,0,0,1196,1198,3,166,83,0,1197,1195,
+        1,0,0,0,1198,1201,1,0,0,0,1199,1197,1,0,0,0,1199,1200,1,0,0,0,1200,
+        165,1,0,0,0,1201,1199,1,0,0,0,1202,1204,5,44,0,0,1203,1202,1,0,0,
+        0,1204,1207,1,0,0,0,1205,1203,1,0,0,0,1205,1206,1,0,0,0,1206,1208,
+        1,0,0,0,1207,1205,1,0,0,0,1208,1209,3,168,84,0,1209,167,1,0,0,0,
+        1210,1216,3,172,86,0,1211,1212,3,170,85,0,1212,1213,3,172,86,0,1213,
+        1215,1,0,0,0,1214,1211,1,0,0,0,1215,1218,1,0,0,0,1216,1214,1,0,0,
+        0,1216,1217,1,0,0,0,1217,169,1,0,0,0,1218,1216,1,0,0,0,1219,1220,
+        7,6,0,0,1220,171,1,0,0,0,1221,1225,3,182,91,0,1222,1224,3,174,87,
+        0,1223,1222,1,0,0,0,1224,1227,1,0,0,0,1225,1223,1,0,0,0,1225,1226,
+        1,0,0,0,1226,173,1,0,0,0,1227,1225,1,0,0,0,1228,1229,5,59,0,0,1229,
+        1230,5,76,0,0,1230,1263,3,182,91,0,1231,1232,5,24,0,0,1232,1233,
+        5,76,0,0,1233,1263,3,182,91,0,1234,1235,5,12,0,0,1235,1263,3,182,
+        91,0,1236,1237,5,82,0,0,1237,1263,3,182,91,0,1238,1239,5,35,0,0,
+        1239,1263,3,182,91,0,1240,1241,5,37,0,0,1241,1263,5,45,0,0,1242,
+        1243,5,37,0,0,1243,1244,5,44,0,0,1244,1263,5,45,0,0,1245,1247,5,
+        37,0,0,1246,1248,5,44,0,0,1247,1246,1,0,0,0,1247,1248,1,0,0,0,1248,
+        1249,1,0,0,0,1249,1252,7,7,0,0,1250,1252,5,79,0,0,1251,1245,1,0,
+        0,0,1251,1250,1,0,0,0,1252,1253,1,0,0,0,1253,1263,3,176,88,0,1254,
+        1256,5,37,0,0,1255,1257,5,44,0,0,1256,1255,1,0,0,0,1256,1257,1,0,
+        0,0,1257,1259,1,0,0,0,1258,1260,3,288,144,0,1259,1258,1,0,0,0,1259,
+        1260,1,0,0,0,1260,1261,1,0,0,0,1261,1263,5,64,0,0,1262,1228,1,0,
+        0,0,1262,1231,1,0,0,0,1262,1234,1,0,0,0,1262,1236,1,0,0,0,1262,1238,
+        1,0,0,0,1262,1240,1,0,0,0,1262,1242,1,0,0,0,1262,1251,1,0,0,0,1262,
+        1254,1,0,0,0,1263,175,1,0,0,0,1264,1269,3,178,89,0,1265,1266,5,102,
+        0,0,1266,1268,3,178,89,0,1267,1265,1,0,0,0,1268,1271,1,0,0,0,1269,
+        1267,1,0,0,0,1269,1270,1,0,0,0,1270,177,1,0,0,0,1271,1269,1,0,0,
+        0,1272,1274,3,180,90,0,1273,1272,1,0,0,0,1274,1275,1,0,0,0,1275,
+        1273,1,0,0,0,1275,1276,1,0,0,0,1276,1281,1,0,0,0,1277,1278,5,76,
+        0,0,1278,1279,3,180,90,0,1279,1280,3,180,90,0,1280,1282,1,0,0,0,
+        1281,1277,1,0,0,0,1281,1282,1,0,0,0,1282,1287,1,0,0,0,1283,1284,
+        5,87,0,0,1284,1285,3,176,88,0,1285,1286,5,88,0,0,1286,1288,1,0,0,
+        0,1287,1283,1,0,0,0,1287,1288,1,0,0,0,1288,1291,1,0,0,0,1289,1290,
+        5,44,0,0,1290,1292,5,45,0,0,1291,1289,1,0,0,0,1291,1292,1,0,0,0,
+        1292,179,1,0,0,0,1293,1296,3,288,144,0,1294,1296,5,45,0,0,1295,1293,
+        1,0,0,0,1295,1294,1,0,0,0,1296,181,1,0,0,0,1297,1303,3,186,93,0,
+        1298,1299,3,184,92,0,1299,1300,3,186,93,0,1300,1302,1,0,0,0,1301,
+        1298,1,0,0,0,1302,1305,1,0,0,0,1303,1301,1,0,0,0,1303,1304,1,0,0,
+        0,1304,183,1,0,0,0,1305,1303,1,0,0,0,1306,1307,7,8,0,0,1307,185,
+        1,0,0,0,1308,1314,3,190,95,0,1309,1310,3,188,94,0,1310,1311,3,190,
+        95,0,1311,1313,1,0,0,0,1312,1309,1,0,0,0,1313,1316,1,0,0,0,1314,
+        1312,1,0,0,0,1314,1315,1,0,0,0,1315,187,1,0,0,0,1316,1314,1,0,0,
+        0,1317,1318,7,9,0,0,1318,189,1,0,0,0,1319,1324,3,192,96,0,1320,1321,
+        5,96,0,0,1321,1323,3,192,96,0,1322,1320,1,0,0,0,1323,1326,1,0,0,
+        0,1324,1322,1,0,0,0,1324,1325,1,0,0,0,1325,191,1,0,0,0,1326,1324,
+        1,0,0,0,1327,1329,7,10,0,0,1328,1327,1,0,0,0,1329,1332,1,0,0,0,1330,
+        1328,1,0,0,0,1330,1331,1,0,0,0,1331,1333,1,0,0,0,1332,1330,1,0,0,
+        0,1333,1334,3,194,97,0,1334,193,1,0,0,0,1335,1340,3,200,100,0,1336,
+        1339,3,196,98,0,1337,1339,3,198,99,0,1338,1336,1,0,0,0,1338,1337,
+        1,0,0,0,1339,1342,1,0,0,0,1340,1338,1,0,0,0,1340,1341,1,0,0,0,1341,
+        1345,1,0,0,0,1342,1340,1,0,0,0,1343,1346,3,142,71,0,1344,1346,3,
+        118,59,0,1345,1343,1,0,0,0,1345,1344,1,0,0,0,1345,1346,1,0,0,0,1346,
+        195,1,0,0,0,1347,1348,5,106,0,0,1348,1349,3,158,79,0,1349,1350,5,
+        107,0,0,1350,1361,1,0,0,0,1351,1353,5,106,0,0,1352,1354,3,158,79,
+        0,1353,1352,1,0,0,0,1353,1354,1,0,0,0,1354,1355,1,0,0,0,1355,1357,
+        5,80,0,0,1356,1358,3,158,79,0,1357,1356,1,0,0,0,1357,1358,1,0,0,
+        0,1358,1359,1,0,0,0,1359,1361,5,107,0,0,1360,1347,1,0,0,0,1360,1351,
+        1,0,0,0,1361,197,1,0,0,0,1362,1363,5,97,0,0,1363,1364,3,252,126,
+        0,1364,199,1,0,0,0,1365,1381,3,202,101,0,1366,1381,3,226,113,0,1367,
+        1381,3,210,105,0,1368,1381,3,212,106,0,1369,1381,3,214,107,0,1370,
+        1381,3,220,110,0,1371,1381,3,222,111,0,1372,1381,3,240,120,0,1373,
+        1381,3,238,119,0,1374,1381,3,204,102,0,1375,1381,3,112,56,0,1376,
+        1381,3,224,112,0,1377,1381,3,228,114,0,1378,1381,3,234,117,0,1379,
+        1381,3,284,142,0,1380,1365,1,0,0,0,1380,1366,1,0,0,0,1380,1367,1,
+        0,0,0,1380,1368,1,0,0,0,1380,1369,1,0,0,0,1380,1370,1,0,0,0,1380,
+        1371,1,0,0,0,1380,1372,1,0,0,0,1380,1373,1,0,0,0,1380,1374,1,0,0,
+        0,1380,1375,1,0,0,0,1380,1376,1,0,0,0,1380,1377,1,0,0,0,1380,1378,
+        1,0,0,0,1380,1379,1,0,0,0,1381,201,1,0,0,0,1382,1383,5,13,0,0,1383,
+        1384,5,104,0,0,1384,1385,5,91,0,0,1385,1386,5,105,0,0,1386,203,1,
+        0,0,0,1387,1389,5,10,0,0,1388,1390,3,158,79,0,1389,1388,1,0,0,0,
+        1389,1390,1,0,0,0,1390,1392,1,0,0,0,1391,1393,3,206,103,0,1392,1391,
+        1,0,0,0,1393,1394,1,0,0,0,1394,1392,1,0,0,0,1394,1395,1,0,0,0,1395,
+        1398,1,0,0,0,1396,1397,5,22,0,0,1397,1399,3,158,79,0,1398,1396,1,
+        0,0,0,1398,1399,1,0,0,0,1399,1400,1,0,0,0,1400,1401,5,23,0,0,1401,
+        205,1,0,0,0,1402,1403,5,74,0,0,1403,1408,3,208,104,0,1404,1405,5,
+        98,0,0,1405,1407,3,208,104,0,1406,1404,1,0,0,0,1407,1410,1,0,0,0,
+        1408,1406,1,0,0,0,1408,1409,1,0,0,0,1409,1411,1,0,0,0,1410,1408,
+        1,0,0,0,1411,1412,5,60,0,0,1412,1413,3,158,79,0,1413,207,1,0,0,0,
+        1414,1415,3,170,85,0,1415,1416,3,158,79,0,1416,1420,1,0,0,0,1417,
+        1420,3,174,87,0,1418,1420,3,158,79,0,1419,1414,1,0,0,0,1419,1417,
+        1,0,0,0,1419,1418,1,0,0,0,1420,209,1,0,0,0,1421,1422,5,106,0,0,1422,
+        1425,3,218,109,0,1423,1424,5,102,0,0,1424,1426,3,158,79,0,1425,1423,
+        1,0,0,0,1425,1426,1,0,0,0,1426,1427,1,0,0,0,1427,1428,5,107,0,0,
+        1428,211,1,0,0,0,1429,1433,5,106,0,0,1430,1431,3,284,142,0,1431,
+        1432,5,86,0,0,1432,1434,1,0,0,0,1433,1430,1,0,0,0,1433,1434,1,0,
+        0,0,1434,1435,1,0,0,0,1435,1438,3,112,56,0,1436,1437,5,75,0,0,1437,
+        1439,3,158,79,0,1438,1436,1,0,0,0,1438,1439,1,0,0,0,1439,1440,1,
+        0,0,0,1440,1441,5,102,0,0,1441,1442,3,158,79,0,1442,1443,5,107,0,
+        0,1443,213,1,0,0,0,1444,1445,3,216,108,0,1445,1446,5,104,0,0,1446,
+        1447,3,218,109,0,1447,1448,5,105,0,0,1448,215,1,0,0,0,1449,1450,
+        7,11,0,0,1450,217,1,0,0,0,1451,1452,3,284,142,0,1452,1453,5,35,0,
+        0,1453,1456,3,158,79,0,1454,1455,5,75,0,0,1455,1457,3,158,79,0,1456,
+        1454,1,0,0,0,1456,1457,1,0,0,0,1457,219,1,0,0,0,1458,1459,5,51,0,
+        0,1459,1460,5,104,0,0,1460,1461,3,284,142,0,1461,1462,5,86,0,0,1462,
+        1463,3,158,79,0,1463,1464,5,98,0,0,1464,1465,3,284,142,0,1465,1466,
+        5,35,0,0,1466,1467,3,158,79,0,1467,1468,5,102,0,0,1468,1469,3,158,
+        79,0,1469,1470,5,105,0,0,1470,221,1,0,0,0,1471,1472,7,12,0,0,1472,
+        1478,5,108,0,0,1473,1479,3,12,6,0,1474,1476,3,102,51,0,1475,1477,
+        3,100,50,0,1476,1475,1,0,0,0,1476,1477,1,0,0,0,1477,1479,1,0,0,0,
+        1478,1473,1,0,0,0,1478,1474,1,0,0,0,1479,1480,1,0,0,0,1480,1481,
+        5,109,0,0,1481,223,1,0,0,0,1482,1483,5,104,0,0,1483,1484,3,158,79,
+        0,1484,1485,5,105,0,0,1485,225,1,0,0,0,1486,1487,3,230,115,0,1487,
+        1489,5,104,0,0,1488,1490,7,13,0,0,1489,1488,1,0,0,0,1489,1490,1,
+        0,0,0,1490,1492,1,0,0,0,1491,1493,3,158,79,0,1492,1491,1,0,0,0,1492,
+        1493,1,0,0,0,1493,1494,1,0,0,0,1494,1495,5,68,0,0,1495,1496,3,158,
+        79,0,1496,1497,5,105,0,0,1497,227,1,0,0,0,1498,1499,3,230,115,0,
+        1499,1501,5,104,0,0,1500,1502,7,0,0,0,1501,1500,1,0,0,0,1501,1502,
+        1,0,0,0,1502,1511,1,0,0,0,1503,1508,3,158,79,0,1504,1505,5,98,0,
+        0,1505,1507,3,158,79,0,1506,1504,1,0,0,0,1507,1510,1,0,0,0,1508,
+        1506,1,0,0,0,1508,1509,1,0,0,0,1509,1512,1,0,0,0,1510,1508,1,0,0,
+        0,1511,1503,1,0,0,0,1511,1512,1,0,0,0,1512,1513,1,0,0,0,1513,1514,
+        5,105,0,0,1514,229,1,0,0,0,1515,1516,3,232,116,0,1516,1517,3,288,
+        144,0,1517,231,1,0,0,0,1518,1519,3,288,144,0,1519,1520,5,97,0,0,
+        1520,1522,1,0,0,0,1521,1518,1,0,0,0,1522,1525,1,0,0,0,1523,1521,
+        1,0,0,0,1523,1524,1,0,0,0,1524,233,1,0,0,0,1525,1523,1,0,0,0,1526,
+        1527,3,284,142,0,1527,1536,5,108,0,0,1528,1533,3,236,118,0,1529,
+        1530,5,98,0,0,1530,1532,3,236,118,0,1531,1529,1,0,0,0,1532,1535,
+        1,0,0,0,1533,1531,1,0,0,0,1533,1534,1,0,0,0,1534,1537,1,0,0,0,1535,
+        1533,1,0,0,0,1536,1528,1,0,0,0,1536,1537,1,0,0,0,1537,1538,1,0,0,
+        0,1538,1539,5,109,0,0,1539,235,1,0,0,0,1540,1541,3,252,126,0,1541,
+        1542,5,99,0,0,1542,1543,3,158,79,0,1543,1550,1,0,0,0,1544,1545,5,
+        97,0,0,1545,1550,3,252,126,0,1546,1547,5,97,0,0,1547,1550,5,91,0,
+        0,1548,1550,3,284,142,0,1549,1540,1,0,0,0,1549,1544,1,0,0,0,1549,
+        1546,1,0,0,0,1549,1548,1,0,0,0,1550,237,1,0,0,0,1551,1554,5,103,
+        0,0,1552,1555,3,292,146,0,1553,1555,5,112,0,0,1554,1552,1,0,0,0,
+        1554,1553,1,0,0,0,1555,239,1,0,0,0,1556,1563,3,242,121,0,1557,1563,
+        5,45,0,0,1558,1563,3,244,122,0,1559,1563,5,114,0,0,1560,1563,3,248,
+        124,0,1561,1563,3,250,125,0,1562,1556,1,0,0,0,1562,1557,1,0,0,0,
+        1562,1558,1,0,0,0,1562,1559,1,0,0,0,1562,1560,1,0,0,0,1562,1561,
+        1,0,0,0,1563,241,1,0,0,0,1564,1565,7,14,0,0,1565,243,1,0,0,0,1566,
+        1569,3,246,123,0,1567,1569,5,113,0,0,1568,1566,1,0,0,0,1568,1567,
+        1,0,0,0,1569,245,1,0,0,0,1570,1571,7,15,0,0,1571,247,1,0,0,0,1572,
+        1581,5,106,0,0,1573,1578,3,158,79,0,1574,1575,5,98,0,0,1575,1577,
+        3,158,79,0,1576,1574,1,0,0,0,1577,1580,1,0,0,0,1578,1576,1,0,0,0,
+        1578,1579,1,0,0,0,1579,1582,1,0,0,0,1580,1578,1,0,0,0,1581,1573,
+        1,0,0,0,1581,1582,1,0,0,0,1582,1583,1,0,0,0,1583,1584,5,107,0,0,
+        1584,249,1,0,0,0,1585,1599,5,108,0,0,1586,1587,3,252,126,0,1587,
+        1588,5,99,0,0,1588,1596,3,158,79,0,1589,1590,5,98,0,0,1590,1591,
+        3,252,126,0,1591,1592,5,99,0,0,1592,1593,3,158,79,0,1593,1595,1,
+        0,0,0,1594,1589,1,0,0,0,1595,1598,1,0,0,0,1596,1594,1,0,0,0,1596,
+        1597,1,0,0,0,1597,1600,1,0,0,0,1598,1596,1,0,0,0,1599,1586,1,0,0,
+        0,1599,1600,1,0,0,0,1600,1601,1,0,0,0,1601,1602,5,109,0,0,1602,251,
+        1,0,0,0,1603,1604,3,292,146,0,1604,253,1,0,0,0,1605,1611,3,256,128,
+        0,1606,1611,3,266,133,0,1607,1611,3,268,134,0,1608,1611,3,272,136,
+        0,1609,1611,3,278,139,0,1610,1605,1,0,0,0,1610,1606,1,0,0,0,1610,
+        1607,1,0,0,0,1610,1608,1,0,0,0,1610,1609,1,0,0,0,1611,255,1,0,0,
+        0,1612,1613,5,15,0,0,1613,1615,5,11,0,0,1614,1616,3,288,144,0,1615,
+        1614,1,0,0,0,1615,1616,1,0,0,0,1616,1618,1,0,0,0,1617,1619,3,280,
+        140,0,1618,1617,1,0,0,0,1618,1619,1,0,0,0,1619,1620,1,0,0,0,1620,
+        1621,7,16,0,0,1621,1622,5,104,0,0,1622,1623,3,284,142,0,1623,1624,
+        3,144,72,0,1624,1625,5,105,0,0,1625,1626,7,17,0,0,1626,1628,3,258,
+        129,0,1627,1629,3,100,50,0,1628,1627,1,0,0,0,1628,1629,1,0,0,0,1629,
+        257,1,0,0,0,1630,1631,3,260,130,0,1631,1632,5,37,0,0,1632,1633,5,
+        71,0,0,1633,1659,1,0,0,0,1634,1635,3,262,131,0,1635,1636,5,37,0,
+        0,1636,1637,5,71,0,0,1637,1659,1,0,0,0,1638,1639,3,260,130,0,1639,
+        1640,5,37,0,0,1640,1641,5,44,0,0,1641,1642,5,45,0,0,1642,1659,1,
+        0,0,0,1643,1644,3,260,130,0,1644,1645,5,37,0,0,1645,1646,5,42,0,
+        0,1646,1647,5,38,0,0,1647,1659,1,0,0,0,1648,1649,3,262,131,0,1649,
+        1650,5,37,0,0,1650,1651,5,42,0,0,1651,1652,5,38,0,0,1652,1659,1,
+        0,0,0,1653,1654,3,260,130,0,1654,1655,5,37,0,0,1655,1656,7,7,0,0,
+        1656,1657,3,264,132,0,1657,1659,1,0,0,0,1658,1630,1,0,0,0,1658,1634,
+        1,0,0,0,1658,1638,1,0,0,0,1658,1643,1,0,0,0,1658,1648,1,0,0,0,1658,
+        1653,1,0,0,0,1659,259,1,0,0,0,1660,1661,3,284,142,0,1661,1662,5,
+        97,0,0,1662,1663,3,252,126,0,1663,261,1,0,0,0,1664,1665,5,104,0,
+        0,1665,1670,3,260,130,0,1666,1667,5,98,0,0,1667,1669,3,260,130,0,
+        1668,1666,1,0,0,0,1669,1672,1,0,0,0,1670,1668,1,0,0,0,1670,1671,
+        1,0,0,0,1671,1673,1,0,0,0,1672,1670,1,0,0,0,1673,1674,5,105,0,0,
+        1674,263,1,0,0,0,1675,1680,3,288,144,0,1676,1677,5,87,0,0,1677,1678,
+        3,264,132,0,1678,1679,5,88,0,0,1679,1681,1,0,0,0,1680,1676,1,0,0,
+        0,1680,1681,1,0,0,0,1681,1685,1,0,0,0,1682,1683,5,104,0,0,1683,1684,
+        5,112,0,0,1684,1686,5,105,0,0,1685,1682,1,0,0,0,1685,1686,1,0,0,
+        0,1686,265,1,0,0,0,1687,1688,5,21,0,0,1688,1689,5,11,0,0,1689,1691,
+        3,288,144,0,1690,1692,3,282,141,0,1691,1690,1,0,0,0,1691,1692,1,
+        0,0,0,1692,267,1,0,0,0,1693,1695,5,15,0,0,1694,1696,5,71,0,0,1695,
+        1694,1,0,0,0,1695,1696,1,0,0,0,1696,1697,1,0,0,0,1697,1699,5,36,
+        0,0,1698,1700,3,288,144,0,1699,1698,1,0,0,0,1699,1700,1,0,0,0,1700,
+        1702,1,0,0,0,1701,1703,3,280,140,0,1702,1701,1,0,0,0,1702,1703,1,
+        0,0,0,1703,1704,1,0,0,0,1704,1706,3,270,135,0,1705,1707,3,100,50,
+        0,1706,1705,1,0,0,0,1706,1707,1,0,0,0,1707,269,1,0,0,0,1708,1709,
+        5,27,0,0,1709,1710,5,104,0,0,1710,1711,3,284,142,0,1711,1712,3,144,
+        72,0,1712,1713,5,105,0,0,1713,1714,5,47,0,0,1714,1715,5,104,0,0,
+        1715,1720,3,260,130,0,1716,1717,5,98,0,0,1717,1719,3,260,130,0,1718,
+        1716,1,0,0,0,1719,1722,1,0,0,0,1720,1718,1,0,0,0,1720,1721,1,0,0,
+        0,1721,1723,1,0,0,0,1722,1720,1,0,0,0,1723,1724,5,105,0,0,1724,1742,
+        1,0,0,0,1725,1727,5,47,0,0,1726,1728,5,99,0,0,1727,1726,1,0,0,0,
+        1727,1728,1,0,0,0,1728,1729,1,0,0,0,1729,1730,3,152,76,0,1730,1731,
+        5,104,0,0,1731,1736,3,252,126,0,1732,1733,5,98,0,0,1733,1735,3,252,
+        126,0,1734,1732,1,0,0,0,1735,1738,1,0,0,0,1736,1734,1,0,0,0,1736,
+        1737,1,0,0,0,1737,1739,1,0,0,0,1738,1736,1,0,0,0,1739,1740,5,105,
+        0,0,1740,1742,1,0,0,0,1741,1708,1,0,0,0,1741,1725,1,0,0,0,1742,271,
+        1,0,0,0,1743,1744,5,15,0,0,1744,1745,3,288,144,0,1745,1747,5,36,
+        0,0,1746,1748,3,288,144,0,1747,1746,1,0,0,0,1747,1748,1,0,0,0,1748,
+        1750,1,0,0,0,1749,1751,3,280,140,0,1750,1749,1,0,0,0,1750,1751,1,
+        0,0,0,1751,1752,1,0,0,0,1752,1753,5,27,0,0,1753,1754,5,104,0,0,1754,
+        1755,3,284,142,0,1755,1756,3,144,72,0,1756,1757,5,105,0,0,1757,1759,
+        5,47,0,0,1758,1760,3,288,144,0,1759,1758,1,0,0,0,1759,1760,1,0,0,
+        0,1760,1761,1,0,0,0,1761,1763,3,274,137,0,1762,1764,3,276,138,0,
+        1763,1762,1,0,0,0,1763,1764,1,0,0,0,1764,273,1,0,0,0,1765,1766,5,
+        104,0,0,1766,1771,3,260,130,0,1767,1768,5,98,0,0,1768,1770,3,260,
+        130,0,1769,1767,1,0,0,0,1770,1773,1,0,0,0,1771,1769,1,0,0,0,1771,
+        1772,1,0,0,0,1772,1774,1,0,0,0,1773,1771,1,0,0,0,1774,1775,5,105,
+        0,0,1775,1788,1,0,0,0,1776,1777,5,106,0,0,1777,1782,3,260,130,0,
+        1778,1779,5,98,0,0,1779,1781,3,260,130,0,1780,1778,1,0,0,0,1781,
+        1784,1,0,0,0,1782,1780,1,0,0,0,1782,1783,1,0,0,0,1783,1785,1,0,0,
+        0,1784,1782,1,0,0,0,1785,1786,5,107,0,0,1786,1788,1,0,0,0,1787,1765,
+        1,0,0,0,1787,1776,1,0,0,0,1788,275,1,0,0,0,1789,1790,3,288,144,0,
+        1790,1791,3,250,125,0,1791,277,1,0,0,0,1792,1793,5,21,0,0,1793,1794,
+        5,36,0,0,1794,1796,3,288,144,0,1795,1797,3,282,141,0,1796,1795,1,
+        0,0,0,1796,1797,1,0,0,0,1797,279,1,0,0,0,1798,1799,5,34,0,0,1799,
+        1800,5,44,0,0,1800,1801,5,25,0,0,1801,281,1,0,0,0,1802,1803,5,34,
+        0,0,1803,1804,5,25,0,0,1804,283,1,0,0,0,1805,1808,3,288,144,0,1806,
+        1808,3,286,143,0,1807,1805,1,0,0,0,1807,1806,1,0,0,0,1808,285,1,
+        0,0,0,1809,1810,7,18,0,0,1810,287,1,0,0,0,1811,1815,5,116,0,0,1812,
+        1815,5,115,0,0,1813,1815,3,290,145,0,1814,1811,1,0,0,0,1814,1812,
+        1,0,0,0,1814,1813,1,0,0,0,1815,289,1,0,0,0,1816,1817,7,19,0,0,1817,
+        291,1,0,0,0,1818,1821,3,288,144,0,1819,1821,3,294,147,0,1820,1818,
+        1,0,0,0,1820,1819,1,0,0,0,1821,293,1,0,0,0,1822,1823,7,20,0,0,1823,
+        295,1,0,0,0,227,298,306,312,315,321,326,331,334,340,351,356,363,
+        369,374,378,385,400,403,410,422,425,445,448,455,459,467,477,480,
+        483,488,490,493,497,503,512,515,524,529,536,539,549,552,557,563,
+        565,577,587,591,596,608,617,625,650,658,670,673,681,693,699,702,
+        706,709,719,728,735,741,745,748,751,758,766,769,774,783,794,804,
+        810,814,819,824,830,835,840,845,850,858,866,869,880,889,894,901,
+        906,910,916,920,924,927,931,936,940,944,948,959,964,972,978,986,
+        990,998,1006,1016,1020,1029,1034,1038,1042,1044,1049,1054,1061,1066,
+        1072,1075,1079,1083,1086,1089,1093,1099,1105,1110,1121,1124,1129,
+        1135,1139,1147,1151,1153,1157,1159,1162,1174,1183,1191,1199,1205,
+        1216,1225,1247,1251,1256,1259,1262,1269,1275,1281,1287,1291,1295,
+        1303,1314,1324,1330,1338,1340,1345,1353,1357,1360,1380,1389,1394,
+        1398,1408,1419,1425,1433,1438,1456,1476,1478,1489,1492,1501,1508,
+        1511,1523,1533,1536,1549,1554,1562,1568,1578,1581,1596,1599,1610,
+        1615,1618,1628,1658,1670,1680,1685,1691,1695,1699,1702,1706,1720,
+        1727,1736,1741,1747,1750,1759,1763,1771,1782,1787,1796,1807,1814,
+        1820
     ];
 
     private static __ATN: antlr.ATN;
@@ -9417,11 +9649,76 @@ export class StatementContext extends antlr.ParserRuleContext {
     public schemaCommand(): SchemaCommandContext | null {
         return this.getRuleContext(0, SchemaCommandContext);
     }
+    public showCommand(): ShowCommandContext | null {
+        return this.getRuleContext(0, ShowCommandContext);
+    }
     public query(): QueryContext | null {
         return this.getRuleContext(0, QueryContext);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_statement;
+    }
+}
+
+
+export class ShowCommandContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public SHOW(): antlr.TerminalNode {
+        return this.getToken(CypherParser.SHOW, 0)!;
+    }
+    public showWord(): ShowWordContext[];
+    public showWord(i: number): ShowWordContext | null;
+    public showWord(i?: number): ShowWordContext[] | ShowWordContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(ShowWordContext);
+        }
+
+        return this.getRuleContext(i, ShowWordContext);
+    }
+    public where(): WhereContext | null {
+        return this.getRuleContext(0, WhereContext);
+    }
+    public YIELD(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.YIELD, 0);
+    }
+    public projectionBody(): ProjectionBodyContext | null {
+        return this.getRuleContext(0, ProjectionBodyContext);
+    }
+    public clause(): ClauseContext[];
+    public clause(i: number): ClauseContext | null;
+    public clause(i?: number): ClauseContext[] | ClauseContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(ClauseContext);
+        }
+
+        return this.getRuleContext(i, ClauseContext);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_showCommand;
+    }
+}
+
+
+export class ShowWordContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public symbolicName(): SymbolicNameContext | null {
+        return this.getRuleContext(0, SymbolicNameContext);
+    }
+    public ALL(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.ALL, 0);
+    }
+    public IN(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.IN, 0);
+    }
+    public BY(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.BY, 0);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_showWord;
     }
 }
 
@@ -13961,6 +14258,9 @@ export class NonReservedKeywordContext extends antlr.ParserRuleContext {
     }
     public INSERT(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.INSERT, 0);
+    }
+    public SHOW(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.SHOW, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_nonReservedKeyword;
