@@ -10,14 +10,14 @@ import { countLabel, withRunner } from '../support/runner-db.js';
 
 /**
  * ON ERROR RETRY on the server's batch path. The batches commit through the database's real
- * BatchCommits; a wrapper makes the first `conflicts` commits fail as a batch overtaken by another
+ * BatchCommits; a wrapper makes the first `conflicts` proposals fail as a batch overtaken by another
  * write does (rolled back, ABORTED / TRANSACTION_CONFLICT), and stands in for the clock: each
  * back-off pause is recorded and moves a virtual clock on by its length, so the durations are exact.
  */
 interface Script {
-  /** Commits refused with a conflict before the real ones go through. */
+  /** Proposals refused with a conflict before the real ones go through. */
   conflicts: number;
-  /** Every commit asked for, refused or not. */
+  /** Every proposal asked for, refused or not. */
   commits: number;
   /** The back-off pauses, in ms. */
   readonly pauses: number[];
@@ -34,14 +34,14 @@ async function runWithConflicts(db: Database, text: string, conflicts: number, p
       (ws, real) => {
         const batches: BatchCommits = {
           ...real,
-          commit: async () => {
+          propose: async () => {
             script.commits++;
             if (script.conflicts > 0) {
               script.conflicts--;
               await real.rollback();
               throw aborted('node 1 was written after the snapshot; retry', 'TRANSACTION_CONFLICT');
             }
-            return real.commit();
+            return real.propose();
           },
           sleep: (ms) => {
             script.pauses.push(ms);

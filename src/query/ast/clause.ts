@@ -168,7 +168,7 @@ export interface InTransactions {
   readonly retry?: OnErrorRetry;
   /** `REPORT STATUS AS s`: the variable that holds each row's inner-transaction status. */
   readonly report?: { readonly name: string; readonly span: Span };
-  /** `IN [n] CONCURRENT TRANSACTIONS`: the concurrency asked for (absent for the default). */
+  /** `IN [n] CONCURRENT TRANSACTIONS`: the batches in flight at most (absent for the default). */
   readonly concurrency?: Expression;
   /** Whether CONCURRENT was written. */
   readonly concurrent: boolean;
