@@ -222,6 +222,7 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
             batch: op.batch.rows === undefined ? String(in_transactions_rows_default) : expressionText(op.batch.rows, names),
             on_error: op.batch.retry === undefined ? op.batch.on_error.toUpperCase() : `RETRY THEN ${op.batch.on_error.toUpperCase()}`,
             ...(op.batch.retry?.duration !== undefined && { retry_seconds: expressionText(op.batch.retry.duration, names) }),
+            ...(op.batch.streamed && { input: 'streamed' }),
             ...(op.batch.concurrent && { concurrency: op.batch.concurrency === undefined ? 'default' : expressionText(op.batch.concurrency, names) }),
             ...(op.batch.report !== undefined && { report: n(op.batch.report) }),
           },

@@ -415,4 +415,9 @@ export interface SubqueryBatch {
   /** IN [n] CONCURRENT TRANSACTIONS: up to `concurrency` batches (a constant) in flight at once. */
   readonly concurrent: boolean;
   readonly concurrency?: BoundExpression;
+  /**
+   * Nothing before the subquery writes: its input streams, reading the statement's first snapshot
+   * (no barrier holds it), so batch 1 commits before the input is read to its end.
+   */
+  readonly streamed: boolean;
 }
