@@ -265,6 +265,7 @@ export function indexCatalogOf(db: Database): IndexCatalog {
     hasIndex: (label, properties) => db.sm.schema.lookup(db.latestCommitted()).find(label, properties) !== undefined,
     seek: (reader, label, property, value) => seekIndex(db, reader, label, property, { kind: 'equal', value }),
     seekWhere: (reader, label, property, test) => seekIndex(db, reader, label, property, test),
+    schemaObjects: () => ({ indexes: [...db.sm.schema.catalog.indexes.values()], constraints: [...db.sm.schema.catalog.constraints.values()] }),
     ...searchCatalogOf(db),
   };
 }

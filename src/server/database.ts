@@ -13,7 +13,7 @@ import { checkpointFiles, installCheckpointFile, loadCheckpoint, writeCheckpoint
 import type { Refusal } from '../projections/graph/graph-store.js';
 import type { SnapshotView } from '../projections/graph/view.js';
 import type { GraphReader } from '../projections/graph/view.js';
-import type { BatchCommits } from '../query/execute/context.js';
+import type { BatchCommits, ProposedBatch } from '../query/execute/context.js';
 import { WriteSet, type IdAllocator } from '../projections/graph/write-set.js';
 import type { ApplyOutcome, CheckedWrite, StateMachine } from '../projections/state-machine.js';
 import { DataDir } from './data-dir.js';
@@ -467,10 +467,16 @@ export class Database {
       ...(options.expect !== undefined ? { expect: options.expect } : {}),
       ...(options.read_check !== undefined ? { read_check: options.read_check } : {}),
     };
-    const { receipt, settled } = await this.proposeAdmitted(event, options.concern);
+    const proposed = this.proposeAdmitted(event, options.concern);
+    // A refusal is known now: it is this call's error.
+    if (proposed.refused) await proposed.settled;
+    const settled = proposed.settled.then(() => undefined);
+    // A caller that fails before it awaits this (its reply could not be built) has told nobody the
+    // write is done; the rejection is then nobody's to handle.
+    settled.catch(() => {});
     // The entry's write to the file is the last step before its fsync starts (SegmentLog.persist).
-    await Promise.race([this.log.whenWritten(receipt.index), settled]);
-    return { value, receipt, settled };
+    await Promise.race([this.log.whenWritten(proposed.index), settled]);
+    return { value, receipt: { index: proposed.index, commit_ts: proposed.commit_ts }, settled };
   }
 
   /**
@@ -570,26 +576,40 @@ export class Database {
       if (phantom !== undefined) throw pausedConflict(phantom, seen);
       return { read_ts: seen_ts, node_ids: [...ws.readNodes], edge_ids: [...ws.readEdges] };
     };
-    const commit = async (): Promise<number> => {
+    const propose = async (): Promise<ProposedBatch> => {
       try {
         const ops = await runStepped(ws.opsInSteps(ops_step_items), commit_slice_ms);
-        if (ops.length === 0) return 0;
+        if (ops.length === 0) return { index: 0, committed: Promise.resolve(0) };
         do await this.admitWrite();
         while (this.stepping !== undefined);
-        if (ops.length > write_part_ops_max) receipt = await this.submitInParts(ops, check, options.concern);
-        else {
-          const read_check = check();
-          receipt = await this.submitAdmitted({ kind: 'graph_write', ops, ...(read_check !== undefined ? { read_check } : {}) }, options.concern);
+        if (ops.length > write_part_ops_max) {
+          // A write in parts proposes its parts as it goes: it is committed before the next batch runs.
+          receipt = await this.submitInParts(ops, check, options.concern);
+          return { index: receipt.index, committed: Promise.resolve(receipt.index) };
         }
-        return receipt.index;
+        const read_check = check();
+        const proposed = this.proposeAdmitted({ kind: 'graph_write', ops, ...(read_check !== undefined ? { read_check } : {}) }, options.concern);
+        // A refusal is known now, at the leader: it is this batch's error, not a later wait's.
+        if (proposed.refused) await proposed.settled;
+        const committed = proposed.settled.then((r) => {
+          if (r.index > receipt.index) receipt = r;
+          return r.index;
+        });
+        // Until the batch's owner waits for it, a failed wait must not go unhandled.
+        committed.catch(() => {});
+        return { index: proposed.index, committed };
       } finally {
+        // The next batch reads the newest state, this batch's pending entry included.
         restart();
       }
     };
+    const commit = async (): Promise<number> => (await propose()).committed;
     const batches: BatchCommits = {
-      commit,
+      propose,
       rollback: async () => restart(),
       transactionId: () => `weft-transaction-${++this.innerTransactions}`,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      now: () => Date.now(),
     };
     try {
       const value = await build(ws, batches);
@@ -651,38 +671,29 @@ export class Database {
 
   /** submit() once admitted. */
   private async submitAdmitted(event: Event, concern: ConcernWait): Promise<Receipt> {
-    const { receipt, settled } = await this.proposeAdmitted(event, concern);
-    await settled;
-    return receipt;
+    return this.proposeAdmitted(event, concern).settled;
   }
 
   /**
-   * Proposes an admitted event and applies it as pending: synchronous up to the proposal, so nothing
-   * interleaves with the checks. A refused write throws; otherwise its receipt and the wait for
-   * `concern`, which has begun (and holds off close's drain) whether or not the caller awaits it yet.
+   * Proposes an admitted event and applies it as pending, synchronously; `settled` waits for the
+   * concern, or rejects with the refusal when the checks or the apply refused it (`refused`).
    */
-  private async proposeAdmitted(event: Event, concern: ConcernWait): Promise<{ receipt: Receipt; settled: Promise<void> }> {
+  private proposeAdmitted(event: Event, concern: ConcernWait): { refused: boolean; index: number; commit_ts: number; settled: Promise<Receipt> } {
     this.log.checkConcern(concern);
     let checked: CheckedWrite | undefined;
     if (event.kind === 'graph_write') {
       const check = this.sm.checkProposal(event);
       if (check.status === 'refused') {
-        await this.settleSeen(this.sm.appliedIndex, concern);
-        throw refusalError(check.refusal);
+        const settled = this.settleSeen(this.sm.appliedIndex, concern).then((): never => {
+          throw refusalError(check.refusal);
+        });
+        return { refused: true, index: 0, commit_ts: 0, settled };
       }
       checked = check.checked;
     }
     const entry = this.log.propose(event);
     const outcome = this.sm.apply(entry, false, checked);
-    if (outcome.status === 'refused') {
-      await this.settleSeen(entry.index, concern);
-      throw refusalError(outcome.refusal);
-    }
-    const settled = this.untilConcern(entry.index, concern);
-    // A caller that fails before it awaits this (its reply could not be built) has told nobody the
-    // write is done; the rejection is then nobody's to handle.
-    settled.catch(() => {});
-    return { receipt: { index: entry.index, commit_ts: entry.commit_ts }, settled };
+    return { refused: outcome.status === 'refused', index: entry.index, commit_ts: entry.commit_ts, settled: this.settleProposed(entry, outcome, concern) };
   }
 
   /** A proposed entry applied here as pending: refused, it throws; else it waits for `concern`. */

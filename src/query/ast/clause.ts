@@ -148,15 +148,30 @@ export interface ReturnClause {
 /** What a batch of `IN TRANSACTIONS` does when it fails. */
 export type OnErrorMode = 'fail' | 'continue' | 'break';
 
+/**
+ * `ON ERROR RETRY [[FOR] d SECONDS] [THEN mode]`: a batch that fails with a transient error (a conflict
+ * with another write) is run again with back-off for up to `duration` seconds; then, or at once for
+ * any other error, the InTransactions' `on_error` (the THEN mode, CONTINUE by default) applies.
+ */
+export interface OnErrorRetry {
+  /** Seconds, an INTEGER or FLOAT >= 0; absent for the default. */
+  readonly duration?: Expression;
+  readonly span: Span;
+}
+
 /** `IN TRANSACTIONS [OF n ROWS] [ON ERROR ...]`: the subquery's rows are committed in batches. */
 export interface InTransactions {
   /** Input rows per batch; absent for the default. */
   readonly rows?: Expression;
+  /** What a failed batch does: the mode after ON ERROR, or after RETRY's THEN. */
   readonly on_error: OnErrorMode;
+  readonly retry?: OnErrorRetry;
   /** `REPORT STATUS AS s`: the variable that holds each row's inner-transaction status. */
   readonly report?: { readonly name: string; readonly span: Span };
-  /** `IN [n] CONCURRENT TRANSACTIONS`: the concurrency asked for (absent for the default); batches still run one after another. */
+  /** `IN [n] CONCURRENT TRANSACTIONS`: the batches in flight at most (absent for the default). */
   readonly concurrency?: Expression;
+  /** Whether CONCURRENT was written. */
+  readonly concurrent: boolean;
   readonly span: Span;
 }
 

@@ -3,7 +3,7 @@ import type { Expression } from '../ast/expression.js';
 import type { SingleQuery } from '../ast/query.js';
 import type { Span } from '../ast/span.js';
 import { mentionedNames } from './ast-walk.js';
-import type { BoundClause, BoundInTransactions } from './bound-clause.js';
+import { retrySeconds, type BoundClause, type BoundInTransactions, type BoundOnErrorRetry } from './bound-clause.js';
 import type { BoundExpression, BoundVariable } from './bound-expression.js';
 import { bindError, type BindContext } from './context.js';
 import type { ExpressionBinder } from './bind-expression.js';
@@ -163,11 +163,20 @@ export class SubqueryCallBinder {
       return bound;
     };
     const rows = tx.rows === undefined ? undefined : constant(tx.rows, 'OF n ROWS');
-    if (tx.concurrency !== undefined) constant(tx.concurrency, 'the concurrency');
+    const concurrency = tx.concurrency === undefined ? undefined : constant(tx.concurrency, 'the concurrency');
+    let retry: BoundOnErrorRetry | undefined;
+    if (tx.retry !== undefined) {
+      const d = tx.retry.duration;
+      const duration = d === undefined ? undefined : this.expressions.bind(d, { scope: new Scope(), aggregation: 'forbidden', predicate: false });
+      if (duration?.kind === 'literal' && !retrySeconds(duration.value)) {
+        throw bindError('InvalidArgumentType', 'ON ERROR RETRY: the duration needs an INTEGER or FLOAT of at least 0 seconds', d!.span);
+      }
+      retry = duration === undefined ? {} : { duration };
+    }
     let report: BoundVariable | undefined;
     if (tx.report !== undefined) {
       if (tx.on_error === 'fail') {
-        throw bindError('InvalidClauseComposition', 'REPORT STATUS can only be used with ON ERROR CONTINUE or ON ERROR BREAK', tx.report.span);
+        throw bindError('InvalidClauseComposition', 'REPORT STATUS can only be used with ON ERROR CONTINUE, ON ERROR BREAK or ON ERROR RETRY THEN CONTINUE or BREAK', tx.report.span);
       }
       if (scope.lookup(tx.report.name) !== undefined) {
         throw bindError('VariableAlreadyBound', `variable \`${tx.report.name}\` is already declared`, tx.report.span);
@@ -175,6 +184,13 @@ export class SubqueryCallBinder {
       report = this.c.variables.make(tx.report.name, kindOfType(map_type), map_type);
       scope.declare(report);
     }
-    return { ...(rows !== undefined && { rows }), on_error: tx.on_error, ...(report !== undefined && { report }) };
+    return {
+      ...(rows !== undefined && { rows }),
+      on_error: tx.on_error,
+      ...(retry !== undefined && { retry }),
+      ...(report !== undefined && { report }),
+      concurrent: tx.concurrent,
+      ...(concurrency !== undefined && { concurrency }),
+    };
   }
 }

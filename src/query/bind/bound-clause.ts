@@ -1,3 +1,4 @@
+import type { Value } from '../../common/values/value.js';
 import type { OnErrorMode, SortDirection } from '../ast/clause.js';
 import type { Direction, HopRange, PathSelector } from '../ast/pattern.js';
 import type { Span } from '../ast/span.js';
@@ -221,9 +222,30 @@ export interface BoundQuery {
 export interface BoundInTransactions {
   /** Incoming rows per batch: constant (literals, parameters); absent for the default, `in_transactions_rows_default`. */
   readonly rows?: BoundExpression;
+  /** What a failed batch does (with RETRY, once retrying gives up or at once for an error that is not transient). */
   readonly on_error: OnErrorMode;
+  /** ON ERROR RETRY: transient failures are run again first. */
+  readonly retry?: BoundOnErrorRetry;
   /** The status variable, declared in the outer scope after the clause. Only with ON ERROR CONTINUE or BREAK. */
   readonly report?: BoundVariable;
+  /** Whether CONCURRENT was written: batches may then be in flight together. */
+  readonly concurrent: boolean;
+  /** `IN n CONCURRENT`: the batches in flight at most, a constant; absent for the default. */
+  readonly concurrency?: BoundExpression;
+}
+
+/** `ON ERROR RETRY [FOR d SECONDS]`, checked. */
+export interface BoundOnErrorRetry {
+  /** Seconds, a constant; absent for `in_transactions_retry_seconds_default`. */
+  readonly duration?: BoundExpression;
+}
+
+/** How long ON ERROR RETRY goes on without FOR: the manual leaves it to the implementation. */
+export const in_transactions_retry_seconds_default = 30;
+
+/** A retry duration the manual allows: an INTEGER or FLOAT of at least 0 (seconds). */
+export function retrySeconds(v: Value): boolean {
+  return (typeof v === 'bigint' && v >= 0n) || (typeof v === 'number' && v >= 0);
 }
 
 /** The manual's default batch: 1000 incoming rows per inner transaction. */

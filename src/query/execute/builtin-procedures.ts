@@ -2,6 +2,7 @@ import type { Value } from '../../common/values/value.js';
 import type { GraphReader } from '../../projections/graph/view.js';
 import { string_type } from '../bind/static-type.js';
 import type { Procedure, ProcedureLibrary } from './procedures.js';
+import { show_procedures, showProceduresProcedure } from './show-procedures.js';
 
 /**
  * The schema procedures every Neo4j database answers, so the CALL examples of the Cypher manual run
@@ -47,7 +48,9 @@ const builtins: readonly Procedure[] = [
   },
 ];
 
-const by_name: ReadonlyMap<string, Procedure> = new Map(builtins.map((p) => [p.name, p]));
+const by_name: ReadonlyMap<string, Procedure> = new Map(
+  [...builtins, ...show_procedures, showProceduresProcedure(() => builtins)].map((p) => [p.name, p]),
+);
 
 /** `library` with the built-in procedures behind it: a name the library knows is its own. */
 export function withBuiltinProcedures(library: ProcedureLibrary): ProcedureLibrary {

@@ -2,6 +2,7 @@ import type { Value } from '../../common/values/value.js';
 import { CypherError } from '../errors.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { PhysicalOp } from './context.js';
+import type { ProcedureContext } from './procedures.js';
 import type { OpEnv } from './read-ops.js';
 import { loopIterable } from './slices.js';
 
@@ -17,7 +18,8 @@ export function call(op: Op<'call'>, input: PhysicalOp, env: OpEnv): PhysicalOp 
   return (arg, sink) => {
     const proc = env.cx.procedures.lookup(name);
     if (proc === undefined) throw new CypherError('ProcedureError', 'compile time', 'ProcedureNotFound', `there is no procedure ${name}`);
-    const context = { graph: env.cx.graph };
+    const schema = env.cx.indexes.schemaObjects?.();
+    const context: ProcedureContext = { graph: env.cx.graph, ...(schema !== undefined && { schema }) };
     return input(arg, (row) => {
       const values = args.map((f) => f(row));
       if (outputs.length === 0) {

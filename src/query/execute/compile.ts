@@ -4,8 +4,10 @@ import { call } from './call-op.js';
 import { aggregateOverBatches, distinctOverBatches } from './batch/batch-aggregate.js';
 import { sortOverBatches } from './batch/sort-over-batches.js';
 import { aggregateOverScan, topOverScan } from './column-scan.js';
-import type { PhysicalOp } from './context.js';
+import type { ExecContext, PhysicalOp } from './context.js';
 import { expand } from './expand-ops.js';
+import { ExpressionCompiler } from './expression.js';
+import { GraphAccess } from './graph-access.js';
 import { subqueryInTransactions } from './in-transactions-op.js';
 import { repeat } from './repeat-op.js';
 import { selectPaths } from './select-paths-op.js';
@@ -46,7 +48,10 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
     case 'optional':
       return read.optional(op, c(op.input), c(op.inner));
     case 'subquery':
-      if (op.batch !== undefined) return subqueryInTransactions(op, op.batch, c(op.input), c(op.inner), env);
+      if (op.batch !== undefined) {
+        const input = op.batch.streamed ? compilePlan(op.input, firstSnapshotEnv(env)) : c(op.input);
+        return subqueryInTransactions(op, op.batch, input, c(op.inner), env);
+      }
       return subquery(op, c(op.input), c(op.inner));
     case 'hash_join':
       return read.hashJoin(op, c(op.left), c(op.right), env);
@@ -108,4 +113,20 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
     default:
       return assertNever(op, 'logical operator');
   }
+}
+
+/**
+ * The operators of a streamed IN TRANSACTIONS input read the snapshot the statement's write set began
+ * on, which the server keeps pinned while the statement runs: each batch starts the write set over on
+ * a newer state, and an input reading through it would meet the batches' writes (a scan listing the
+ * nodes a batch created, a row seeing the writes of the rows after it). Read-only, so without writes.
+ */
+function firstSnapshotEnv(env: OpEnv): OpEnv {
+  const writes = env.cx.writes;
+  if (writes === undefined) return env;
+  const graph = writes.baseReader;
+  const cx: ExecContext = { ...env.cx, graph, writes: undefined, subplan: (plan) => compilePlan(plan, snapshot) };
+  const access = new GraphAccess(graph, undefined);
+  const snapshot: OpEnv = { ...env, cx, access, exprs: new ExpressionCompiler(cx, access) };
+  return snapshot;
 }

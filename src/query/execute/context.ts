@@ -96,14 +96,27 @@ export interface SubPlanner {
  */
 export interface BatchCommits {
   /**
-   * Proposes everything the write set holds since the last commit or rollback as one log entry, waits
-   * for the call's write concern, and starts the write set over on the newest state (which shows the
-   * entry). A refusal (a constraint, a conflict with a write that came between) rejects, and the write
-   * set is started over without it. Resolves to the entry's log index, 0 when nothing was written.
+   * Proposes everything the write set holds since the last proposal or rollback as one log entry and
+   * starts the write set over on the newest state, which shows the entry (pending on the leader), so
+   * the next batch may run while this one commits. A refusal (a constraint, a conflict with a write
+   * that came between) rejects here, and the write set is started over without it. `committed`
+   * resolves to the entry's log index (0 when nothing was written) once the call's write concern holds.
    */
-  commit(): Promise<number>;
-  /** Drops what the write set holds since the last commit and starts it over on the newest state. */
+  propose(): Promise<ProposedBatch>;
+  /** Drops what the write set holds since the last proposal and starts it over on the newest state. */
   rollback(): Promise<void>;
   /** A name for the next inner transaction, unique on this member (REPORT STATUS's transactionId). */
   transactionId(): string;
+  /** Resolves after `ms` milliseconds: ON ERROR RETRY's back-off between two tries of a batch. */
+  sleep(ms: number): Promise<void>;
+  /** Milliseconds on the clock ON ERROR RETRY measures its duration with. */
+  now(): number;
+}
+
+/** A batch's entry once proposed: refusals are behind it, the wait for its write concern is not. */
+export interface ProposedBatch {
+  /** The entry's log index; 0 when the batch wrote nothing. */
+  readonly index: number;
+  /** Resolves to `index` when the write concern holds; rejects when it cannot (leadership lost, a timeout). */
+  readonly committed: Promise<number>;
 }

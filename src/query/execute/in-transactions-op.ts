@@ -1,7 +1,7 @@
 import { assert } from '../../common/assert.js';
 import { failedPrecondition, isWeftError, type StatusCode } from '../../common/errors.js';
 import type { Value } from '../../common/values/value.js';
-import { in_transactions_rows_default } from '../bind/bound-clause.js';
+import { in_transactions_retry_seconds_default, in_transactions_rows_default, retrySeconds } from '../bind/bound-clause.js';
 import { CypherError } from '../errors.js';
 import type { LogicalOp, SubqueryBatch } from '../plan/logical.js';
 import type { BatchCommits, ExecContext, PhysicalOp, Row, UpdateStats } from './context.js';
@@ -16,6 +16,19 @@ type SubqueryOp = Extract<LogicalOp, { op: 'subquery' }>;
  * batch's pauses, before the conflict counts as the batch's error.
  */
 const batch_conflict_attempts_max = 3;
+
+/**
+ * Batches in flight at once for `IN CONCURRENT TRANSACTIONS` without a number; the manual leaves it to
+ * the implementation (Neo4j: the processors). Here batches run on one thread and overlap only in
+ * waiting for their commits, so a few suffice to keep the log busy.
+ */
+const in_transactions_concurrency_default = 4;
+/** The most batches in flight, whatever n asks: each holds its rows until it commits. */
+const in_transactions_concurrency_max = 64;
+
+/** ON ERROR RETRY's first pause after a transient failure; each later pause doubles it, up to the max. */
+const retry_backoff_ms_first = 5;
+const retry_backoff_ms_max = 1000;
 
 /**
  * Failures that end one inner transaction and that ON ERROR CONTINUE or BREAK may pass over: the
@@ -33,9 +46,12 @@ let read_only_transactions = 0;
  */
 export function readOnlyBatches(): BatchCommits {
   return {
-    commit: () => Promise.resolve(0),
+    propose: () => Promise.resolve({ index: 0, committed: Promise.resolve(0) }),
     rollback: () => Promise.resolve(),
     transactionId: () => `weft-read-transaction-${++read_only_transactions}`,
+    // A read is never overtaken, so it never retries: nothing waits on these.
+    sleep: () => Promise.resolve(),
+    now: () => 0,
   };
 }
 
@@ -56,17 +72,27 @@ export function implicitTransactionRequired(): Error {
  * once it has committed. A batch that fails is rolled back alone; then ON ERROR FAIL ends the
  * statement (earlier batches stay committed), CONTINUE passes the batch's rows on with the returned
  * columns null and goes on, BREAK does the same and runs no later batch (their rows pass with the
- * columns null too). `REPORT STATUS AS s` gives each passing row its batch's status.
+ * columns null too). ON ERROR RETRY first runs a batch that failed with a transient error (a conflict)
+ * again, pausing with back-off, until its duration has passed since the first retry; then its THEN
+ * mode applies as above. `REPORT STATUS AS s` gives each passing row its batch's status. With
+ * CONCURRENT, a batch is proposed and the next one runs while it commits, up to n in flight; the rows
+ * still pass on in the order of the batches.
  */
 export function subqueryInTransactions(op: SubqueryOp, batch: SubqueryBatch, input: PhysicalOp, inner: PhysicalOp, env: OpEnv): PhysicalOp {
   const cx = env.cx;
   const rowsOf = batch.rows === undefined ? undefined : env.exprs.compile(batch.rows);
+  const retryOf = batch.retry?.duration === undefined ? undefined : env.exprs.compile(batch.retry.duration);
+  const retrying = batch.retry !== undefined;
+  const concurrency = batch.concurrency === undefined ? undefined : env.exprs.compile(batch.concurrency);
   const columns = op.columns;
   const report = batch.report;
   return (arg, sink) => {
     if (cx.batches === undefined) throw implicitTransactionRequired();
     const commits = cx.batches;
     const size = batchSize(rowsOf === undefined ? in_transactions_rows_default : rowsOf(arg));
+    const retry_ms = retryOf === undefined ? in_transactions_retry_seconds_default * 1000 : retryMillis(retryOf(arg));
+    // Without CONCURRENT one batch at a time: each passes its rows on once committed, before the next runs.
+    const in_flight_max = batch.concurrent ? concurrencyOf(concurrency === undefined ? undefined : concurrency(arg)) : 1;
     let pending: Row[] = [];
     let pendingBytes = 0;
     let broken = false;
@@ -82,7 +108,30 @@ export function subqueryInTransactions(op: SubqueryOp, batch: SubqueryBatch, inp
       return true;
     }
 
-    /** One batch, from running the body on its rows to passing them on. */
+    /**
+     * Batches proposed whose write concern is still awaited, oldest first, with the rows they pass on
+     * once committed. Invariant: length < in_flight_max between batches.
+     */
+    const in_flight: { readonly out: Row[]; readonly held_bytes: number; readonly id: string; readonly committed: Promise<number> }[] = [];
+
+    /** Waits for the oldest batch in flight to commit and passes its rows on. */
+    function* settleOldest(): Slices {
+      const head = in_flight.shift();
+      assert(head !== undefined, 'settleOldest with no batch in flight');
+      const committed = yield* waitFor(cx, head.committed);
+      // Refusals came at the proposal: a wait that fails (leadership lost, a timeout) ends the statement.
+      if (!committed.ok) throw committed.error;
+      cx.memory.release(head.held_bytes);
+      return yield* emit(head.out, status(true, true, head.id, null));
+    }
+
+    /** Passes on every batch in flight, in order, so that later rows follow them. */
+    function* settleAll(): Slices {
+      while (in_flight.length > 0) if (!(yield* settleOldest())) return false;
+      return true;
+    }
+
+    /** One batch, from running the body on its rows to proposing it (and, past the concurrency, passing older ones on). */
     function* runBatch(rows: Row[]): Slices {
       if (broken) {
         for (const row of rows) for (const s of columns) row[s] = null;
@@ -91,6 +140,8 @@ export function subqueryInTransactions(op: SubqueryOp, batch: SubqueryBatch, inp
       const id = commits.transactionId();
       const stats: UpdateStats = { ...cx.stats };
       let failure: unknown;
+      /** When the first retry was scheduled: ON ERROR RETRY's duration counts from there. */
+      let retry_from_ms: number | undefined;
       for (let attempt = 1; ; attempt++) {
         const out: Row[] = [];
         const held = { bytes: 0 };
@@ -101,22 +152,39 @@ export function subqueryInTransactions(op: SubqueryOp, batch: SubqueryBatch, inp
           if (!batchError(e)) throw e;
           failure = e;
         }
-        // Whether committed or dropped, what the write set held leaves it (WriteSet.restart).
+        // Whether proposed or dropped, what the write set held leaves it (WriteSet.restart).
         const entries = cx.writes?.entries ?? 0;
-        const settled = failure === undefined ? yield* waitFor(cx, commits.commit()) : yield* waitFor(cx, commits.rollback());
+        const proposed = failure === undefined ? yield* waitFor(cx, commits.propose()) : undefined;
+        const dropped = failure === undefined ? undefined : yield* waitFor(cx, commits.rollback());
         cx.memory.release(entries * WRITE_ENTRY_BYTES);
+        const settled = proposed ?? dropped!;
         if (!settled.ok) {
           if (!batchError(settled.error)) throw settled.error;
           failure ??= settled.error;
         }
-        cx.memory.release(held.bytes);
-        if (failure === undefined) {
-          return yield* emit(out, status(true, true, id, null));
+        if (failure === undefined && proposed?.ok === true) {
+          in_flight.push({ out, held_bytes: held.bytes, id, committed: proposed.value.committed });
+          while (in_flight.length >= in_flight_max) if (!(yield* settleOldest())) return false;
+          return true;
         }
+        cx.memory.release(held.bytes);
         Object.assign(cx.stats, stats);
-        const conflict = isWeftError(failure) && failure.reason === 'TRANSACTION_CONFLICT';
-        if (!conflict || attempt >= batch_conflict_attempts_max) break;
+        if (!transient(failure)) break;
+        if (!retrying) {
+          if (attempt >= batch_conflict_attempts_max) break;
+          continue;
+        }
+        // The manual: at least one retry, then more until the duration has passed since the first.
+        const now = commits.now();
+        retry_from_ms ??= now;
+        const left_ms = retry_from_ms + retry_ms - now;
+        if (attempt > 1 && left_ms <= 0) break;
+        const pause_ms = Math.min(retry_backoff_ms_first * 2 ** Math.min(attempt - 1, 30), retry_backoff_ms_max, Math.max(left_ms, 0));
+        const slept = yield* waitFor(cx, commits.sleep(pause_ms));
+        if (!slept.ok) throw slept.error;
       }
+      // The batches before this one pass on first, whatever happens to it.
+      if (!(yield* settleAll())) return false;
       if (batch.on_error === 'fail') throw failure;
       if (batch.on_error === 'break') broken = true;
       for (const row of rows) for (const s of columns) row[s] = null;
@@ -164,7 +232,8 @@ export function subqueryInTransactions(op: SubqueryOp, batch: SubqueryBatch, inp
       pending.push(copy);
       return pending.length >= size ? flush() : true;
     });
-    return after(flow, (ok) => (ok && pending.length > 0 ? flush() : ok));
+    const last = (): Flow => after(flush(), (ok) => (ok ? settleAll() : ok));
+    return after(flow, (ok) => (!ok ? ok : pending.length > 0 ? last() : settleAll()));
   };
 }
 
@@ -174,6 +243,33 @@ function batchSize(v: Value): number {
     throw new CypherError('ArgumentError', 'runtime', 'InvalidArgumentValue', `IN TRANSACTIONS OF n ROWS needs a positive INTEGER, not ${String(v)}`);
   }
   return v > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(v);
+}
+
+/**
+ * `IN n CONCURRENT TRANSACTIONS`: how many batches may be in flight (proposed, their commit awaited)
+ * while the next runs. Without n, `in_transactions_concurrency_default`; as the manual has it, a negative
+ * n (a parameter) is that default less |n|, at least 1.
+ */
+function concurrencyOf(v: Value | undefined): number {
+  if (v === undefined) return in_transactions_concurrency_default;
+  if (typeof v !== 'bigint' || v === 0n) {
+    throw new CypherError('ArgumentError', 'runtime', 'InvalidArgumentValue', `IN n CONCURRENT TRANSACTIONS needs a non-zero INTEGER, not ${String(v)}`);
+  }
+  if (v < 0n) return Math.max(1, in_transactions_concurrency_default + Number(v < -1000n ? -1000n : v));
+  return v > BigInt(in_transactions_concurrency_max) ? in_transactions_concurrency_max : Number(v);
+}
+
+/** ON ERROR RETRY's duration, evaluated once per run: an INTEGER or FLOAT of seconds, at least 0. */
+function retryMillis(v: Value): number {
+  if (!retrySeconds(v)) {
+    throw new CypherError('ArgumentError', 'runtime', 'InvalidArgumentValue', `ON ERROR RETRY FOR d SECONDS needs an INTEGER or FLOAT of at least 0, not ${String(v)}`);
+  }
+  return Number(v) * 1000;
+}
+
+/** A failure that running the batch again may not meet: it was overtaken by another write (a conflict). */
+function transient(e: unknown): boolean {
+  return isWeftError(e) && e.reason === 'TRANSACTION_CONFLICT';
 }
 
 function batchError(e: unknown): boolean {
@@ -190,13 +286,13 @@ function status(started: boolean, committed: boolean, transactionId: string | nu
   ]);
 }
 
-type Settled = { readonly ok: true } | { readonly ok: false; readonly error: unknown };
+type Settled<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
 
 /** Pauses the statement until `work` settles: the driver awaits Deadline.waiting before the next slice. */
-function* waitFor(cx: ExecContext, work: Promise<unknown>): Generator<undefined, Settled, undefined> {
-  let settled: Settled | undefined;
+function* waitFor<T>(cx: ExecContext, work: Promise<T>): Generator<undefined, Settled<T>, undefined> {
+  let settled: Settled<T> | undefined;
   cx.deadline.waiting = work.then(
-    () => void (settled = { ok: true }),
+    (value) => void (settled = { ok: true, value }),
     (error: unknown) => void (settled = { ok: false, error }),
   );
   yield;

@@ -1,11 +1,15 @@
 import type { Value } from '../../common/values/value.js';
 import type { GraphReader } from '../../projections/graph/view.js';
 import type { ProcedureCatalog, ProcedureSignature } from '../bind/procedures.js';
+import type { SchemaObjects } from '../plan/explain.js';
 
-/** What a procedure may read while it runs: the graph as the calling statement sees it. */
+/** What a procedure may read while it runs: the graph as the calling statement sees it, and the schema. */
 export interface ProcedureContext {
   readonly graph: GraphReader;
+  /** The indexes and constraints of the member (SHOW INDEXES, SHOW CONSTRAINTS); absent where there is no catalog. */
+  readonly schema?: SchemaObjects;
 }
+
 
 /**
  * Procedures callable with CALL: a signature for the binder and an implementation for the engine.

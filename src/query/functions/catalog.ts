@@ -16,6 +16,18 @@ import { vectorSimilarityFunctions } from './vector-similarity.js';
  * Every function the engine knows, by canonical (lower-case, dotted) name. The binder asks
  * `functionCatalog` for signatures; the evaluator takes implementations from `lookupFunction`.
  */
+const by_category: readonly { readonly category: string; readonly functions: readonly FunctionDefinition[] }[] = [
+  { category: 'List', functions: listFunctions },
+  { category: 'String', functions: [...stringFunctions, ...trimNormalizeFunctions] },
+  { category: 'Other', functions: dynamicNameFunctions },
+  { category: 'Predicate', functions: typeFunctions },
+  { category: 'Numeric', functions: mathFunctions },
+  { category: 'Scalar', functions: conversionFunctions },
+  { category: 'Temporal', functions: temporalFunctions },
+  { category: 'Aggregating', functions: aggregateFunctions },
+  { category: 'Vector', functions: [...searchFunctions, ...vectorSimilarityFunctions] },
+];
+
 const all: readonly FunctionDefinition[] = [
   ...listFunctions,
   ...stringFunctions,
@@ -49,4 +61,9 @@ export const functionCatalog: FunctionCatalog = {
 /** All definitions, for documentation and tests. */
 export function allFunctions(): readonly FunctionDefinition[] {
   return all;
+}
+
+/** The definitions in groups named after the manual's function categories, for SHOW FUNCTIONS. */
+export function allFunctionsByCategory(): typeof by_category {
+  return by_category;
 }

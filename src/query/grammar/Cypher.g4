@@ -30,7 +30,23 @@ script
 statement
     : sessionCommand
     | schemaCommand
+    | showCommand
     | query
+    ;
+
+// SHOW [kind] INDEXES | CONSTRAINTS | FUNCTIONS | PROCEDURES [WHERE ...] or [YIELD ... [WHERE ...] [RETURN ...]]
+// (Neo4j 5). The words before YIELD or WHERE are checked by the builder, which writes the command as a
+// query over an internal procedure; the YIELD part reads as a WITH, and the clauses after it follow it.
+showCommand
+    : SHOW showWord+ where?
+    | SHOW showWord+ YIELD projectionBody where? clause*
+    ;
+
+showWord
+    : symbolicName
+    | ALL
+    | IN
+    | BY
     ;
 
 // `SET vector_consistency = 'snapshot'`: a session setting. A query of the same shape (a lone SET
@@ -125,13 +141,25 @@ subqueryScope
     : LPAREN (STAR | variable (COMMA variable)*)? RPAREN
     ;
 
-// IN TRANSACTIONS [OF n ROWS] [ON ERROR CONTINUE | BREAK | FAIL]. TRANSACTIONS, ROW(S), ERROR and
-// the modes are not reserved words; the builder checks them.
+// IN [[n] CONCURRENT] TRANSACTIONS, then OF n ROWS, ON ERROR ... and REPORT STATUS AS s in any order
+// (the builder refuses one given twice). TRANSACTIONS, ROW(S), ERROR, the modes, RETRY, SECOND(S),
+// REPORT and STATUS are not reserved words; the builder checks them.
 inTransactions
-    : IN transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? (ON errorWord=symbolicName errorMode=symbolicName)?
-    | IN transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? inTransactionsReport (ON errorWord=symbolicName errorMode=symbolicName)?
-    | IN transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? (ON errorWord=symbolicName errorMode=symbolicName) inTransactionsReport
-    | IN concurrency=expression? concurrentWord=symbolicName transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? inTransactionsReport? (ON errorWord=symbolicName errorMode=symbolicName)? inTransactionsReport?
+    : IN transactionsWord=symbolicName inTransactionsParameter*
+    | IN concurrency=expression? concurrentWord=symbolicName transactionsWord=symbolicName inTransactionsParameter*
+    ;
+
+inTransactionsParameter
+    : OF batchSize=expression rowsWord=symbolicName                       # inTransactionsRows
+    | ON errorWord=symbolicName errorMode=symbolicName inTransactionsRetry? # inTransactionsError
+    | inTransactionsReport                                                # inTransactionsStatus
+    ;
+
+// ON ERROR RETRY [[FOR] duration SEC[OND[S]]] [THEN CONTINUE | BREAK | FAIL]. THEN alone comes first:
+// `then` may also name a variable, and `RETRY THEN BREAK` is the fallback mode, not a duration.
+inTransactionsRetry
+    : THEN thenMode=symbolicName
+    | FOR? duration=expression unitWord=symbolicName (THEN thenMode=symbolicName)?
     ;
 
 // REPORT STATUS AS s: the status of each inner transaction, per row. REPORT and STATUS are not reserved.
@@ -646,8 +674,9 @@ mapProjectionItem
     | variable                                         # mapProjectionVariable
     ;
 
+// A parameter's name follows `$` directly, so any word may be one (`$limit`, `$end`).
 parameter
-    : DOLLAR (symbolicName | DecimalInteger)
+    : DOLLAR (schemaName | DecimalInteger)
     ;
 
 // ---------------------------------------------------------------------------------------------
@@ -770,8 +799,55 @@ ifExists
 // ---------------------------------------------------------------------------------------------
 // Names
 
+// Neo4j 5 accepts keywords as variable names (`MATCH (end) RETURN end`, `WITH 1 AS asc RETURN asc`),
+// where openCypher 9 reserves them. Where a keyword could start the construct it names (`CASE WHEN`,
+// `RETURN DISTINCT`, `NOT x`), the parser takes the keyword first; the literals null, true and false
+// stay literals.
 variable
     : symbolicName
+    | keywordVariable
+    ;
+
+keywordVariable
+    : ALL
+    | AND
+    | AS
+    | ASC
+    | BY
+    | CALL
+    | CASE
+    | CONTAINS
+    | CREATE
+    | DELETE
+    | DESC
+    | DETACH
+    | DISTINCT
+    | ELSE
+    | END
+    | ENDS
+    | IN
+    | IS
+    | LIMIT
+    | MATCH
+    | MERGE
+    | NOT
+    | ON
+    | OPTIONAL
+    | OR
+    | ORDER
+    | REMOVE
+    | RETURN
+    | SET
+    | SKIP_
+    | STARTS
+    | THEN
+    | UNION
+    | UNWIND
+    | WHEN
+    | WHERE
+    | WITH
+    | XOR
+    | YIELD
     ;
 
 // A name usable for a variable, function or procedure: every identifier plus the keywords that
@@ -818,6 +894,7 @@ nonReservedKeyword
     | FILTER
     | NODETACH
     | INSERT
+    | SHOW
     ;
 
 // Labels, relationship types and property keys may be any word, reserved or not (`n.count`, `:End`).
@@ -930,6 +1007,7 @@ REQUIRE     : 'REQUIRE';
 RETURN      : 'RETURN';
 SET         : 'SET';
 SINGLE      : 'SINGLE';
+SHOW        : 'SHOW';
 SKIP_       : 'SKIP';
 STARTS      : 'STARTS';
 THEN        : 'THEN';

@@ -4,6 +4,7 @@ import type {
   ForeachClause,
   InTransactions,
   OnErrorMode,
+  OnErrorRetry,
   SubqueryCallClause,
   Projection,
   ProjectionItem,
@@ -13,10 +14,14 @@ import type {
   YieldItem,
 } from '../ast/clause.js';
 import type { Expression, PropertyExpr } from '../ast/expression.js';
-import { joinSpans } from '../ast/span.js';
+import { joinSpans, type Span } from '../ast/span.js';
 import { isUpdatingClause } from '../ast/clause.js';
 import { assert } from '../../common/assert.js';
+import type { ParserRuleContext } from 'antlr4ng';
 import {
+  InTransactionsErrorContext,
+  InTransactionsRowsContext,
+  InTransactionsStatusContext,
   RemoveDynamicPropertyContext,
   RemoveLabelsContext,
   RemovePropertyContext,
@@ -29,6 +34,7 @@ import {
   type ClauseContext,
   type ForeachClauseContext,
   type InTransactionsContext,
+  type InTransactionsRetryContext,
   type OrderSkipLimitClauseContext,
   type SubqueryCallClauseContext,
   type SymbolicNameContext,
@@ -38,7 +44,7 @@ import {
   type SetItemContext,
   type WhereContext,
 } from '../grammar/gen/CypherParser.js';
-import { schemaName, symbolicName, type Builder } from './builder.js';
+import { schemaName, symbolicName, variableName, type Builder } from './builder.js';
 import type { ExpressionBuilder } from './build-expression.js';
 import { labelNames } from './build-expression.js';
 
@@ -59,7 +65,7 @@ export class ClauseBuilder {
       const exprCtx = item.expression();
       const projected: ProjectionItem = {
         expression: this.b.expression(exprCtx),
-        alias: symbolicName(item.variable().symbolicName()),
+        alias: variableName(item.variable()),
         text: this.b.source.slice(this.b.source.span(exprCtx)),
         span,
       };
@@ -91,7 +97,7 @@ export class ClauseBuilder {
       return {
         kind: 'unwind',
         expression: this.b.expression(unwind.expression()),
-        variable: symbolicName(v.symbolicName()),
+        variable: variableName(v),
         variable_span: this.b.source.span(v),
         span,
       };
@@ -135,7 +141,7 @@ export class ClauseBuilder {
           const dynamic = this.expressions.dynamicNames(item.nodeLabels());
           return {
             kind: 'remove_labels',
-            variable: symbolicName(item.variable().symbolicName()),
+            variable: variableName(item.variable()),
             labels: labelNames(item.nodeLabels()),
             ...(dynamic.length > 0 && { dynamic }),
             span: item_span,
@@ -179,7 +185,7 @@ export class ClauseBuilder {
         yielded = 'star';
       } else {
         yielded = items.yieldItem().map((item): YieldItem => {
-          const variable = symbolicName(item.variable().symbolicName());
+          const variable = variableName(item.variable());
           const field = item.symbolicName();
           return { field: field !== null ? symbolicName(field) : variable, variable, span: this.b.source.span(item) };
         });
@@ -204,7 +210,7 @@ export class ClauseBuilder {
       scope =
         scopeCtx.STAR() !== null
           ? 'all'
-          : scopeCtx.variable().map((v) => ({ name: symbolicName(v.symbolicName()), span: this.b.source.span(v) }));
+          : scopeCtx.variable().map((v) => ({ name: variableName(v), span: this.b.source.span(v) }));
     }
     const tx = ctx.inTransactions();
     return {
@@ -217,7 +223,10 @@ export class ClauseBuilder {
     };
   }
 
-  /** The words of IN TRANSACTIONS are not reserved, so they are checked here. */
+  /**
+   * The words of IN TRANSACTIONS are not reserved, so they are checked here; so is each parameter
+   * (OF n ROWS, ON ERROR, REPORT STATUS) being given at most once, in whatever order.
+   */
   private inTransactions(ctx: InTransactionsContext): InTransactions {
     const span = this.b.source.span(ctx);
     const word = (w: SymbolicNameContext | undefined): string =>
@@ -225,29 +234,66 @@ export class ClauseBuilder {
     const expect = (ok: boolean, what: string): void => {
       if (!ok) throw this.b.source.error('UnexpectedSyntax', `IN TRANSACTIONS: expected ${what}`, span);
     };
+    const once = (given: unknown, what: string, at: ParserRuleContext): void => {
+      if (given !== undefined) throw this.b.source.error('UnexpectedSyntax', `IN TRANSACTIONS: duplicated ${what} parameter`, this.b.source.span(at));
+    };
     expect(word(ctx._transactionsWord) === 'TRANSACTIONS', 'TRANSACTIONS after IN');
-    if (ctx._batchSize !== undefined) expect(['ROW', 'ROWS'].includes(word(ctx._rowsWord)), 'ROWS after OF n');
     if (ctx._concurrentWord !== undefined) expect(word(ctx._concurrentWord) === 'CONCURRENT', 'CONCURRENT TRANSACTIONS');
-    let on_error: OnErrorMode = 'fail';
-    if (ctx._errorWord !== undefined) {
-      expect(word(ctx._errorWord) === 'ERROR', 'ERROR after ON');
-      const mode = word(ctx._errorMode).toLowerCase();
-      expect(mode === 'fail' || mode === 'continue' || mode === 'break', 'CONTINUE, BREAK or FAIL after ON ERROR');
-      on_error = mode as OnErrorMode;
-    }
-    const reports = ctx.inTransactionsReport();
-    if (reports.length > 1) throw this.b.source.error('UnexpectedSyntax', 'IN TRANSACTIONS: REPORT STATUS given twice', span);
-    const r = reports[0];
-    if (r !== undefined) {
-      expect(word(r._reportWord) === 'REPORT' && word(r._statusWord) === 'STATUS', 'REPORT STATUS AS');
+    let rows: Expression | undefined;
+    let on_error: OnErrorMode | undefined;
+    let retry: OnErrorRetry | undefined;
+    let report: { name: string; span: Span } | undefined;
+    for (const p of ctx.inTransactionsParameter()) {
+      if (p instanceof InTransactionsRowsContext) {
+        once(rows, 'OF ROWS', p);
+        expect(['ROW', 'ROWS'].includes(word(p._rowsWord)), 'ROWS after OF n');
+        rows = this.b.expression(p._batchSize!);
+      } else if (p instanceof InTransactionsErrorContext) {
+        once(on_error, 'ON ERROR', p);
+        expect(word(p._errorWord) === 'ERROR', 'ERROR after ON');
+        const mode = word(p._errorMode);
+        const r = p.inTransactionsRetry();
+        if (mode === 'RETRY') {
+          ({ on_error, retry } = this.onErrorRetry(r, p));
+        } else {
+          expect(r === null && (mode === 'FAIL' || mode === 'CONTINUE' || mode === 'BREAK'), 'CONTINUE, BREAK, FAIL or RETRY after ON ERROR');
+          on_error = mode.toLowerCase() as OnErrorMode;
+        }
+      } else if (p instanceof InTransactionsStatusContext) {
+        once(report, 'REPORT STATUS', p);
+        const r = p.inTransactionsReport();
+        expect(word(r._reportWord) === 'REPORT' && word(r._statusWord) === 'STATUS', 'REPORT STATUS AS');
+        report = { name: variableName(r.variable()), span: this.b.source.span(r.variable()) };
+      }
     }
     return {
-      ...(ctx._batchSize !== undefined && { rows: this.b.expression(ctx._batchSize) }),
-      on_error,
-      ...(r !== undefined && { report: { name: symbolicName(r.variable().symbolicName()), span: this.b.source.span(r.variable()) } }),
+      ...(rows !== undefined && { rows }),
+      on_error: on_error ?? 'fail',
+      ...(retry !== undefined && { retry }),
+      ...(report !== undefined && { report }),
       ...(ctx._concurrency !== undefined && { concurrency: this.b.expression(ctx._concurrency) }),
+      concurrent: ctx._concurrentWord !== undefined,
       span,
     };
+  }
+
+  /** `RETRY [[FOR] d SEC[OND[S]]] [THEN CONTINUE | BREAK | FAIL]`: THEN CONTINUE is the manual's default. */
+  private onErrorRetry(ctx: InTransactionsRetryContext | null, at: ParserRuleContext): { on_error: OnErrorMode; retry: OnErrorRetry } {
+    const span = this.b.source.span(at);
+    if (ctx === null) return { on_error: 'continue', retry: { span } };
+    const word = (w: SymbolicNameContext | undefined): string => (w === undefined ? '' : symbolicName(w).toUpperCase());
+    if (ctx._unitWord !== undefined && !['SEC', 'SECOND', 'SECONDS'].includes(word(ctx._unitWord))) {
+      throw this.b.source.error('UnexpectedSyntax', 'ON ERROR RETRY: expected SEC, SECOND or SECONDS after the duration', this.b.source.span(ctx._unitWord));
+    }
+    let on_error: OnErrorMode = 'continue';
+    if (ctx._thenMode !== undefined) {
+      const mode = word(ctx._thenMode);
+      if (mode !== 'FAIL' && mode !== 'CONTINUE' && mode !== 'BREAK') {
+        throw this.b.source.error('UnexpectedSyntax', 'ON ERROR RETRY: expected CONTINUE, BREAK or FAIL after THEN', this.b.source.span(ctx._thenMode));
+      }
+      on_error = mode.toLowerCase() as OnErrorMode;
+    }
+    return { on_error, retry: { ...(ctx._duration !== undefined && { duration: this.b.expression(ctx._duration) }), span } };
   }
 
   /** FOREACH holds updating clauses only (FOREACH among them): a read inside is refused here. */
@@ -261,7 +307,7 @@ export class ClauseBuilder {
     const v = ctx.variable();
     return {
       kind: 'foreach',
-      variable: symbolicName(v.symbolicName()),
+      variable: variableName(v),
       variable_span: this.b.source.span(v),
       list: this.b.expression(ctx.expression()),
       clauses,
@@ -286,7 +332,7 @@ export class ClauseBuilder {
     if (item instanceof SetAllPropertiesContext) {
       return {
         kind: 'replace_properties',
-        variable: symbolicName(item.variable().symbolicName()),
+        variable: variableName(item.variable()),
         value: this.b.expression(item.expression()),
         span,
       };
@@ -294,7 +340,7 @@ export class ClauseBuilder {
     if (item instanceof SetMergePropertiesContext) {
       return {
         kind: 'merge_properties',
-        variable: symbolicName(item.variable().symbolicName()),
+        variable: variableName(item.variable()),
         value: this.b.expression(item.expression()),
         span,
       };
@@ -312,7 +358,7 @@ export class ClauseBuilder {
     const dynamic = this.expressions.dynamicNames(item.nodeLabels());
     return {
       kind: 'set_labels',
-      variable: symbolicName(item.variable().symbolicName()),
+      variable: variableName(item.variable()),
       labels: labelNames(item.nodeLabels()),
       ...(dynamic.length > 0 && { dynamic }),
       span,
@@ -334,7 +380,7 @@ export class ClauseBuilder {
     return e;
   }
 
-  private projection(ctx: ProjectionBodyContext): Projection {
+  projection(ctx: ProjectionBodyContext): Projection {
     const itemsCtx = ctx.projectionItems();
     const items = itemsCtx.projectionItem().map((item): ProjectionItem => {
       const exprCtx = item.expression();
@@ -343,7 +389,7 @@ export class ClauseBuilder {
       const text = this.b.source.slice(this.b.source.span(exprCtx));
       return {
         expression,
-        ...(alias !== null && { alias: symbolicName(alias.symbolicName()) }),
+        ...(alias !== null && { alias: variableName(alias) }),
         text,
         span: this.b.source.span(item),
       };

@@ -52,7 +52,7 @@ import {
   type PredicateSuffixContext,
   type UnaryAddOrSubtractExpressionContext,
 } from '../grammar/gen/CypherParser.js';
-import { expression_depth_max, schemaName, symbolicName, type Builder } from './builder.js';
+import { expression_depth_max, schemaName, symbolicName, variableName, type Builder } from './builder.js';
 import { floatValue, integerMagnitude, signedInteger, stringValue } from './literals.js';
 import { isNormalForm } from '../functions/trim-normalize-functions.js';
 import { resolveWrittenType, typeText } from '../functions/value-types.js';
@@ -443,7 +443,7 @@ export class ExpressionBuilder {
     const parameter = ctx.parameter();
     if (parameter !== null) return this.parameter(parameter);
     const variable = ctx.variable();
-    if (variable !== null) return this.made({ kind: 'variable', name: symbolicName(variable.symbolicName()), span }, []);
+    if (variable !== null) return this.made({ kind: 'variable', name: variableName(variable), span }, []);
     if (ctx.countStar() !== null) return this.made({ kind: 'count_star', span }, []);
     const paren = ctx.parenthesizedExpression();
     if (paren !== null) return this.expression(paren.expression());
@@ -483,7 +483,7 @@ export class ExpressionBuilder {
       return this.made(
         {
           kind: 'list_comprehension',
-          variable: symbolicName(f.variable().symbolicName()),
+          variable: variableName(f.variable()),
           source,
           ...(where && { where }),
           ...(projection && { projection }),
@@ -497,7 +497,7 @@ export class ExpressionBuilder {
       // Label expressions, dynamic labels and a WHERE inside a node become part of the comprehension's WHERE.
       const { path: inner, predicates } = this.b.matchPath(pc.relationshipsPattern());
       const v = pc.variable();
-      const path = v !== null ? { ...inner, variable: symbolicName(v.symbolicName()) } : inner;
+      const path = v !== null ? { ...inner, variable: variableName(v) } : inner;
       const exprs = pc.expression();
       const written = pc.WHERE() !== null ? this.expression(exprs[0]!) : undefined;
       const where = [...predicates, ...(written !== undefined ? [written] : [])].reduce<Expression | undefined>(
@@ -520,7 +520,7 @@ export class ExpressionBuilder {
         {
           kind: 'quantifier',
           quantifier,
-          variable: symbolicName(f.variable().symbolicName()),
+          variable: variableName(f.variable()),
           source,
           ...(where && { where }),
           span,
@@ -536,9 +536,9 @@ export class ExpressionBuilder {
       return this.made(
         {
           kind: 'reduce',
-          accumulator: symbolicName(r._accumulator!.symbolicName()),
+          accumulator: variableName(r._accumulator!),
           initial,
-          variable: symbolicName(r.variable(1)!.symbolicName()),
+          variable: variableName(r.variable(1)!),
           source,
           step,
           span,
@@ -578,12 +578,12 @@ export class ExpressionBuilder {
         } else if (item instanceof MapProjectionAllContext) {
           items.push({ kind: 'all_properties' });
         } else if (item instanceof MapProjectionVariableContext) {
-          items.push({ kind: 'variable', name: symbolicName(item.variable().symbolicName()), span: this.b.source.span(item) });
+          items.push({ kind: 'variable', name: variableName(item.variable()), span: this.b.source.span(item) });
         }
       }
       const v = mp.variable();
       return this.made(
-        { kind: 'map_projection', variable: symbolicName(v.symbolicName()), variable_span: this.b.source.span(v), items, span },
+        { kind: 'map_projection', variable: variableName(v), variable_span: this.b.source.span(v), items, span },
         children,
       );
     }
@@ -639,8 +639,8 @@ export class ExpressionBuilder {
     if (next !== null && next.start !== dollar.stop + 1) {
       throw this.b.source.error('UnexpectedSyntax', `a parameter name must follow '$' directly`, span);
     }
-    const sym = ctx.symbolicName();
-    const name = sym !== null ? symbolicName(sym) : ctx.DecimalInteger()!.getText();
+    const word = ctx.schemaName();
+    const name = word !== null ? schemaName(word) : ctx.DecimalInteger()!.getText();
     return this.made({ kind: 'parameter', name, span }, []);
   }
 }

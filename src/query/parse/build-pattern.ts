@@ -20,7 +20,7 @@ import {
   type RelationshipPatternContext,
   type RelationshipsPatternContext,
 } from '../grammar/gen/CypherParser.js';
-import { schemaName, symbolicName, type Builder } from './builder.js';
+import { schemaName, symbolicName, variableName, type Builder } from './builder.js';
 import type { ExpressionBuilder } from './build-expression.js';
 import { labelNames } from './build-expression.js';
 import { integerMagnitude } from './literals.js';
@@ -119,14 +119,14 @@ export class PatternBuilder {
    */
   private pathVariable(outer: VariableContext | null, subpaths: readonly VariableContext[], selective: boolean): string | undefined {
     const [sub, ...more] = subpaths;
-    if (sub === undefined) return outer !== null ? symbolicName(outer.symbolicName()) : undefined;
+    if (sub === undefined) return outer !== null ? variableName(outer) : undefined;
     if (!selective) {
       throw this.b.source.error('InvalidPathSelector', 'a subpath variable can only be declared under a selective path selector (SHORTEST, ANY)', this.b.source.span(sub));
     }
     if (outer !== null || more.length > 0) {
       throw this.b.source.error('UnexpectedSyntax', 'a path pattern with a subpath variable cannot be given another path variable', this.b.source.span(sub));
     }
-    return symbolicName(sub.symbolicName());
+    return variableName(sub);
   }
 
   private shortest(ctx: ShortestPathPatternContext): 'one' | 'all' {
@@ -333,7 +333,7 @@ export class PatternBuilder {
     const labels = ctx.nodeLabels();
     const properties = this.outsideMatch(() => this.properties(ctx.properties()));
     const span = this.b.source.span(ctx);
-    let variable = v !== null ? symbolicName(v.symbolicName()) : undefined;
+    let variable = v !== null ? variableName(v) : undefined;
     const dynamic = labels !== null ? this.outsideMatch(() => this.expressions.dynamicNames(labels)) : [];
     if (dynamic.length > 0 && this.predicates !== undefined) {
       // In MATCH, `(n:$(x))` is `(n) WHERE n has the labels x names`.
@@ -389,7 +389,7 @@ export class PatternBuilder {
     const rangeCtx = detail.rangeLiteral();
     const range = rangeCtx !== null ? this.range(rangeCtx) : undefined;
     const properties = this.outsideMatch(() => this.properties(detail.properties()));
-    let variable = v !== null ? symbolicName(v.symbolicName()) : undefined;
+    let variable = v !== null ? variableName(v) : undefined;
     const dynamicCtx = detail.relationshipTypes()?.dynamicName() ?? null;
     let dynamic_type: DynamicNames | undefined;
     if (dynamicCtx !== null) {

@@ -36,7 +36,8 @@ import {
   type StatementContext,
   type TypeNameContext,
 } from '../grammar/gen/CypherParser.js';
-import { schemaName, symbolicName, type Builder } from './builder.js';
+import { schemaName, symbolicName, variableName, type Builder } from './builder.js';
+import { showQuery } from './build-show.js';
 import type { ClauseBuilder } from './build-clause.js';
 import type { ExpressionBuilder } from './build-expression.js';
 
@@ -52,10 +53,16 @@ export class StatementBuilder {
     if (session !== null) return this.session(session);
     const schema = ctx.schemaCommand();
     if (schema !== null) return this.schema(schema);
-    const query = ctx.query()!;
     const options = this.b.options;
     assert(options !== undefined, 'a top-level statement has options');
-    const built = this.query(query, false);
+    const show = ctx.showCommand();
+    let built: Query;
+    if (show !== null) {
+      built = showQuery(show, this.b, this.clauses);
+      checkComposition(built, false, this.b);
+    } else {
+      built = this.query(ctx.query()!, false);
+    }
     return {
       kind: 'query',
       query: built,
@@ -151,7 +158,7 @@ export class StatementBuilder {
 
   private propertyRef(ctx: PropertyReferenceContext): PropertyRef {
     return {
-      variable: symbolicName(ctx.variable().symbolicName()),
+      variable: variableName(ctx.variable()),
       key: schemaName(ctx.propertyKeyName().schemaName()),
       span: this.b.source.span(ctx),
     };
@@ -179,7 +186,7 @@ export class StatementBuilder {
       kind: 'create_constraint',
       ...(name !== null && { name: symbolicName(name) }),
       if_not_exists: ctx.ifNotExists() !== null,
-      variable: symbolicName(ctx.variable().symbolicName()),
+      variable: variableName(ctx.variable()),
       label: this.schemaLabel(ctx.nodeLabel()),
       requirement,
       property_refs,
@@ -220,7 +227,7 @@ export class StatementBuilder {
       ...(name !== undefined && { name: symbolicName(name) }),
       unique: false,
       if_not_exists: ctx.ifNotExists() !== null,
-      variable: symbolicName(ctx.variable().symbolicName()),
+      variable: variableName(ctx.variable()),
       label: this.schemaLabel(ctx.nodeLabel()),
       properties: property_refs.map((r) => r.key),
       property_refs,
@@ -249,7 +256,7 @@ export class StatementBuilder {
       const property_refs = target.propertyReference().map((r) => this.propertyRef(r));
       return {
         ...common,
-        variable: symbolicName(target.variable().symbolicName()),
+        variable: variableName(target.variable()),
         label: this.schemaLabel(target.nodeLabel()),
         properties: property_refs.map((r) => r.key),
         property_refs,

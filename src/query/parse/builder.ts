@@ -10,6 +10,7 @@ import type {
   RelationshipsPatternContext,
   SchemaNameContext,
   SymbolicNameContext,
+  VariableContext,
 } from '../grammar/gen/CypherParser.js';
 import { escapedName } from './literals.js';
 import type { SourceText } from './source-text.js';
@@ -55,6 +56,12 @@ export function symbolicName(ctx: SymbolicNameContext): string {
   const escaped = ctx.EscapedSymbolicName();
   if (escaped !== null) return escapedName(escaped.getText());
   return ctx.getText();
+}
+
+/** A variable's name: a symbolic name, or a keyword written as one (`end`, `asc`), as written. */
+export function variableName(ctx: VariableContext): string {
+  const symbolic = ctx.symbolicName();
+  return symbolic !== null ? symbolicName(symbolic) : ctx.getText();
 }
 
 export function schemaName(ctx: SchemaNameContext): string {

@@ -1,6 +1,7 @@
 import type { TextIndexHandle, VectorIndexHandle } from '../../projections/search/search-lookup.js';
 import { assertNever } from '../../common/assert.js';
 import type { Value } from '../../common/values/value.js';
+import type { ConstraintRecord, IndexRecord } from '../../projections/catalog/types.js';
 import type { NodeState } from '../../projections/graph/records.js';
 import type { GraphReader } from '../../projections/graph/view.js';
 import type { LookupKind } from '../../projections/indexes/index-lookup.js';
@@ -45,10 +46,18 @@ export interface IndexCatalog {
   textIndex?(label: string, property: string): TextIndexHandle | undefined;
   /** A node in the latest committed state (a CURRENT vector search's candidate the reader does not see). */
   currentNode?(id: number): NodeState | undefined;
+  /** Every index and constraint of the member now, for SHOW INDEXES and SHOW CONSTRAINTS. */
+  schemaObjects?(): SchemaObjects;
 }
 
 /** What `seekWhere` looks for: Cypher's comparisons, STARTS WITH, or IN over the values given. */
 export type IndexTest = Exclude<LookupKind, { readonly kind: 'equal' }>;
+
+/** The schema catalog's indexes and constraints as the member holds them now. */
+export interface SchemaObjects {
+  readonly indexes: readonly IndexRecord[];
+  readonly constraints: readonly ConstraintRecord[];
+}
 
 export const no_indexes: IndexCatalog = { hasIndex: () => false };
 
@@ -211,7 +220,10 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
             ...(op.imports.length > 0 && { imports: op.imports.map(n).join(', ') }),
             ...(op.columns.length > 0 && { returns: op.columns.map(n).join(', ') }),
             batch: op.batch.rows === undefined ? String(in_transactions_rows_default) : expressionText(op.batch.rows, names),
-            on_error: op.batch.on_error.toUpperCase(),
+            on_error: op.batch.retry === undefined ? op.batch.on_error.toUpperCase() : `RETRY THEN ${op.batch.on_error.toUpperCase()}`,
+            ...(op.batch.retry?.duration !== undefined && { retry_seconds: expressionText(op.batch.retry.duration, names) }),
+            ...(op.batch.streamed && { input: 'streamed' }),
+            ...(op.batch.concurrent && { concurrency: op.batch.concurrency === undefined ? 'default' : expressionText(op.batch.concurrency, names) }),
             ...(op.batch.report !== undefined && { report: n(op.batch.report) }),
           },
         ];

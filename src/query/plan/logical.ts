@@ -408,6 +408,16 @@ export interface SubqueryBatch {
   /** Input rows per batch, a constant; the manual's default when absent. */
   readonly rows?: BoundExpression;
   readonly on_error: 'fail' | 'continue' | 'break';
+  /** ON ERROR RETRY: a batch failing with a transient error is run again first, for up to `duration` seconds (a constant). */
+  readonly retry?: { readonly duration?: BoundExpression };
   /** The slot of `REPORT STATUS AS s`, written on every row that passes. */
   readonly report?: number;
+  /** IN [n] CONCURRENT TRANSACTIONS: up to `concurrency` batches (a constant) in flight at once. */
+  readonly concurrent: boolean;
+  readonly concurrency?: BoundExpression;
+  /**
+   * Nothing before the subquery writes: its input streams, reading the statement's first snapshot
+   * (no barrier holds it), so batch 1 commits before the input is read to its end.
+   */
+  readonly streamed: boolean;
 }

@@ -6,7 +6,7 @@ import { isSlot } from './expressions.js';
 import type { LogicalOp, ProjectItem } from './logical.js';
 import { planPattern, type JoinPolicy } from './plan-match.js';
 import { planValueJoin } from './value-join.js';
-import { clauseFootprint, emptyFootprint, needsBarrier, widen } from './write-barriers.js';
+import { clauseFootprint, clauseWrites, emptyFootprint, needsBarrier, widen } from './write-barriers.js';
 
 /**
  * Turns a bound query into a logical plan, clause by clause. Clauses stream; an `eager` barrier goes
@@ -64,14 +64,19 @@ export function planSingle(
   let plan: LogicalOp = { op: 'argument' };
   // The clauses since the last barrier, streamed together (write-barriers.ts says when that is safe).
   let stretch = emptyFootprint();
+  let wrote = false;
   for (const clause of query.clauses) {
     const footprint = clauseFootprint(clause);
-    if (needsBarrier(stretch, footprint)) {
+    // IN TRANSACTIONS after clauses that only read streams its input from the statement's first
+    // snapshot, which no batch changes: the rows are those a barrier would hold, in bounded memory.
+    const streamed = clause.kind === 'call_subquery' && clause.in_transactions !== undefined && !wrote;
+    if (needsBarrier(stretch, footprint) && !streamed) {
       plan = eager(plan, bound);
       stretch = emptyFootprint();
     }
     widen(stretch, footprint);
-    plan = planClause(plan, clause, bound, counts, joins);
+    plan = planClause(plan, clause, bound, counts, joins, streamed);
+    wrote ||= clauseWrites(clause);
   }
   const last = query.clauses[query.clauses.length - 1];
   const returns = last !== undefined && (last.kind === 'return' || (last.kind === 'call' && last.standalone));
@@ -84,7 +89,7 @@ function eager(plan: LogicalOp, bound: ReadonlySet<number>): LogicalOp {
   return plan.op === 'eager' || plan.op === 'argument' ? plan : { op: 'eager', input: plan, live: [...bound].sort((a, b) => a - b) };
 }
 
-function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, counts: GraphCounts, joins: JoinPolicy): LogicalOp {
+function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, counts: GraphCounts, joins: JoinPolicy, streamed = false): LogicalOp {
   switch (clause.kind) {
     case 'match': {
       if (!clause.optional) {
@@ -133,7 +138,18 @@ function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, co
       const imports = clause.imports.map((v) => v.id);
       const tx = clause.in_transactions;
       if (tx?.report !== undefined) bound.add(tx.report.id);
-      const batch = tx === undefined ? undefined : { ...(tx.rows !== undefined && { rows: tx.rows }), on_error: tx.on_error, ...(tx.report !== undefined && { report: tx.report.id }) };
+      const batch =
+        tx === undefined
+          ? undefined
+          : {
+              ...(tx.rows !== undefined && { rows: tx.rows }),
+              on_error: tx.on_error,
+              ...(tx.retry !== undefined && { retry: tx.retry }),
+              ...(tx.report !== undefined && { report: tx.report.id }),
+              concurrent: tx.concurrent,
+              ...(tx.concurrency !== undefined && { concurrency: tx.concurrency }),
+              streamed,
+            };
       return { op: 'subquery', input: plan, inner, mode, columns, imports, optional: clause.optional, form: 'call', ...(batch !== undefined && { batch }) };
     }
     case 'foreach': {

@@ -140,7 +140,7 @@ function writeAll(f: Footprint): void {
 }
 
 /** True when a bound clause updates the graph, itself or through a subquery or FOREACH it holds. */
-function clauseWrites(clause: BoundClause): boolean {
+export function clauseWrites(clause: BoundClause): boolean {
   switch (clause.kind) {
     case 'create':
     case 'merge':

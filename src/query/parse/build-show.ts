@@ -1,0 +1,123 @@
+import type { CallClause, Clause, ProjectionItem, ReturnClause, WithClause } from '../ast/clause.js';
+import type { Expression } from '../ast/expression.js';
+import type { Query } from '../ast/query.js';
+import { show_commands, type ShowKind } from '../ast/show-commands.js';
+import type { Span } from '../ast/span.js';
+import type { ShowCommandContext } from '../grammar/gen/CypherParser.js';
+import type { ClauseBuilder } from './build-clause.js';
+import type { Builder } from './builder.js';
+import { symbolicName } from './builder.js';
+
+/** The noun of each SHOW command, singular and plural. */
+const nouns: ReadonlyMap<string, ShowKind | 'transactions'> = new Map([
+  ['INDEX', 'indexes'],
+  ['INDEXES', 'indexes'],
+  ['CONSTRAINT', 'constraints'],
+  ['CONSTRAINTS', 'constraints'],
+  ['FUNCTION', 'functions'],
+  ['FUNCTIONS', 'functions'],
+  ['PROCEDURE', 'procedures'],
+  ['PROCEDURES', 'procedures'],
+  ['TRANSACTION', 'transactions'],
+  ['TRANSACTIONS', 'transactions'],
+]);
+
+/** The words the manual allows before each noun, as the filter the procedure takes. */
+const filters: Readonly<Record<ShowKind, ReadonlyMap<string, string>>> = {
+  indexes: new Map([
+    ['', 'ALL'],
+    ['ALL', 'ALL'],
+    ['RANGE', 'RANGE'],
+    ['VECTOR', 'VECTOR'],
+    ['FULLTEXT', 'FULLTEXT'],
+    ['TEXT', 'TEXT'],
+    ['POINT', 'POINT'],
+    ['LOOKUP', 'LOOKUP'],
+  ]),
+  constraints: new Map([
+    ['', 'ALL'],
+    ['ALL', 'ALL'],
+    ...['UNIQUE', 'UNIQUENESS', 'NODE UNIQUE', 'NODE UNIQUENESS', 'PROPERTY UNIQUENESS', 'NODE PROPERTY UNIQUENESS'].map((w) => [w, 'UNIQUE'] as const),
+    ...['KEY', 'NODE KEY'].map((w) => [w, 'KEY'] as const),
+    ...['EXIST', 'EXISTENCE', 'NODE EXIST', 'NODE EXISTENCE', 'PROPERTY EXIST', 'PROPERTY EXISTENCE', 'NODE PROPERTY EXIST', 'NODE PROPERTY EXISTENCE'].map((w) => [w, 'EXIST'] as const),
+    ...['PROPERTY TYPE', 'NODE PROPERTY TYPE'].map((w) => [w, 'TYPE'] as const),
+    // Weft has no relationship constraints: these list nothing.
+    ...['RELATIONSHIP', 'REL'].flatMap((r) =>
+      ['UNIQUE', 'UNIQUENESS', 'KEY', 'EXIST', 'EXISTENCE', 'PROPERTY EXIST', 'PROPERTY EXISTENCE', 'PROPERTY TYPE', 'PROPERTY UNIQUENESS'].map((w) => [`${r} ${w}`, 'NONE'] as const),
+    ),
+  ]),
+  functions: new Map([
+    ['', 'ALL'],
+    ['ALL', 'ALL'],
+    ['BUILT IN', 'BUILT IN'],
+    ['USER DEFINED', 'USER DEFINED'],
+  ]),
+  procedures: new Map([['', 'ALL']]),
+};
+
+/**
+ * `SHOW ... INDEXES | CONSTRAINTS | FUNCTIONS | PROCEDURES`, written as the query it means:
+ * `CALL <procedure>(filter) YIELD <every column>`, then without YIELD `[WHERE ...] RETURN <default columns>`,
+ * and with it `WITH <yielded columns> [ORDER BY] [SKIP] [LIMIT] [WHERE ...]` followed by the clauses written
+ * after it, or by a RETURN of the yielded columns when there are none.
+ */
+export function showQuery(ctx: ShowCommandContext, b: Builder, clauses: ClauseBuilder): Query {
+  const span = b.source.span(ctx);
+  const words = ctx.showWord().map((w) => {
+    const s = w.symbolicName();
+    return (s !== null ? symbolicName(s) : w.getText()).toUpperCase();
+  });
+  const at = words.findIndex((w) => nouns.has(w));
+  if (at < 0) throw b.source.error('UnexpectedSyntax', `SHOW ${words.join(' ')}: expected INDEXES, CONSTRAINTS, FUNCTIONS or PROCEDURES`, span);
+  const noun = nouns.get(words[at]!)!;
+  if (noun === 'transactions') {
+    throw b.source.error('UnexpectedSyntax', 'SHOW TRANSACTIONS is not supported: Weft does not list the transactions of a member in Cypher', span);
+  }
+  const filter = filters[noun].get(words.slice(0, at).join(' '));
+  if (filter === undefined) throw b.source.error('UnexpectedSyntax', `SHOW ${words.slice(0, at + 1).join(' ')}: ${words.slice(0, at).join(' ')} is not a kind of ${noun}`, span);
+  checkExecutable(words.slice(at + 1), noun, span, b);
+  const command = show_commands[noun];
+  const name = (n: string, s: Span): Expression => ({ kind: 'variable', name: n, span: s });
+  const item = (n: string, s: Span): ProjectionItem => ({ expression: name(n, s), text: n, span: s });
+  const where = ctx.where();
+  const condition = where === null ? undefined : b.expression(where.expression());
+  const call: CallClause = {
+    kind: 'call',
+    optional: false,
+    procedure: command.procedure,
+    args: [{ kind: 'literal', value: filter, span }],
+    yield: command.columns.map((c) => ({ field: c, variable: c, span })),
+    ...(ctx.YIELD() === null && condition !== undefined && { where: condition }),
+    span,
+  };
+  const returning = (names: readonly string[]): ReturnClause => ({
+    kind: 'return',
+    projection: { distinct: false, star: false, items: names.map((n) => item(n, span)), order: [], span },
+    span,
+  });
+  const body = ctx.projectionBody();
+  if (body === null) return single([call, returning(command.defaults)], span);
+  const projection = clauses.projection(body);
+  if (projection.distinct) throw b.source.error('UnexpectedSyntax', 'SHOW ... YIELD takes column names, not DISTINCT', projection.span);
+  for (const it of projection.items) {
+    if (it.expression.kind !== 'variable') throw b.source.error('UnexpectedSyntax', `SHOW ... YIELD takes column names, not \`${it.text}\``, it.span);
+  }
+  const yielded = projection.star ? command.columns : projection.items.map((it) => it.alias ?? (it.expression.kind === 'variable' ? it.expression.name : it.text));
+  const narrow: WithClause = { kind: 'with', projection, ...(condition !== undefined && { where: condition }), span };
+  const after = ctx.clause().flatMap((c) => clauses.clauses(c));
+  return single([call, narrow, ...(after.length > 0 ? after : [returning(yielded)])], span);
+}
+
+function single(clauses: readonly Clause[], span: Span): Query {
+  return { kind: 'query', parts: [{ clauses, span }], union_all: false, span };
+}
+
+/** `EXECUTABLE [BY CURRENT USER | BY name]` after FUNCTIONS or PROCEDURES: Weft has no users, so every one is executable. */
+function checkExecutable(rest: readonly string[], noun: ShowKind, span: Span, b: Builder): void {
+  if (rest.length === 0) return;
+  const ok =
+    (noun === 'functions' || noun === 'procedures') &&
+    rest[0] === 'EXECUTABLE' &&
+    (rest.length === 1 || (rest[1] === 'BY' && (rest.length === 3 || (rest.length === 4 && rest[2] === 'CURRENT' && rest[3] === 'USER'))));
+  if (!ok) throw b.source.error('UnexpectedSyntax', `SHOW ${noun.toUpperCase()}: unexpected ${rest.join(' ')}`, span);
+}
