@@ -97,7 +97,7 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
     const plan = foldedRun === undefined ? unfolded : (folded as BatchPlan);
     const forms = foldedRun ?? formsFor(plan, env);
     if (forms === undefined) return rows(arg, sink);
-    const scope = new BatchScope(plan, env, arg, forms.members.nodes.length);
+    const scope = new BatchScope(plan, env, arg, forms.members.nodes.length, forms.csrs);
     // Over a label alone the fused scan (`rows`) runs unless batches pay (see batchesPayOverLabel).
     if (scanOnly(plan) && !batchesPayOverLabel(plan, keys, aggregates, scope)) return rows(arg, sink);
     batchedRuns.count++;
@@ -399,7 +399,7 @@ function boundNonNull(input: LogicalOp): Set<number> {
 
 function entityColumn(e: BoundExpression | undefined, scope: BatchScope): number | undefined {
   if (e === undefined || e.kind !== 'variable') return undefined;
-  return scope.position(e.variable.id)?.column;
+  return scope.idColumn(e.variable.id);
 }
 const NO_ACCUMULATORS: readonly (Accumulator | undefined)[] = [];
 

@@ -136,11 +136,14 @@ export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: Read
     chain.pop();
   }
   const layout: LayoutColumn[] = [{ slot: scan.variable, entity: 'node' }];
+  /** The index among `expandsOf(plan)` of the expand bound next (the paired and counted ones come last there). */
+  let expandIndex = 0;
   for (const s of [...chain, ...[paired, counted].flatMap((op) => (op === undefined ? [] : [{ kind: 'expand' as const, op }]))]) {
     if (s.kind === 'filter') continue;
     if (s.kind === 'optional') {
       if (!batchableExpand(s.expand, layout)) return undefined;
-      if (s.expand.rel_unused !== true) layout.push({ slot: s.expand.rel, entity: 'relationship', nullable: true, type: s.expand.types[0] as string });
+      if (s.expand.rel_unused !== true) bindRelationship(layout, s.expand, expandIndex, true);
+      expandIndex++;
       if (s.expand.to_unused !== true) layout.push({ slot: s.expand.to, entity: 'node', nullable: true });
       continue;
     }
@@ -148,11 +151,19 @@ export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: Read
     const own = s.op === counted && paired !== undefined ? { ...s.op, unique_from: s.op.unique_from.filter((u) => u !== paired.rel) } : s.op;
     if (!batchableExpand(own, layout)) return undefined;
     if (s.op === counted || s.op === paired) continue;
-    if (s.op.rel_unused !== true) layout.push({ slot: s.op.rel, entity: 'relationship', type: s.op.types[0] as string });
+    if (s.op.rel_unused !== true) bindRelationship(layout, s.op, expandIndex, false);
+    expandIndex++;
     if (s.op.to_unused !== true && !s.op.into) layout.push({ slot: s.op.to, entity: 'node' });
   }
   const plan: BatchPlan = { scan, stages: chain, layout, ...(counted !== undefined && { counted }), ...(paired !== undefined && { paired }) };
   return end_filters === undefined ? plan : { ...plan, end_filters };
+}
+
+/** An expand's relationship column, then the column of its positions in the CSR the expand walks. */
+function bindRelationship(layout: LayoutColumn[], op: Op<'expand'>, index: number, nullable: boolean): void {
+  const type = op.types[0] as string;
+  layout.push({ slot: op.rel, entity: 'relationship', type, ...(nullable && { nullable }) });
+  layout.push({ slot: op.rel, entity: 'position', type, expand: { index, direction: op.direction }, ...(nullable && { nullable }) });
 }
 
 /**

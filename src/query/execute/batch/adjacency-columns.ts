@@ -1,0 +1,87 @@
+import type { TypeAdjacency } from '../../../projections/graph/adjacency.js';
+import type { Value } from '../../../common/values/value.js';
+import type { AdjacencyDirection } from './batch.js';
+import type { TypedColumn } from './typed-columns.js';
+
+/**
+ * Relationship property columns in adjacency order. A column by edge id (GraphStore.edgeColumn, typed by
+ * typed-columns.ts) answers a batched expand's `k.since` with a random read per row: the CSR lists a node's
+ * relationships in its edge lists' order, which is not the order of their ids. The same column gathered
+ * through one side of the type's CSR (`edges[j]` for every position j) holds the value of the relationship
+ * at position j, so an expand that records each row's position (a `position` layout column) reads its
+ * relationships' values in the order it walked them: a slice per start node, one cache line after another.
+ *
+ * A column here is made once per (column by id, CSR, direction), on the first read, and kept in WeakMaps keyed
+ * by both, so it lives exactly as long as the two forms it came from: the store drops both on the next
+ * write to an edge of the type, and a reader older than that write gets neither (it walks the records).
+ * Both are pictures of the same point of the log, since a run asks for them at one read index, so the value
+ * at a position is the value of the relationship the CSR holds there. `both` is `out` then `into`, one after
+ * the other, as an undirected expand's positions are (batch.ts, LayoutColumn).
+ */
+const ordered = new WeakMap<TypedColumn, WeakMap<TypeAdjacency, Map<AdjacencyDirection, TypedColumn>>>();
+
+/** Relationship columns made in adjacency order since the process started (tests check that their reads used them). */
+export const adjacencyColumnsBuilt = { count: 0 };
+
+export function columnInAdjacencyOrder(byEdge: TypedColumn, csr: TypeAdjacency, direction: AdjacencyDirection): TypedColumn {
+  let byCsr = ordered.get(byEdge);
+  if (byCsr === undefined) ordered.set(byEdge, (byCsr = new WeakMap()));
+  let byDirection = byCsr.get(csr);
+  if (byDirection === undefined) byCsr.set(csr, (byDirection = new Map()));
+  let column = byDirection.get(direction);
+  if (column === undefined) {
+    column = gather(byEdge, positionsOf(csr, direction));
+    byDirection.set(direction, column);
+    adjacencyColumnsBuilt.count++;
+  }
+  return column;
+}
+
+/** The edge id at each position an expand in `direction` records. */
+function positionsOf(csr: TypeAdjacency, direction: AdjacencyDirection): Int32Array {
+  switch (direction) {
+    case 'out':
+      return csr.out.edges;
+    case 'in':
+      return csr.into.edges;
+    case 'both': {
+      const both = new Int32Array(csr.out.edges.length + csr.into.edges.length);
+      both.set(csr.out.edges, 0);
+      both.set(csr.into.edges, csr.out.edges.length);
+      return both;
+    }
+  }
+}
+
+/** `byEdge` read at every edge id of `edges`, in that order, in the same typed form (strings keep the dictionary). */
+function gather(byEdge: TypedColumn, edges: Int32Array): TypedColumn {
+  const n = edges.length;
+  switch (byEdge.kind) {
+    case 'int':
+    case 'float': {
+      const values = new Float64Array(n);
+      const nulls = new Uint8Array(n);
+      const from = byEdge.values;
+      const fromNulls = byEdge.nulls;
+      for (let j = 0; j < n; j++) {
+        const id = edges[j] as number;
+        values[j] = from[id] as number;
+        nulls[j] = fromNulls[id] as number;
+      }
+      return byEdge.kind === 'int' ? { kind: 'int', values, nulls, max_abs: byEdge.max_abs } : { kind: 'float', values, nulls };
+    }
+    case 'string': {
+      const codes = new Int32Array(n);
+      const from = byEdge.codes;
+      for (let j = 0; j < n; j++) codes[j] = from[edges[j] as number] as number;
+      return { kind: 'string', codes, dictionary: byEdge.dictionary, index: byEdge.index };
+    }
+    case 'any': {
+      // Pushed, not preallocated: a large `new Array(n)` is a slow dictionary array.
+      const values: (Value | undefined)[] = [];
+      const from = byEdge.values;
+      for (let j = 0; j < n; j++) values.push(from[edges[j] as number]);
+      return { kind: 'any', values };
+    }
+  }
+}
