@@ -14,14 +14,14 @@ import { canonical, withDb } from '../engine/support.js';
  * per group (typed-aggregates.ts), against the row operators. Generated queries read relationship properties
  * in filters, grouping keys, aggregates, ORDER BY and comparisons with node properties, over every direction,
  * two hops and OPTIONAL MATCH, on a graph whose relationship properties are integers, floats, strings, huge
- * integers (sums overflow) and mixed types, some absent, with self-loops and parallel relationships. Each
+ * integers (sums overflow), integers exact as doubles whose sums pass 2^52, and mixed types, some absent, with self-loops and parallel relationships. Each
  * query must answer the same rows in the same order (or fail with the same kind of error) through an engine
  * with batching and one without: on the loaded graph, then after writes that change, remove and retype
  * relationship properties and delete and create relationships (the columns built before must not be read),
  * and at the snapshot before those writes, which must still answer what it answered then.
  */
 const QUERIES = 160;
-const RELATIONSHIP_KEYS = ['w', 'f', 's', 'm', 'big'] as const;
+const RELATIONSHIP_KEYS = ['w', 'f', 's', 'm', 'big', 'huge'] as const;
 
 function generator(r: () => number) {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
@@ -32,7 +32,7 @@ function generator(r: () => number) {
     const pattern = `(a${pick([':A', ':B'])})${arrow('r1')}(b${label()})${two ? `${arrow('r2')}(c${label()})` : ''}`;
     const rel = (): string => (two ? pick(['r1', 'r2']) : 'r1');
     const relProp = (): string => `${rel()}.${pick(RELATIONSHIP_KEYS)}`;
-    const relNum = (): string => `${rel()}.${pick(['w', 'f', 'big'])}`;
+    const relNum = (): string => `${rel()}.${pick(['w', 'f', 'big', 'huge'])}`;
     const node = (): string => pick(two ? ['a', 'b', 'c'] : ['a', 'b']);
     const atom = (): string =>
       pick([
@@ -95,6 +95,8 @@ async function load(db: Db, r: () => number): Promise<void> {
       // Integers only at first: a later write makes some strings, so the column turns mixed.
       if (r() < 0.7) props.set('m', BigInt(Math.floor(r() * 3)));
       if (r() < 0.05) props.set('big', pick([4611686018427387904n, -4611686018427387904n, 9007199254740993n]));
+      // Exact as doubles, but sums of a few pass 2^52: a group's sum moves out of its double.
+      if (r() < 0.4) props.set('huge', pick([9007199254740991n, 4503599627370497n, 4503599627370495n, 4503599627370493n, -2000000000000000n, 5n]));
       const edge = new Map<string, Value>([['a', a], ['b', r() < 0.05 ? a : pick(ids)], ['p', props]]);
       edges.push(edge);
       if (r() < 0.05) edges.push(edge); // a parallel relationship

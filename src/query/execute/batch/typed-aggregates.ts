@@ -245,11 +245,16 @@ class IntegerSums implements GroupStates {
   }
 
   result(g: number): Value {
-    this.flush(g);
-    const total = this.big.get(g) ?? 0n;
-    if (!this.avg) return total;
-    const n = this.n[g] as number;
-    return n === 0 ? null : Number(total) / n;
+    const s = this.small[g] as number;
+    const big = this.big.get(g);
+    // Without a moved part the sum is the double itself (below SMALL_LIMIT, so exact and in range): no BigInt to
+    // add for the many groups whose sums stay small.
+    if (this.avg) {
+      const n = this.n[g] as number;
+      if (n === 0) return null;
+      return (big === undefined ? s : Number(checkedInt(big + BigInt(s)))) / n;
+    }
+    return big === undefined ? BigInt(s) : checkedInt(big + BigInt(s));
   }
 }
 
