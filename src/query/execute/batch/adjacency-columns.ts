@@ -30,32 +30,33 @@ export function columnInAdjacencyOrder(byEdge: TypedColumn, csr: TypeAdjacency, 
   if (byDirection === undefined) byCsr.set(csr, (byDirection = new Map()));
   let column = byDirection.get(direction);
   if (column === undefined) {
-    column = gather(byEdge, positionsOf(csr, direction));
+    column = gather(byEdge, sidesOf(csr, direction));
     byDirection.set(direction, column);
     adjacencyColumnsBuilt.count++;
   }
   return column;
 }
 
-/** The edge id at each position an expand in `direction` records. */
-function positionsOf(csr: TypeAdjacency, direction: AdjacencyDirection): Int32Array {
+/** The edge ids of the sides an expand in `direction` walks, in the order its positions count them. */
+function sidesOf(csr: TypeAdjacency, direction: AdjacencyDirection): readonly Int32Array[] {
   switch (direction) {
     case 'out':
-      return csr.out.edges;
+      return [csr.out.edges];
     case 'in':
-      return csr.into.edges;
-    case 'both': {
-      const both = new Int32Array(csr.out.edges.length + csr.into.edges.length);
-      both.set(csr.out.edges, 0);
-      both.set(csr.into.edges, csr.out.edges.length);
-      return both;
-    }
+      return [csr.into.edges];
+    case 'both':
+      return [csr.out.edges, csr.into.edges];
   }
 }
 
-/** `byEdge` read at every edge id of `edges`, in that order, in the same typed form (strings keep the dictionary). */
-function gather(byEdge: TypedColumn, edges: Int32Array): TypedColumn {
-  const n = edges.length;
+/**
+ * `byEdge` read at every edge id of `sides`, one side after the other, in the same typed form (strings keep the
+ * dictionary). Written side by side into one column, with no concatenated copy of the ids: a whole-type build
+ * already allocates tens of megabytes in a large heap.
+ */
+function gather(byEdge: TypedColumn, sides: readonly Int32Array[]): TypedColumn {
+  let n = 0;
+  for (const edges of sides) n += edges.length;
   switch (byEdge.kind) {
     case 'int':
     case 'float': {
@@ -63,24 +64,28 @@ function gather(byEdge: TypedColumn, edges: Int32Array): TypedColumn {
       const nulls = new Uint8Array(n);
       const from = byEdge.values;
       const fromNulls = byEdge.nulls;
-      for (let j = 0; j < n; j++) {
-        const id = edges[j] as number;
-        values[j] = from[id] as number;
-        nulls[j] = fromNulls[id] as number;
+      let at = 0;
+      for (const edges of sides) {
+        for (let j = 0; j < edges.length; j++, at++) {
+          const id = edges[j] as number;
+          values[at] = from[id] as number;
+          nulls[at] = fromNulls[id] as number;
+        }
       }
       return byEdge.kind === 'int' ? { kind: 'int', values, nulls, max_abs: byEdge.max_abs } : { kind: 'float', values, nulls };
     }
     case 'string': {
       const codes = new Int32Array(n);
       const from = byEdge.codes;
-      for (let j = 0; j < n; j++) codes[j] = from[edges[j] as number] as number;
+      let at = 0;
+      for (const edges of sides) for (let j = 0; j < edges.length; j++) codes[at++] = from[edges[j] as number] as number;
       return { kind: 'string', codes, dictionary: byEdge.dictionary, index: byEdge.index };
     }
     case 'any': {
       // Pushed, not preallocated: a large `new Array(n)` is a slow dictionary array.
       const values: (Value | undefined)[] = [];
       const from = byEdge.values;
-      for (let j = 0; j < n; j++) values.push(from[edges[j] as number]);
+      for (const edges of sides) for (let j = 0; j < edges.length; j++) values.push(from[edges[j] as number]);
       return { kind: 'any', values };
     }
   }
