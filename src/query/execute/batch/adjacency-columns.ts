@@ -20,6 +20,33 @@ import type { TypedColumn } from './typed-columns.js';
  */
 const ordered = new WeakMap<TypedColumn, WeakMap<TypeAdjacency, Map<AdjacencyDirection, TypedColumn>>>();
 
+/**
+ * Per CSR and direction, rows that expands binding their relationship have made over it: what reads in adjacency
+ * order would have served. Kept beside the CSR (a WeakMap keyed by it), so a write starts the count again.
+ */
+const walked = new WeakMap<TypeAdjacency, Map<AdjacencyDirection, number>>();
+
+/** Columns in adjacency order are made once rows walked add up to 1/this of the positions a column holds. */
+const ORDER_DEMAND_SHARE = 4;
+
+/** Counts `rows` an expand in `direction` made over `csr`, binding each one's relationship. */
+export function noteWalked(csr: TypeAdjacency, direction: AdjacencyDirection, rows: number): void {
+  let byDirection = walked.get(csr);
+  if (byDirection === undefined) walked.set(csr, (byDirection = new Map()));
+  byDirection.set(direction, (byDirection.get(direction) ?? 0) + rows);
+}
+
+/**
+ * Whether a run should read the relationships of `csr` in `direction` in adjacency order: once the rows walked
+ * over it add up to a share of the positions, as a CSR is built once record walks add up to a share of its
+ * type. So an anchored query (one person's relationships) keeps reading by edge id and never pays for a
+ * whole-type column, and a whole-graph one pays once per write to the type.
+ */
+export function readsInOrder(csr: TypeAdjacency, direction: AdjacencyDirection): boolean {
+  const positions = direction === 'out' ? csr.out.edges.length : direction === 'in' ? csr.into.edges.length : csr.out.edges.length + csr.into.edges.length;
+  return (walked.get(csr)?.get(direction) ?? 0) * ORDER_DEMAND_SHARE >= positions;
+}
+
 /** Relationship columns made in adjacency order since the process started (tests check that their reads used them). */
 export const adjacencyColumnsBuilt = { count: 0 };
 

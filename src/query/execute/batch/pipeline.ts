@@ -9,7 +9,7 @@ import type { Evaluator, Row } from '../context.js';
 import type { OpEnv } from '../read-ops.js';
 import type { Slices } from '../slices.js';
 import { assert } from '../../../common/assert.js';
-import { columnInAdjacencyOrder } from './adjacency-columns.js';
+import { columnInAdjacencyOrder, readsInOrder } from './adjacency-columns.js';
 import { Batch, BATCH_ROWS, NULL_BOOL, NULL_ID, valueBuffer, type AdjacencyDirection, type EntityKind } from './batch.js';
 import { expandsOf, type BatchPlan, type Forms, type Stage } from './batch-plan.js';
 import { countedPair } from './counted-pair.js';
@@ -34,7 +34,8 @@ import { boxed, compileVector, type SlotPosition, type VectorScope } from './vec
  * The expressions of one run over a plan's batches, typed against the columns the run reads. Given the CSRs
  * the run's expands walk (`csrs`, as `Forms.csrs`), a relationship's properties are read in adjacency order:
  * `position` answers its position column and `columnOf` its columns gathered through that CSR
- * (adjacency-columns.ts); without them, its id column and its columns by edge id.
+ * (adjacency-columns.ts), once expands over it have walked enough rows (`readsInOrder`); until then, and without
+ * the CSRs, its id column and its columns by edge id.
  */
 export class BatchScope implements VectorScope {
   /** Where each slot's properties are read: its id column, or for a relationship read in adjacency order, its position column. */
@@ -64,7 +65,7 @@ export class BatchScope implements VectorScope {
         return;
       }
       const csr = c.expand === undefined ? undefined : csrs?.[c.expand.index];
-      if (csr === undefined || c.expand === undefined) return;
+      if (csr === undefined || c.expand === undefined || !readsInOrder(csr, c.expand.direction)) return;
       this.walked.set(c.slot, { csr, direction: c.expand.direction });
       this.positions.set(c.slot, { column: i, entity: 'relationship', nullable, ...type });
     });

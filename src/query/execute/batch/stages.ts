@@ -5,6 +5,7 @@ import type { Row } from '../context.js';
 import { propertyEquals, type OpEnv } from '../read-ops.js';
 import type { Value } from '../../../common/values/value.js';
 import { Batch, BATCH_ROWS, NULL_ID } from './batch.js';
+import { noteWalked } from './adjacency-columns.js';
 import { typedColumn } from './typed-columns.js';
 import { typedEquality } from './scan-candidates.js';
 import type { BatchPlan } from './batch-plan.js';
@@ -92,6 +93,8 @@ export function expandStage(
   const shifts = partShifts(op, csr);
   const out = new Batch(width);
   const flush = (): void => {
+    // Rows whose relationship is bound count towards reading its properties in adjacency order.
+    if (posAt >= 0) noteWalked(csr, op.direction, out.length);
     next(out, undefined);
     out.length = 0;
     check();
@@ -298,6 +301,7 @@ export function optionalStage(
   };
   /** Filters `found`, then sends its rows on in order, with the null rows of the input rows before them. */
   const drain = (): void => {
+    if (posAt >= 0) noteWalked(csr, op.direction, found.length);
     for (const f of filters) {
       const keep = f(found);
       let w = 0;
