@@ -77,11 +77,11 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
   const isDistinctCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && a.call.distinct && a.call.args.length === 1);
   // The slots the grouping keys read: an expand they do not read may be counted rather than made.
   const readAbove = new Set(keys.flatMap((k) => [...freeSlots(k.expression)]));
-  const unfolded = batchPlan(input, countsOnly, readAbove, false, true);
+  const readByConsumer = new Set([...readAbove, ...aggregates.flatMap((a, i) => (countsRows[i] === true ? [] : a.call.args.flatMap((x) => [...freeSlots(x)])))]);
+  const unfolded = batchPlan(input, countsOnly, readAbove, false, true, readByConsumer);
   if (unfolded === undefined) return undefined;
   // The same pipeline with filters on end nodes folded into their expands, taken when they are typed.
-  const readByConsumer = new Set([...readAbove, ...aggregates.flatMap((a, i) => (countsRows[i] === true ? [] : a.call.args.flatMap((x) => [...freeSlots(x)])))]);
-  const folded = batchPlan(input, countsOnly, readByConsumer, true);
+  const folded = batchPlan(input, countsOnly, readByConsumer, true, false, readByConsumer);
   const defs = aggregates.map((a) => {
     const def = lookupFunction(a.call.name);
     assert(def !== undefined && def.kind === 'aggregate', `aggregate ${a.call.name} exists`);

@@ -1,6 +1,7 @@
 import { orderCompare } from '../../../common/values/order.js';
 import type { Value } from '../../../common/values/value.js';
 import type { LogicalOp } from '../../plan/logical.js';
+import { freeSlots } from '../../plan/expressions.js';
 import { asRowCount } from '../../values/coerce.js';
 import type { PhysicalOp, Row } from '../context.js';
 import { rowBytes, type OpEnv } from '../read-ops.js';
@@ -33,7 +34,8 @@ interface Kept {
 const CUT_SLACK_ROWS = 64;
 
 export function sortOverBatches(op: Op<'top'> | Op<'sort'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
-  const plan = batchPlan(op.input, false);
+  // The rows it keeps are made of references; only its keys read properties through the pipeline.
+  const plan = batchPlan(op.input, false, undefined, false, false, new Set(op.keys.flatMap((k) => [...freeSlots(k.expression)])));
   if (plan === undefined) return undefined;
   const limit = op.op === 'top' ? env.exprs.compile(op.limit) : undefined;
   const skip = op.op === 'top' && op.skip !== undefined ? env.exprs.compile(op.skip) : undefined;
