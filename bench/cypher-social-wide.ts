@@ -319,4 +319,32 @@ export const WIDE: readonly SocialQuery[] = [
     cypher: 'MATCH (p:Person) WHERE p.id >= $lo AND p.id < $hi AND p.age > 40 RETURN count(*) AS n, avg(p.age) AS a',
     params: (run, persons) => ({ lo: (run * 7919) % (persons - 2000), hi: ((run * 7919) % (persons - 2000)) + 2000 }),
   },
+  // Relationship properties read other ways: a filter on the property grouped by the far end, a sum per start
+  // node ranked, the property against a node's, the incoming side, and both relationships of two hops.
+  {
+    name: 'recent links by far city',
+    cypher: 'MATCH (a:Person)-[k:KNOWS]->(b:Person) WHERE k.since >= 2020 RETURN b.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 5',
+    params: none,
+  },
+  {
+    name: 'link years summed per person',
+    cypher: 'MATCH (a:Person)-[k:KNOWS]->(:Person) RETURN a.id AS id, sum(k.since - 2000) AS years, count(*) AS n ORDER BY years DESC, id LIMIT 10',
+    params: none,
+  },
+  {
+    name: 'link year against far age',
+    cypher: 'MATCH (a:Person)-[k:KNOWS]->(b:Person) WHERE k.since - b.age > 1975 RETURN a.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 5',
+    params: none,
+  },
+  {
+    name: 'incoming link years by age',
+    cypher: 'MATCH (a:Person)<-[k:KNOWS]-(:Person) WHERE a.city = $city RETURN a.age AS age, min(k.since) AS first, avg(k.since) AS mean, count(*) AS n ORDER BY age',
+    params: (run: number): SocialParams => ({ city: `City${run % 50}` }),
+  },
+  {
+    name: 'two hops, both link years',
+    cypher:
+      'MATCH (a:Person)-[k:KNOWS]->(b:Person)-[l:KNOWS]->(c:Person) WHERE a.age = 30 AND l.since > k.since RETURN c.city AS city, count(*) AS n, avg(l.since - k.since) AS gap ORDER BY n DESC, city LIMIT 5',
+    params: none,
+  },
 ];

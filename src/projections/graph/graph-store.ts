@@ -255,10 +255,10 @@ export class GraphStore {
     // Pushed, not preallocated, as node columns are (a large `new Array(n)` is a slow dictionary array).
     const values: (PropertyValue | undefined)[] = [];
     for (let i = 0; i < this.edges.length; i++) values.push(undefined);
-    for (const r of this.recordsOfType(type)) {
-      const v = visibleEdge(r, readIndex)?.props.get(key);
-      values[r.id] = typeof v === 'bigint' ? -(-v) : v;
-    }
+    // The records' own values, not fresh copies of INTEGERs as node columns make: batched runs read the typed
+    // form made from this column (doubles or codes), so copies would only add a BigInt per edge to a large heap
+    // at each build, and the marking that allocation sets off costs the next runs more than the copies save.
+    for (const r of this.recordsOfType(type)) values[r.id] = visibleEdge(r, readIndex)?.props.get(key);
     if (byKey === undefined) this.edgeColumns.set(type, (byKey = new Map()));
     byKey.set(key, { written, values });
     return values;

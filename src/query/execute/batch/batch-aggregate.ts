@@ -16,7 +16,7 @@ import { batchPlan, formsFor, scanOnly, type BatchPlan } from './batch-plan.js';
 import { foldedForms } from './end-filters.js';
 import { BatchScope, runBatches } from './pipeline.js';
 import { compositeGrouper } from './composite-keys.js';
-import { createTyped, feedExactIntegers, feedTyped, typedAggregate } from './typed-aggregates.js';
+import { groupStates, RowCounts, typedAggregate, type GroupStates } from './typed-aggregates.js';
 import { boxed, compileVector, isTyped, typedPerValueOnly, type Vectorized } from './vector-expressions.js';
 
 /**
@@ -83,11 +83,11 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
   const isDistinctCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && a.call.distinct && a.call.args.length === 1);
   // The slots the grouping keys read: an expand they do not read may be counted rather than made.
   const readAbove = new Set(keys.flatMap((k) => [...freeSlots(k.expression)]));
-  const unfolded = batchPlan(input, countsOnly, readAbove, false, true);
+  const readByConsumer = new Set([...readAbove, ...aggregates.flatMap((a, i) => (countsRows[i] === true ? [] : a.call.args.flatMap((x) => [...freeSlots(x)])))]);
+  const unfolded = batchPlan(input, countsOnly, readAbove, false, true, readByConsumer);
   if (unfolded === undefined) return undefined;
   // The same pipeline with filters on end nodes folded into their expands, taken when they are typed.
-  const readByConsumer = new Set([...readAbove, ...aggregates.flatMap((a, i) => (countsRows[i] === true ? [] : a.call.args.flatMap((x) => [...freeSlots(x)])))]);
-  const folded = batchPlan(input, countsOnly, readByConsumer, true);
+  const folded = batchPlan(input, countsOnly, readByConsumer, true, false, readByConsumer);
   const defs = aggregates.map((a) => {
     const def = lookupFunction(a.call.name);
     assert(def !== undefined && def.kind === 'aggregate', `aggregate ${a.call.name} exists`);
@@ -103,7 +103,7 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
     const plan = foldedRun === undefined ? unfolded : (folded as BatchPlan);
     const forms = foldedRun ?? formsFor(plan, env, arg);
     if (forms === undefined) return rows(arg, sink);
-    const scope = new BatchScope(plan, env, arg, forms.members.nodes.length);
+    const scope = new BatchScope(plan, env, arg, forms.members.nodes.length, forms.csrs);
     // Over a label alone the fused scan (`rows`) runs unless batches pay (see batchesPayOverLabel).
     if (scanOnly(plan) && !batchesPayOverLabel(plan, keys, aggregates, scope, overLabel)) return rows(arg, sink);
     batchedRuns.count++;
@@ -124,8 +124,13 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
       const c = argVecs[i];
       return isDistinctCount[i] === true && (distinctColumns[i] !== undefined || (c !== undefined && (c.kind === 'code' || (c.kind === 'num' && c.integer))));
     });
-    /** Per aggregate, its form over plain numbers per group (min, max, count of a typed vector), if it has one. */
-    const typedAggs = aggregates.map((a, i) => (distinctNumbers[i] === true || a.call.args.length !== 1 ? undefined : typedAggregate(a.call.name, a.call.distinct, argVecs[i])));
+    /** Per aggregate, its state in typed arrays by group number (count, sum, avg, min, max of a typed vector), if it has one. */
+    const states: (GroupStates | undefined)[] = aggregates.map((a, i) => {
+      const kind = distinctNumbers[i] === true || a.call.args.length !== 1 ? undefined : typedAggregate(a.call.name, a.call.distinct, argVecs[i]);
+      return kind === undefined ? undefined : groupStates(kind, argVecs[i] as Vectorized);
+    });
+    // A group needs accumulator objects only for an aggregate that is neither count(*) nor typed.
+    const objectsPerGroup = aggregates.some((_, a) => isCountStar[a] !== true && states[a] === undefined);
     const extraVecs = aggregates.map((a) => (a.call.args[1] === undefined ? undefined : compileVector(a.call.args[1], scope)));
     // min(k.since), max(k.since), avg(k.since): one read of the property per batch, shared by the three.
     const sharedArg = aggregates.map((a, i) => aggregates.findIndex((b, j) => j < i && argVecs[j] !== undefined && sameProperty(a.call.args[0], b.call.args[0])));
@@ -137,10 +142,10 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
       return v;
     };
     const na = aggregates.length;
-    /** Per group: its key, its accumulators (none for count(*)) and its count(*) tallies. */
+    /** Per group: its key, its accumulators (none for count(*) and typed states) and its count(*) tally. */
     const groupKeys: Value[] = [];
     const accs: (readonly (Accumulator | undefined)[])[] = [];
-    const counts: number[] = [];
+    const counts = new RowCounts();
     let held = 0;
     const reserve = (bytes: number): void => {
       memory.reserve(bytes);
@@ -149,24 +154,24 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
     const newGroup = (key: Value): number => {
       reserve(GROUP_OVERHEAD_BYTES + estimateValueBytes(key));
       groupKeys.push(key);
-      // With only count(*) (a degree ranking: one group per node) a group holds no accumulator at all.
+      const g = groupKeys.length - 1;
+      // With only count(*) and typed states (a degree ranking, min/max/avg of columns) a group holds no object at all.
       accs.push(
-        countsOnly
+        !objectsPerGroup
           ? NO_ACCUMULATORS
           : defs.map((d, a) =>
-              isCountStar[a] === true
+              isCountStar[a] === true || states[a] !== undefined
                 ? undefined
-                : typedAggs[a] !== undefined
-                  ? createTyped(typedAggs[a], argVecs[a] as Vectorized)
-                  : distinctNumbers[a] === true
+                : distinctNumbers[a] === true
                   ? new DistinctNumbers()
                   : countedColumns[a] !== undefined
                     ? new EntityCount()
                     : d.create(options[a] as (typeof options)[number]),
             ),
       );
-      counts.push(0);
-      return groupKeys.length - 1;
+      counts.grow(g + 1);
+      for (let a = 0; a < na; a++) states[a]?.grow(g + 1);
+      return g;
     };
     const grouper = keyEntity === undefined ? grouperFor(keyVecs, newGroup) : undefined;
     const byEntity = keyEntity === undefined ? undefined : entityGrouper(scope.entityRef(keyEntity), newGroup, keyEntity === SCAN_COLUMN);
@@ -185,11 +190,6 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
       if (distinctNumbers[a] === true) {
         if (v.kind === 'code') feedDistinct(a, n, (i) => (v.codes[i] as number) < 0 ? NO_NUMBER : (v.codes[i] as number));
         else if (v.kind === 'num') feedDistinct(a, n, (i) => (v.nulls[i] === 1 ? NO_NUMBER : (v.values[i] as number)));
-        return;
-      }
-      if (v.kind === 'num' && c.kind === 'num' && c.integer && xc === undefined && exactIntegers[a] === true) {
-        // A null adds nothing to sum or avg.
-        feedExactIntegers(aggregates[a]!.call.name, v, n, gids, accs, a);
         return;
       }
       if (v.kind === 'num' && c.kind === 'num' && c.integer && xc !== undefined && xv !== undefined && exactIntegers[a] === true) {
@@ -222,8 +222,7 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
       if (byEntity !== undefined) byEntity(b.columns[keyEntity as number] as Int32Array, n, gids);
       else (grouper as Grouper).assign(keyVecs.map((k) => k.run(b)), n, gids);
       // count(*) tallies, by the counted expand's weight when there is one.
-      if (weights === undefined) for (let i = 0; i < n; i++) counts[gids[i] as number]! += 1;
-      else for (let i = 0; i < n; i++) counts[gids[i] as number]! += weights[i] as number;
+      counts.add(n, gids, weights);
       argValues.fill(undefined);
       for (let a = 0; a < na; a++) {
         const counted = countedColumns[a];
@@ -244,9 +243,9 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
           if (isCountStar[a] !== true) for (let i = 0; i < n; i++) ((accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as Accumulator).add(null);
           continue;
         }
-        const typedAgg = typedAggs[a];
-        if (typedAgg !== undefined) {
-          feedTyped(typedAgg, argOf(a, c, b), n, gids, accs, a);
+        const state = states[a];
+        if (state !== undefined) {
+          state.feed(argOf(a, c, b), n, gids);
           continue;
         }
         const xc = extraVecs[a];
@@ -268,8 +267,9 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
           if (nk === 1) out[keySlots[0] as number] = key;
           else for (let i = 0; i < nk; i++) out[keySlots[i] as number] = (key as readonly Value[])[i] as Value;
           for (let a = 0; a < na; a++) {
-            const acc = (accs[g] as readonly (Accumulator | undefined)[])[a];
-            out[aggregates[a]!.variable.id] = acc === undefined ? BigInt(counts[g] as number) : acc.result();
+            const state = states[a];
+            out[aggregates[a]!.variable.id] =
+              state !== undefined ? state.result(g) : isCountStar[a] === true ? counts.result(g) : ((accs[g] as readonly (Accumulator | undefined)[])[a] as Accumulator).result();
           }
           return sink(out);
         },
@@ -408,7 +408,7 @@ function boundNonNull(input: LogicalOp): Set<number> {
 
 function entityColumn(e: BoundExpression | undefined, scope: BatchScope): number | undefined {
   if (e === undefined || e.kind !== 'variable') return undefined;
-  return scope.position(e.variable.id)?.column;
+  return scope.idColumn(e.variable.id);
 }
 const NO_ACCUMULATORS: readonly (Accumulator | undefined)[] = [];
 

@@ -1,7 +1,7 @@
 import type { TypeAdjacency } from '../../../projections/graph/adjacency.js';
 import type { LabelMembers } from '../../../projections/graph/records.js';
 import { SnapshotView } from '../../../projections/graph/view.js';
-import { freeSlots } from '../../plan/expressions.js';
+import { freeSlots, UNMOVABLE } from '../../plan/expressions.js';
 import type { LogicalOp } from '../../plan/logical.js';
 import type { Value } from '../../../common/values/value.js';
 import type { Evaluator, Row } from '../context.js';
@@ -87,9 +87,17 @@ function batchableExpand(op: Op<'expand'>, layout: readonly LayoutColumn[]): boo
  * The batched pipeline under a consumer, or undefined when `input` is not a label scan under
  * expands and filters with at least one expand (or none, with `scan_only`). `countOnly`: the consumer only counts rows;
  * `readAbove`, when given, the slots the consumer reads (its grouping keys), so that a second expand under
- * the counted one may be counted with it.
+ * the counted one may be counted with it. `consumerReads`, when given, every slot the consumer's expressions read:
+ * a relationship that neither they nor a filter read gets no position column (undefined: every one does).
  */
-export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: ReadonlySet<number>, fold_end_filters = false, scan_only = false): BatchPlan | undefined {
+export function batchPlan(
+  input: LogicalOp,
+  countOnly: boolean,
+  readAbove?: ReadonlySet<number>,
+  fold_end_filters = false,
+  scan_only = false,
+  consumerReads?: ReadonlySet<number>,
+): BatchPlan | undefined {
   let chain: Stage[] = [];
   let op = input;
   for (;;) {
@@ -138,11 +146,16 @@ export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: Read
     chain.pop();
   }
   const layout: LayoutColumn[] = [{ slot: scan.variable, entity: 'node' }];
+  /** The index among `expandsOf(plan)` of the expand bound next (the paired and counted ones come last there). */
+  let expandIndex = 0;
+  const read = slotsRead(chain, consumerReads);
+  const positioned = (rel: number): boolean => read === undefined || read.has(rel) || read.has(UNMOVABLE);
   for (const s of [...chain, ...[paired, counted].flatMap((op) => (op === undefined ? [] : [{ kind: 'expand' as const, op }]))]) {
     if (s.kind === 'filter') continue;
     if (s.kind === 'optional') {
       if (!batchableExpand(s.expand, layout)) return undefined;
-      if (s.expand.rel_unused !== true) layout.push({ slot: s.expand.rel, entity: 'relationship', nullable: true, type: s.expand.types[0] as string });
+      if (s.expand.rel_unused !== true) bindRelationship(layout, s.expand, expandIndex, true, positioned(s.expand.rel));
+      expandIndex++;
       if (s.expand.to_unused !== true) layout.push({ slot: s.expand.to, entity: 'node', nullable: true });
       continue;
     }
@@ -150,11 +163,30 @@ export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: Read
     const own = s.op === counted && paired !== undefined ? { ...s.op, unique_from: s.op.unique_from.filter((u) => u !== paired.rel) } : s.op;
     if (!batchableExpand(own, layout)) return undefined;
     if (s.op === counted || s.op === paired) continue;
-    if (s.op.rel_unused !== true) layout.push({ slot: s.op.rel, entity: 'relationship', type: s.op.types[0] as string });
+    if (s.op.rel_unused !== true) bindRelationship(layout, s.op, expandIndex, false, positioned(s.op.rel));
+    expandIndex++;
     if (s.op.to_unused !== true && !s.op.into) layout.push({ slot: s.op.to, entity: 'node' });
   }
   const plan: BatchPlan = { scan, stages: chain, layout, ...(counted !== undefined && { counted }), ...(paired !== undefined && { paired }) };
   return end_filters === undefined ? plan : { ...plan, end_filters };
+}
+
+/** An expand's relationship column, then (`positioned`) the column of its positions in the CSR the expand walks. */
+function bindRelationship(layout: LayoutColumn[], op: Op<'expand'>, index: number, nullable: boolean, positioned: boolean): void {
+  const type = op.types[0] as string;
+  layout.push({ slot: op.rel, entity: 'relationship', type, ...(nullable && { nullable }) });
+  if (positioned) layout.push({ slot: op.rel, entity: 'position', type, expand: { index, direction: op.direction }, ...(nullable && { nullable }) });
+}
+
+/** The slots the chain's filters and the consumer read, or undefined when the consumer's reads are not known. */
+function slotsRead(chain: readonly Stage[], consumerReads: ReadonlySet<number> | undefined): Set<number> | undefined {
+  if (consumerReads === undefined) return undefined;
+  const out = new Set(consumerReads);
+  for (const s of chain) {
+    if (s.kind === 'filter') freeSlots(s.op.predicate, out);
+    else if (s.kind === 'optional') for (const f of s.filters) freeSlots(f.predicate, out);
+  }
+  return out;
 }
 
 /**

@@ -11,15 +11,28 @@ export const BATCH_ROWS = 1024;
 
 export type EntityKind = 'node' | 'relationship';
 
-/** Which slot each column of a batch holds. */
+/**
+ * Which slot each column of a batch holds: a node's or a relationship's ids, or (`position`) where each
+ * row's relationship sits in the CSR its expand walked, the index its properties are read at in
+ * adjacency order (adjacency-columns.ts). A position column follows its relationship's column.
+ */
 export interface LayoutColumn {
   readonly slot: number;
-  readonly entity: EntityKind;
+  readonly entity: EntityKind | 'position';
   /** Bound by an OPTIONAL MATCH: NULL_ID marks a row where it found nothing. */
   readonly nullable?: boolean;
   /** A relationship column's one type (a batched expand has exactly one), whose property columns it reads. */
   readonly type?: string;
+  /**
+   * A position column's expand: its index among the plan's expands (`expandsOf`, so `Forms.csrs[expand]` is the
+   * CSR it walked) and the direction it walked it in. A position indexes `out`, `into`, or for `both` the two
+   * one after the other (a position in `into` is offset by the length of `out`).
+   */
+  readonly expand?: { readonly index: number; readonly direction: AdjacencyDirection };
 }
+
+/** Which side of a type's CSR an expand walks: `both` is `out`, then `into` (a self-loop once). */
+export type AdjacencyDirection = 'out' | 'in' | 'both';
 
 /** The id an optional column holds where its OPTIONAL MATCH found nothing (ids are never negative). */
 export const NULL_ID = -1;

@@ -8,7 +8,9 @@ import { asPredicate } from '../../values/coerce.js';
 import type { Evaluator, Row } from '../context.js';
 import type { OpEnv } from '../read-ops.js';
 import type { Slices } from '../slices.js';
-import { Batch, BATCH_ROWS, NULL_BOOL, NULL_ID, valueBuffer, type EntityKind } from './batch.js';
+import { assert } from '../../../common/assert.js';
+import { columnInAdjacencyOrder, readsInOrder } from './adjacency-columns.js';
+import { Batch, BATCH_ROWS, NULL_BOOL, NULL_ID, valueBuffer, type AdjacencyDirection, type EntityKind } from './batch.js';
 import { expandsOf, type BatchPlan, type Forms, type Stage } from './batch-plan.js';
 import { countedPair } from './counted-pair.js';
 import { leadingBounds, pickByBounds } from './scan-bounds.js';
@@ -29,9 +31,20 @@ import { boxed, compileVector, type SlotPosition, type VectorScope } from './vec
  * anything that depends on order (first-seen groups, ties) comes out the same.
  */
 
-/** The expressions of one run over a plan's batches, typed against the columns the run reads. */
+/**
+ * The expressions of one run over a plan's batches, typed against the columns the run reads. Given the CSRs
+ * the run's expands walk (`csrs`, as `Forms.csrs`), a relationship's properties are read in adjacency order:
+ * `position` answers its position column and `columnOf` its columns gathered through that CSR
+ * (adjacency-columns.ts), once expands over it have walked enough rows (`readsInOrder`); until then, and without
+ * the CSRs, its id column and its columns by edge id.
+ */
 export class BatchScope implements VectorScope {
+  /** Where each slot's properties are read: its id column, or for a relationship read in adjacency order, its position column. */
   private readonly positions = new Map<number, SlotPosition>();
+  /** Each entity slot's id column. */
+  private readonly ids = new Map<number, number>();
+  /** The CSR and direction of each relationship slot read in adjacency order. */
+  private readonly walked = new Map<number, { readonly csr: TypeAdjacency; readonly direction: AdjacencyDirection }>();
   private readonly columns = new Map<string, TypedColumn | undefined>();
   /** By type, then key. */
   private readonly edgeColumns = new Map<string, Map<string, TypedColumn | undefined>>();
@@ -42,8 +55,21 @@ export class BatchScope implements VectorScope {
     private readonly env: OpEnv,
     readonly arg: Row,
     private readonly demand: number,
+    csrs?: readonly TypeAdjacency[],
   ) {
-    plan.layout.forEach((c, i) => this.positions.set(c.slot, { column: i, entity: c.entity, nullable: c.nullable === true, ...(c.type !== undefined && { type: c.type }) }));
+    plan.layout.forEach((c, i) => {
+      const nullable = c.nullable === true;
+      const type = c.type === undefined ? {} : { type: c.type };
+      if (c.entity !== 'position') {
+        this.ids.set(c.slot, i);
+        this.positions.set(c.slot, { column: i, entity: c.entity, nullable, ...type });
+        return;
+      }
+      const csr = c.expand === undefined ? undefined : csrs?.[c.expand.index];
+      if (csr === undefined || c.expand === undefined || !readsInOrder(csr, c.expand.direction)) return;
+      this.walked.set(c.slot, { csr, direction: c.expand.direction });
+      this.positions.set(c.slot, { column: i, entity: 'relationship', nullable, ...type });
+    });
     this.params = env.cx.params;
   }
 
@@ -51,7 +77,15 @@ export class BatchScope implements VectorScope {
     return this.positions.get(slot);
   }
 
-  /** The typed column of `slot.key`, by node or edge id as the slot holds nodes or relationships. */
+  /** The batch column of an entity slot's ids. */
+  idColumn(slot: number): number | undefined {
+    return this.ids.get(slot);
+  }
+
+  /**
+   * The typed column of `slot.key` as `position(slot)` indexes it: by node id, by edge id, or in the order of
+   * the CSR the slot's expand walked.
+   */
   columnOf(slot: number, key: string): TypedColumn | undefined {
     const at = this.positions.get(slot);
     if (at === undefined) return undefined;
@@ -64,7 +98,9 @@ export class BatchScope implements VectorScope {
       const values = this.env.access.edgeColumn(at.type, key, Number.MAX_SAFE_INTEGER);
       byKey.set(key, values === undefined ? undefined : typedColumn(values));
     }
-    return byKey.get(key);
+    const byEdge = byKey.get(key);
+    const walked = this.walked.get(slot);
+    return byEdge === undefined || walked === undefined ? byEdge : columnInAdjacencyOrder(byEdge, walked.csr, walked.direction);
   }
 
   column(key: string): TypedColumn | undefined {
@@ -82,9 +118,9 @@ export class BatchScope implements VectorScope {
   /** The reference of an id in batch column `column` (a node or a relationship, as the layout says). */
   entityRef(column: number): (id: number) => Value {
     const graph = this.env.cx.graph as SnapshotView;
-    return (this.plan.layout[column] as (typeof this.plan.layout)[number]).entity === 'node'
-      ? (id) => (id === NULL_ID ? null : graph.nodeRef(id))
-      : (id) => (id === NULL_ID ? null : graph.edgeRef(id));
+    const entity = (this.plan.layout[column] as (typeof this.plan.layout)[number]).entity;
+    assert(entity !== 'position', 'a position column holds no entity');
+    return entity === 'node' ? (id) => (id === NULL_ID ? null : graph.nodeRef(id)) : (id) => (id === NULL_ID ? null : graph.edgeRef(id));
   }
 
   /** Row by row: each row of the batch becomes a row of references (only the slots `e` reads), evaluated by the row evaluator. */
@@ -92,7 +128,7 @@ export class BatchScope implements VectorScope {
     const f = this.env.exprs.compile(e);
     const graph = this.env.cx.graph as SnapshotView;
     const free = freeSlots(e);
-    const fill = this.plan.layout.map((c, i) => ({ ...c, i })).filter((c) => free.has(c.slot) || free.has(UNMOVABLE));
+    const fill = this.plan.layout.map((c, i) => ({ ...c, i })).filter((c) => c.entity !== 'position' && (free.has(c.slot) || free.has(UNMOVABLE)));
     const row = this.arg.slice();
     const out = valueBuffer();
     return (b) => {

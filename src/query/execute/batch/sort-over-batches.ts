@@ -1,6 +1,7 @@
 import { orderCompare } from '../../../common/values/order.js';
 import type { Value } from '../../../common/values/value.js';
 import type { LogicalOp } from '../../plan/logical.js';
+import { freeSlots } from '../../plan/expressions.js';
 import { asRowCount } from '../../values/coerce.js';
 import type { PhysicalOp, Row } from '../context.js';
 import { rowBytes, type OpEnv } from '../read-ops.js';
@@ -33,7 +34,8 @@ interface Kept {
 const CUT_SLACK_ROWS = 64;
 
 export function sortOverBatches(op: Op<'top'> | Op<'sort'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
-  const plan = batchPlan(op.input, false);
+  // The rows it keeps are made of references; only its keys read properties through the pipeline.
+  const plan = batchPlan(op.input, false, undefined, false, false, new Set(op.keys.flatMap((k) => [...freeSlots(k.expression)])));
   if (plan === undefined) return undefined;
   const limit = op.op === 'top' ? env.exprs.compile(op.limit) : undefined;
   const skip = op.op === 'top' && op.skip !== undefined ? env.exprs.compile(op.skip) : undefined;
@@ -47,12 +49,14 @@ export function sortOverBatches(op: Op<'top'> | Op<'sort'>, rows: PhysicalOp, en
     if (k === 0) return rows(arg, sink);
     const forms = formsFor(plan, env, arg);
     if (forms === undefined) return rows(arg, sink);
-    const scope = new BatchScope(plan, env, arg, forms.members.nodes.length);
+    const scope = new BatchScope(plan, env, arg, forms.members.nodes.length, forms.csrs);
     const keyVecs: Vectorized[] = op.keys.map((key) => compileVector(key.expression, scope));
     if (keyVecs.some((c) => c.kind === 'any')) return rows(arg, sink);
     batchedRuns.count++;
-    const refs = plan.layout.map((_, c) => scope.entityRef(c));
-    const slots = plan.layout.map((c) => c.slot);
+    // The entity columns make the row; a position column only serves property reads.
+    const entities = plan.layout.flatMap((c, i) => (c.entity === 'position' ? [] : [i]));
+    const refs = entities.map((c) => scope.entityRef(c));
+    const slots = entities.map((c) => (plan.layout[c] as (typeof plan.layout)[number]).slot);
     const first = keyVecs[0] as Vectorized;
     const sign = signs[0] as number;
     const kept: Kept[] = [];
@@ -81,7 +85,7 @@ export function sortOverBatches(op: Op<'top'> | Op<'sort'>, rows: PhysicalOp, en
         for (let j = 0; j < nk; j++) keys.push(boxed(keyVecs[j] as Vectorized, vecs[j]!, i));
         const row = arg.slice();
         for (let c = 0; c < slots.length; c++) {
-          const id = (b.columns[c] as Int32Array)[i] as number;
+          const id = (b.columns[entities[c] as number] as Int32Array)[i] as number;
           row[slots[c] as number] = id === NULL_ID ? null : (refs[c] as (id: number) => Value)(id);
         }
         const bytes = rowBytes(row) + 16 * nk;

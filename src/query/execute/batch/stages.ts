@@ -5,6 +5,7 @@ import type { Row } from '../context.js';
 import { propertyEquals, type OpEnv } from '../read-ops.js';
 import type { Value } from '../../../common/values/value.js';
 import { Batch, BATCH_ROWS, NULL_ID } from './batch.js';
+import { noteWalked } from './adjacency-columns.js';
 import { typedColumn } from './typed-columns.js';
 import { typedEquality } from './scan-candidates.js';
 import type { BatchPlan } from './batch-plan.js';
@@ -81,15 +82,19 @@ export function expandStage(
   const column = (slot: number): number => plan.layout.findIndex((c) => c.slot === slot);
   const from = column(op.from);
   const relAt = op.rel_unused === true ? -1 : plan.layout.findIndex((c) => c.slot === op.rel && c.entity === 'relationship');
+  const posAt = positionColumn(op, plan);
   const toAt = op.to_unused === true || op.into ? -1 : plan.layout.findIndex((c) => c.slot === op.to && c.entity === 'node');
   // Into: the end must be the node the row already holds in `to`.
   const targetAt = op.into ? column(op.to) : -1;
   // Columns bound below this expand: a prefix of the layout.
-  const bound = Math.min(...[relAt, toAt].filter((x) => x >= 0), width);
+  const bound = Math.min(...[relAt, posAt, toAt].filter((x) => x >= 0), width);
   const unique = op.unique_from.map((s) => plan.layout.findIndex((c) => c.slot === s && c.entity === 'relationship'));
   const parts = op.direction === 'both' ? [csr.out, csr.into] : [op.direction === 'in' ? csr.into : csr.out];
+  const shifts = partShifts(op, csr);
   const out = new Batch(width);
   const flush = (): void => {
+    // Rows whose relationship is bound count towards reading its properties in adjacency order.
+    if (posAt >= 0) noteWalked(csr, op.direction, out.length);
     next(out, undefined);
     out.length = 0;
     check();
@@ -99,6 +104,7 @@ export function expandStage(
     const inCols = b.columns;
     const outCols = out.columns;
     const rels = relAt >= 0 ? (outCols[relAt] as Int32Array) : undefined;
+    const positions = posAt >= 0 ? (outCols[posAt] as Int32Array) : undefined;
     const tos = toAt >= 0 ? (outCols[toAt] as Int32Array) : undefined;
     const targets = targetAt >= 0 ? (inCols[targetAt] as Int32Array) : undefined;
     for (let i = 0, n = b.length; i < n; i++) {
@@ -109,6 +115,7 @@ export function expandStage(
       for (let p = 0; p < parts.length; p++) {
         const rows = parts[p] as TypeAdjacency['out'];
         const { offsets, ends, edges } = rows;
+        const shift = shifts[p] as number;
         if (at >= offsets.length - 1) continue;
         for (let j = offsets[at] as number, hi = offsets[at + 1] as number; j < hi; j++) {
           const end = ends[j] as number;
@@ -121,6 +128,7 @@ export function expandStage(
           const w = out.length;
           for (let c = 0; c < bound; c++) (outCols[c] as Int32Array)[w] = (inCols[c] as Int32Array)[i] as number;
           if (rels !== undefined) rels[w] = edge;
+          if (positions !== undefined) positions[w] = j + shift;
           if (tos !== undefined) tos[w] = end;
           out.length = w + 1;
           if (out.length === BATCH_ROWS) flush();
@@ -129,6 +137,16 @@ export function expandStage(
     }
     if (out.length > 0) flush();
   };
+}
+
+/** The batch column of `op`'s positions in its CSR (see LayoutColumn), or -1 when it binds no relationship. */
+function positionColumn(op: Op<'expand'>, plan: BatchPlan): number {
+  return op.rel_unused === true ? -1 : plan.layout.findIndex((c) => c.slot === op.rel && c.entity === 'position');
+}
+
+/** Per part an expand walks (out, then in for `both`), what its positions are offset by: `into` follows `out`. */
+function partShifts(op: Op<'expand'>, csr: TypeAdjacency): readonly number[] {
+  return op.direction === 'both' ? [0, csr.out.edges.length] : [0];
 }
 
 /**
@@ -254,10 +272,12 @@ export function optionalStage(
 ): BatchConsumer {
   const from = plan.layout.findIndex((c) => c.slot === op.from && c.entity === 'node');
   const relAt = op.rel_unused === true ? -1 : plan.layout.findIndex((c) => c.slot === op.rel && c.entity === 'relationship');
+  const posAt = positionColumn(op, plan);
   const toAt = op.to_unused === true ? -1 : plan.layout.findIndex((c) => c.slot === op.to && c.entity === 'node');
-  const bound = Math.min(...[relAt, toAt].filter((x) => x >= 0), width);
+  const bound = Math.min(...[relAt, posAt, toAt].filter((x) => x >= 0), width);
   const unique = op.unique_from.map((s) => plan.layout.findIndex((c) => c.slot === s && c.entity === 'relationship'));
   const parts = op.direction === 'both' ? [csr.out, csr.into] : [op.direction === 'in' ? csr.into : csr.out];
+  const shifts = partShifts(op, csr);
   const found = new Batch(width);
   const source = new Int32Array(BATCH_ROWS);
   const out = new Batch(width);
@@ -274,12 +294,14 @@ export function optionalStage(
     const w = out.length;
     for (let c = 0; c < bound; c++) (out.columns[c] as Int32Array)[w] = (input.columns[c] as Int32Array)[i] as number;
     if (relAt >= 0) (out.columns[relAt] as Int32Array)[w] = NULL_ID;
+    if (posAt >= 0) (out.columns[posAt] as Int32Array)[w] = NULL_ID;
     if (toAt >= 0) (out.columns[toAt] as Int32Array)[w] = NULL_ID;
     out.length = w + 1;
     if (out.length === BATCH_ROWS) flushOut();
   };
   /** Filters `found`, then sends its rows on in order, with the null rows of the input rows before them. */
   const drain = (): void => {
+    if (posAt >= 0) noteWalked(csr, op.direction, found.length);
     for (const f of filters) {
       const keep = f(found);
       let w = 0;
@@ -317,6 +339,7 @@ export function optionalStage(
       if (at === NULL_ID) continue;
       for (let p = 0; p < parts.length; p++) {
         const { offsets, ends, edges } = parts[p] as TypeAdjacency['out'];
+        const shift = shifts[p] as number;
         if (at >= offsets.length - 1) continue;
         for (let j = offsets[at] as number, hi = offsets[at + 1] as number; j < hi; j++) {
           const end = ends[j] as number;
@@ -328,6 +351,7 @@ export function optionalStage(
           const w = found.length;
           for (let c = 0; c < bound; c++) (fCols[c] as Int32Array)[w] = (inCols[c] as Int32Array)[i] as number;
           if (relAt >= 0) (fCols[relAt] as Int32Array)[w] = edge;
+          if (posAt >= 0) (fCols[posAt] as Int32Array)[w] = j + shift;
           if (toAt >= 0) (fCols[toAt] as Int32Array)[w] = end;
           source[w] = i;
           found.length = w + 1;
