@@ -99,7 +99,8 @@ function gather(byEdge: TypedColumn, sides: readonly Int32Array[]): TypedColumn 
           nulls[at] = fromNulls[id] as number;
         }
       }
-      return byEdge.kind === 'int' ? { kind: 'int', values, nulls, max_abs: byEdge.max_abs } : { kind: 'float', values, nulls };
+      // Every value here is one of byEdge's, so its bounds on magnitudes hold here too.
+      return { kind: byEdge.kind, values, nulls, max_abs: byEdge.max_abs, min_abs: byEdge.min_abs };
     }
     case 'string': {
       const codes = new Int32Array(n);
