@@ -125,7 +125,8 @@ const signOf = mapLoop((x) => Math.sign(x) + 0);
 const FLOAT_FUNCTIONS: Readonly<Record<string, UnaryLoop>> = {
   floor: mapLoop(Math.floor),
   ceil: mapLoop(Math.ceil),
-  round: mapLoop(Math.round),
+  // As the row evaluator's round(): ties towards positive infinity, and never -0.0 (round(-0.4) is 0.0).
+  round: mapLoop((x) => Math.round(x) + 0),
 };
 
 /** The functions `callNumbers` may cover (catalog names). */
