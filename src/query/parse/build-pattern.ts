@@ -1,22 +1,22 @@
 import type { Expression } from '../ast/expression.js';
 import { generated_name_prefix, type Direction, type DynamicNames, type HopRange, type NodePattern, type Pattern, type PatternPath, type RelationshipPattern } from '../ast/pattern.js';
-import type { ParserRuleContext } from 'antlr4ng';
+import { ParserRuleContext, type ParseTree } from 'antlr4ng';
 import {
+  ExpressionContext,
+  PathQuantifierContext,
   PatternPartContext,
+  PropertiesContext,
   RangeBoundContext,
+  RangeLiteralContext,
   type LabelDisjunctionContext,
   type ShortestPathPatternContext,
   type IntegerLiteralContext,
   type NodePatternContext,
-  type PathQuantifierContext,
   type PatternElementChainContext,
   type QuantifiedPathContext,
   type PatternContext,
   type PatternElementContext,
-  type ExpressionContext,
   type VariableContext,
-  type PropertiesContext,
-  type RangeLiteralContext,
   type RelationshipPatternContext,
   type RelationshipsPatternContext,
 } from '../grammar/gen/CypherParser.js';
@@ -44,7 +44,23 @@ export class PatternBuilder {
   private generated = 0;
 
   pattern(ctx: PatternContext): Pattern {
+    this.refuseMixedQuantifiers(ctx);
     return ctx.patternPart().map((p) => this.path(p));
+  }
+
+  /**
+   * Neo4j 5 refuses a pattern that has both a variable-length relationship (`-[*]-`) and a quantified
+   * relationship or quantified path pattern. The patterns inside its expressions are patterns of their own.
+   */
+  private refuseMixedQuantifiers(ctx: ParserRuleContext): void {
+    const { varLength, quantified } = quantifierForms(ctx);
+    if (varLength !== undefined && quantified !== undefined) {
+      throw this.b.source.error(
+        'InvalidQuantifiedPath',
+        "mixing variable-length relationships ('-[*]-') with quantified relationships ('()-->*()') or quantified path patterns ('(()-->())*') is not allowed",
+        this.b.source.span(varLength),
+      );
+    }
   }
 
   matchPattern(ctx: PatternContext): { pattern: Pattern; predicates: Expression[] } {
@@ -54,6 +70,7 @@ export class PatternBuilder {
 
   /** A pattern comprehension's path, built as a MATCH path is: its node predicates come back apart. */
   matchPath(ctx: RelationshipsPatternContext): { path: PatternPath; predicates: Expression[] } {
+    this.refuseMixedQuantifiers(ctx);
     const { value, predicates } = this.collectingPredicates(() => this.path(ctx));
     return { path: value, predicates };
   }
@@ -73,6 +90,14 @@ export class PatternBuilder {
     const span = this.b.source.span(ctx);
     if (ctx instanceof PatternPartContext) {
       const shortestCtx = ctx.shortestPathPattern();
+      const quantifiedInShortest = shortestCtx !== null ? quantifierForms(shortestCtx).quantified : undefined;
+      if (quantifiedInShortest !== undefined) {
+        throw this.b.source.error(
+          'InvalidShortestPath',
+          `${symbolicName(shortestCtx!.symbolicName())}(...) takes a variable-length relationship (-[*]-), not a quantified relationship or quantified path pattern`,
+          this.b.source.span(quantifiedInShortest),
+        );
+      }
       let element: PatternElementContext = shortestCtx?.patternElement() ?? ctx.patternElement()!;
       // `(p = (a)-->+(b) WHERE length(p) > 2)`: a parenthesized path pattern, with a subpath variable
       // and a WHERE of its own at any depth of parentheses.
@@ -484,4 +509,18 @@ function plainConjunction(ctx: LabelDisjunctionContext): string[] | undefined {
     names.push(schemaName(name.schemaName()));
   }
   return names;
+}
+
+/** The first variable-length range and the first quantifier of a pattern, outside the expressions in it. */
+function quantifierForms(ctx: ParserRuleContext): { varLength?: ParserRuleContext; quantified?: ParserRuleContext } {
+  let varLength: ParserRuleContext | undefined;
+  let quantified: ParserRuleContext | undefined;
+  const visit = (node: ParseTree): void => {
+    if (!(node instanceof ParserRuleContext) || node instanceof ExpressionContext || node instanceof PropertiesContext) return;
+    if (node instanceof RangeLiteralContext) varLength ??= node;
+    if (node instanceof PathQuantifierContext) quantified ??= node;
+    for (const child of node.children) visit(child);
+  };
+  visit(ctx);
+  return { ...(varLength !== undefined && { varLength }), ...(quantified !== undefined && { quantified }) };
 }
