@@ -46,6 +46,8 @@ export interface BoundQuantifiedPath {
 /** Invariant: nodes.length === relationships.length + 1; relationships[i] joins nodes[i] and nodes[i + 1]. */
 export interface BoundPath {
   readonly variable?: BoundVariable;
+  /** More names of the same path (PatternPath.also). */
+  readonly also?: readonly BoundVariable[];
   /** Only the shortest (or all shortest) paths between the two end nodes match (a single relationship). */
   readonly shortest?: 'one' | 'all';
   readonly selector?: PathSelector;

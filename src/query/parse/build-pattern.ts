@@ -111,7 +111,7 @@ export class PatternBuilder {
       }
       const selectorCtx = ctx.pathSelector();
       const selector = selectorCtx !== null ? pathSelector(selectorCtx, this.b, (p) => this.expressions.parameter(p)) : undefined;
-      const v = this.pathVariable(ctx.variable(), subpaths, selector !== undefined);
+      const [v, ...also] = this.pathVariables(ctx.variable(), subpaths, selector !== undefined);
       if (wheres.length > 0 && this.predicates === undefined) {
         throw this.b.source.error('UnexpectedSyntax', 'a WHERE inside a parenthesized path pattern is only allowed in MATCH', span);
       }
@@ -133,25 +133,22 @@ export class PatternBuilder {
         path = { ...value, selector, ...(where && { where }) };
       } else path = selector !== undefined ? { ...build(), selector } : build();
       if (shortestCtx !== null) path = { ...path, shortest: this.shortest(shortestCtx) };
-      return v !== undefined ? { ...path, variable: v } : path;
+      return v !== undefined ? { ...path, variable: v, ...(also.length > 0 && { also }) } : path;
     }
     return this.chain(ctx.nodePattern(), null, null, ctx.patternElementChain(), span);
   }
 
   /**
-   * The path variable: `p = ...`, or a subpath variable `(p = ...)`, which the manual allows only
-   * under a selective path selector. One name per path pattern.
+   * The names of a path: `p = ...` and the subpath variables of its parentheses (`(q = ...)`), which the
+   * manual allows only under a selective path selector. A parenthesized path pattern is a whole path
+   * pattern, so each of them names the same path.
    */
-  private pathVariable(outer: VariableContext | null, subpaths: readonly VariableContext[], selective: boolean): string | undefined {
-    const [sub, ...more] = subpaths;
-    if (sub === undefined) return outer !== null ? symbolicName(outer.symbolicName()) : undefined;
-    if (!selective) {
-      throw this.b.source.error('InvalidPathSelector', 'a subpath variable can only be declared under a selective path selector (SHORTEST, ANY)', this.b.source.span(sub));
+  private pathVariables(outer: VariableContext | null, subpaths: readonly VariableContext[], selective: boolean): string[] {
+    const first = subpaths[0];
+    if (first !== undefined && !selective) {
+      throw this.b.source.error('InvalidPathSelector', 'a subpath variable can only be declared under a selective path selector (SHORTEST, ANY)', this.b.source.span(first));
     }
-    if (outer !== null || more.length > 0) {
-      throw this.b.source.error('UnexpectedSyntax', 'a path pattern with a subpath variable cannot be given another path variable', this.b.source.span(sub));
-    }
-    return symbolicName(sub.symbolicName());
+    return [...(outer !== null ? [outer] : []), ...subpaths].map((v) => symbolicName(v.symbolicName()));
   }
 
   private shortest(ctx: ShortestPathPatternContext): 'one' | 'all' {

@@ -261,15 +261,15 @@ function planPath(
       : expand(input, path, i, leftwards, bound, clauseRels, filters);
   for (let i = start; i < path.relationships.length; i++) plan = hop(plan, i, false);
   for (let i = start - 1; i >= 0; i--) plan = hop(plan, i, true);
-  if (path.variable !== undefined) {
-    plan = {
-      op: 'path',
-      input: plan,
-      variable: path.variable.id,
-      nodes: nodes.map((n) => n.variable.id),
-      rels: path.relationships.map((r) => r.variable.id),
-    };
-    bound.add(path.variable.id);
+  return withPathVariables(plan, path, bound);
+}
+
+/** The path's variable, and each other name of it (`p = SHORTEST 1 (q = ...)`), over the nodes and relationships the plan bound. */
+function withPathVariables(input: LogicalOp, path: BoundPath, bound: Set<number>): LogicalOp {
+  let plan = input;
+  for (const v of [...(path.variable !== undefined ? [path.variable] : []), ...(path.also ?? [])]) {
+    plan = { op: 'path', input: plan, variable: v.id, nodes: path.nodes.map((n) => n.variable.id), rels: path.relationships.map((r) => r.variable.id) };
+    bound.add(v.id);
   }
   return plan;
 }
@@ -356,11 +356,7 @@ function searchedRepeat(input: LogicalOp, path: BoundPath, pre: readonly BoundEx
     ...searched,
     select: { selector: path.selector!, ...(path.selector_count !== undefined && { count: path.selector_count }), ...(accept !== undefined && { accept }) },
   };
-  if (path.variable !== undefined) {
-    plan = { op: 'path', input: plan, variable: path.variable.id, nodes: [first.variable.id, last.variable.id], rels: [path.relationships[0]!.variable.id] };
-    bound.add(path.variable.id);
-  }
-  return plan;
+  return withPathVariables(plan, path, bound);
 }
 
 /** A node of a pattern bound before (its labels and properties filter it) or scanned here by its rarest label. */
@@ -421,11 +417,7 @@ function planShortestPath(
   const test = path.variable === undefined ? undefined : relationshipTest(where, path.variable.id, bound);
   if (test !== undefined) plan = { ...plan, shortest_rel_test: test };
   bound.add(rel.variable.id);
-  if (path.variable !== undefined) {
-    plan = { op: 'path', input: plan, variable: path.variable.id, nodes: path.nodes.map((n) => n.variable.id), rels: [rel.variable.id] };
-    bound.add(path.variable.id);
-  }
-  return plan;
+  return withPathVariables(plan, path, bound);
 }
 
 /**

@@ -159,6 +159,13 @@ describe('patterns', () => {
     expect(() => parse('MATCH (a WHERE COUNT { (a)-[*2]->() } > 1)-->+(b) RETURN b')).not.toThrow();
   });
 
+  it('gives a path all its names: the path variable and the subpath variables of its parentheses', () => {
+    const match = query('MATCH p = SHORTEST 1 (q = (r = (a)-->+(b))) RETURN p').query.parts[0]!.clauses[0]!;
+    if (match.kind !== 'match') throw new Error('expected MATCH');
+    expect([match.pattern[0]!.variable, match.pattern[0]!.also]).toEqual(['p', ['q', 'r']]);
+    expect(failure('MATCH (q = (a)-->(b)) RETURN q')).toMatchObject({ type: 'SyntaxError', detail: 'InvalidPathSelector' });
+  });
+
   it('refuses shortestPath over a quantified relationship or quantified path pattern', () => {
     for (const text of [
       'MATCH p = shortestPath((a)-->+(b)) RETURN p',

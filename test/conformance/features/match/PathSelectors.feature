@@ -261,3 +261,33 @@ Feature: PathSelectors - selective path selectors in front of a path pattern
       | 'c' | 2   |
       | 'w' | 3   |
     And no side effects
+
+  Scenario: [23] A path variable and a subpath variable name the same path
+    When executing query:
+      """
+      MATCH p = SHORTEST 1 (q = (:S {n: 'a'}) ((u)-[:R]->(v)){1,} (:S {n: 'd'}))
+      RETURN length(p) AS lp, length(q) AS lq, p = q AS same
+      """
+    Then the result should be, in any order:
+      | lp | lq | same |
+      | 2  | 2  | true |
+    And no side effects
+
+  Scenario: [24] Subpath variables at every depth of parentheses name the same path
+    When executing query:
+      """
+      MATCH SHORTEST 1 (q = (r = (:S {n: 'a'})-[:R]->+(t:S {n: 'w'})) WHERE length(q) > 1)
+      RETURN length(q) AS lq, length(r) AS lr, t.n AS t
+      """
+    Then the result should be, in any order:
+      | lq | lr | t   |
+      | 3  | 3  | 'w' |
+    And no side effects
+
+  Scenario: [25] A subpath variable inside a quantified path pattern is refused
+    When executing query:
+      """
+      MATCH (:S {n: 'a'}) (p = (x)-[:R]->(y))+ (:S {n: 'd'})
+      RETURN 1
+      """
+    Then a SyntaxError should be raised at compile time: UnexpectedSyntax
