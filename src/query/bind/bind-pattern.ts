@@ -82,6 +82,7 @@ export class PatternBinder {
           ...(r.range && { range: r.range }),
           ...(properties && { properties }),
           ...(r.quantified && { quantified: this.quantifiedPath(r.quantified, quantified.get(r)!, scope, mode) }),
+          ...(r.range && r.quantified === undefined && path.selector !== undefined && path.relationships.length === 1 && { searched_as: this.oneHop(r, properties) }),
           span: r.span,
         };
       }),
@@ -127,6 +128,20 @@ export class PatternBinder {
     const nodes = q.path.nodes.map((n) => declare(n.variable, 'node', n.span));
     const rels = q.path.relationships.map((r) => declare(r.variable, 'relationship', r.span));
     return { scope: inner, nodes, rels, groups };
+  }
+
+  /** `()-[:T {props}]->()` over hidden singletons: one hop of a variable-length relationship (see `searched_as`). */
+  private oneHop(r: RelationshipPattern, properties: BoundExpression | undefined): BoundQuantifiedPath {
+    const node = (): BoundNodePattern => ({ variable: this.c.variables.hidden('node', 'node', node_type), bound: false, labels: [], span: r.span });
+    const hop: BoundRelationshipPattern = {
+      variable: this.c.variables.hidden('rel', 'relationship', relationship_type),
+      bound: false,
+      types: r.types,
+      direction: r.direction,
+      ...(properties && { properties }),
+      span: r.span,
+    };
+    return { path: { nodes: [node(), node()], relationships: [hop], span: r.span }, groups: [] };
   }
 
   private quantifiedPath(q: QuantifiedPath, d: QuantifiedDeclared, scope: Scope, mode: PatternMode): BoundQuantifiedPath {

@@ -303,8 +303,16 @@ function planSelected(input: LogicalOp, path: BoundPath, bound: Set<number>, cou
     const plan = planShortestPath(input, { ...path, shortest }, bound, filters, counts, hints, []);
     return withFilters(plan, filters);
   }
-  if (only?.quantified !== undefined && pre.every((c) => [...freeSlots(c)].every((s) => ends.has(s)))) {
-    return searchedRepeat(input, path, pre, bound, counts, hints);
+  // A variable-length relationship the bidirectional search cannot select for is searched as the
+  // quantified path pattern of one hop it equals, when its property map reads only earlier clauses.
+  const repeated = only?.quantified ?? only?.searched_as;
+  const hopProps = only?.quantified === undefined ? only?.properties : undefined;
+  if (
+    repeated !== undefined &&
+    pre.every((c) => [...freeSlots(c)].every((s) => ends.has(s))) &&
+    (hopProps === undefined || [...freeSlots(hopProps)].every((s) => bound.has(s)))
+  ) {
+    return searchedRepeat(input, only!.quantified !== undefined ? path : { ...path, relationships: [{ ...only!, quantified: repeated }] }, pre, bound, counts, hints);
   }
   const innerBound = new Set(bound);
   const filters: BoundExpression[] = [];

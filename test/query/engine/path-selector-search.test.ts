@@ -4,8 +4,9 @@ import { prng, testSeed } from '../../support/prng.js';
 import { find, withDb } from './support.js';
 
 /**
- * A path selector over a quantified path pattern searches breadth first by length and selects as it
- * goes (SearchRepeat in EXPLAIN). Checked against the selection made here over every match of the same
+ * A path selector over a quantified path pattern, or over a variable-length relationship the
+ * bidirectional search does not take (SHORTEST k > 1, groups, a lower bound above 1), searches breadth
+ * first by length and selects as it goes (SearchRepeat in EXPLAIN). Checked against the selection made here over every match of the same
  * pattern without a selector, on seeded random graphs: SHORTEST k GROUPS and ALL SHORTEST keep exactly
  * the paths of the k smallest lengths of each partition; SHORTEST k keeps the k smallest lengths (which
  * of the paths tied at the last length is free) and ANY k keeps min(k, matches) paths, all of them
@@ -19,7 +20,8 @@ interface Match {
   readonly key: string;
 }
 
-const RETURNED = 'RETURN id(a) AS a, id(b) AS b, length(p) AS length, [e IN relationships(p) | id(e)] AS rels, [v IN y | v.i] AS ys';
+/** What a match returns; `ys` lists a group variable's values where the pattern has one. */
+const returned = (ys: string): string => `RETURN id(a) AS a, id(b) AS b, length(p) AS length, [e IN relationships(p) | id(e)] AS rels, ${ys} AS ys`;
 
 function matches(rows: readonly (readonly unknown[])[]): Match[] {
   return rows.map((r) => ({ partition: `${r[0]}:${r[1]}`, length: Number(r[2]), key: JSON.stringify([r[0], r[1], r[3], r[4]], (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)) }));
@@ -73,13 +75,17 @@ describe('path selectors over quantified path patterns, searched by length', () 
     await withDb(async (db) => {
       const n = 8;
       await randomGraph(db, r, n, 17);
+      const groups = '[v IN y | v.i]';
       const patterns = [
         // Two hops an iteration, a WHERE inside, a bounded quantifier.
-        { inner: '((x)-[r:R|S]->(y:V)-[s]->(z) WHERE r.w <> s.w)', range: '{1,3}' },
+        { inner: ' ((x)-[r:R|S]->(y:V)-[s]->(z) WHERE r.w <> s.w)', range: '{1,3} ', ys: groups },
         // Undirected hops, from zero iterations, no upper bound.
-        { inner: '((x)-[r]-(y) WHERE r.w > 0)', range: '{0,}' },
+        { inner: ' ((x)-[r]-(y) WHERE r.w > 0)', range: '{0,} ', ys: groups },
         // A label expression and a WHERE on an inner node.
-        { inner: '((x:V)-[:R]->(y WHERE y.k <> x.k))', range: '+' },
+        { inner: ' ((x:V)-[:R]->(y WHERE y.k <> x.k))', range: '+ ', ys: groups },
+        // Variable-length and quantified relationships, searched as the one-hop pattern they equal.
+        { inner: '-[:R|S]->', range: '{2,6} ', ys: '[]' },
+        { inner: '-[:R*1..4 {w: 1}]->', range: '', ys: '[]' },
       ];
       const selectors = [
         { text: 'SHORTEST 1', kind: 'shortest', k: 1 },
@@ -89,7 +95,7 @@ describe('path selectors over quantified path patterns, searched by length', () 
         { text: 'ANY 2', kind: 'any', k: 2 },
       ] as const;
       let searched = 0;
-      for (const { inner, range } of patterns) {
+      for (const { inner, range, ys } of patterns) {
         for (let round = 0; round < 3; round++) {
           const s = BigInt(Math.floor(r() * n));
           const t = BigInt(Math.floor(r() * n));
@@ -100,12 +106,13 @@ describe('path selectors over quantified path patterns, searched by length', () 
             ['(a:V)', '(b:V {i: $t})'],
           ] as const;
           for (const [from, to] of ends) {
-            const pattern = `${from} ${inner}${range} ${to}`;
+            const pattern = `${from}${inner}${range}${to}`;
             const params = { s, t };
-            const all = matches((await db.query(`MATCH p = ${pattern} ${RETURNED}`, params)).rows);
+            const all = matches((await db.query(`MATCH p = ${pattern} ${returned(ys)}`, params)).rows);
             for (const sel of selectors) {
-              const query = `MATCH p = ${sel.text} ${pattern} ${RETURNED}`;
-              if (find(db.explain(query), 'SearchRepeat(All)') !== undefined || find(db.explain(query), 'SearchRepeat(Into)') !== undefined) searched++;
+              const query = `MATCH p = ${sel.text} ${pattern} ${returned(ys)}`;
+              // Searched (by length, or bidirectionally), never every match then selected.
+              if (find(db.explain(query), 'SelectPaths') === undefined) searched++;
               const got = matches((await db.query(query, params)).rows);
               checkSelection(all, got, sel.kind, sel.k, `seed ${seed}: ${query} with s=${s}, t=${t}`);
             }
@@ -163,6 +170,9 @@ describe('path selectors over quantified path patterns, searched by length', () 
       expect(lengths[0]).toBe(Number(one.rows[0]![0]));
       const any = await db.query('MATCH p = ANY 3 (a:V {i: 5}) ((x)-[:R]->(y)){2,} (b:V {i: 17}) RETURN length(p)');
       expect(any.rows.length).toBe(3);
+      // A quantified relationship beyond what the bidirectional search selects (k above 1) is searched by length too.
+      const three = await db.query('MATCH p = SHORTEST 3 (a:V {i: 0})-[:R]->+(b:V {i: 1999}) RETURN length(p)');
+      expect(three.rows.length).toBe(3);
       // Every node is reached from node 0 (the ring), each at its shortest length.
       const everyEnd = await db.query('MATCH p = SHORTEST 1 (a:V {i: 0}) ((x)-[:R]->(y)){1,} (b:V) RETURN count(*), max(length(p))');
       expect(Number(everyEnd.rows[0]![0])).toBe(n);
