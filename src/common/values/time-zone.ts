@@ -40,24 +40,123 @@ export function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);
 }
 
+/**
+ * Zones IANA renamed, each former name beside the current one (tzdb's `backward` file). Both names are
+ * zones here, printed as written and, as in Neo4j, two zone ids: a datetime in one is not equal to
+ * the same instant in the other (Neo4j's zone table keeps every name it ever listed apart and maps
+ * only names tzdb deleted). ICU may know just one of a pair (an ICU older than the rename lacks the new
+ * name) and canonicalises some new names to the old (`Asia/Kolkata` to `Asia/Calcutta`), so the
+ * offsets of a name it lacks are those of the other.
+ */
+const zone_renames: readonly (readonly [former: string, current: string])[] = [
+  ['Africa/Asmera', 'Africa/Asmara'],
+  ['America/Argentina/ComodRivadavia', 'America/Argentina/Catamarca'],
+  ['America/Buenos_Aires', 'America/Argentina/Buenos_Aires'],
+  ['America/Catamarca', 'America/Argentina/Catamarca'],
+  ['America/Coral_Harbour', 'America/Atikokan'],
+  ['America/Cordoba', 'America/Argentina/Cordoba'],
+  ['America/Fort_Wayne', 'America/Indiana/Indianapolis'],
+  ['America/Godthab', 'America/Nuuk'],
+  ['America/Indianapolis', 'America/Indiana/Indianapolis'],
+  ['America/Jujuy', 'America/Argentina/Jujuy'],
+  ['America/Knox_IN', 'America/Indiana/Knox'],
+  ['America/Louisville', 'America/Kentucky/Louisville'],
+  ['America/Mendoza', 'America/Argentina/Mendoza'],
+  ['America/Porto_Acre', 'America/Rio_Branco'],
+  ['Asia/Ashkhabad', 'Asia/Ashgabat'],
+  ['Asia/Calcutta', 'Asia/Kolkata'],
+  ['Asia/Chungking', 'Asia/Chongqing'],
+  ['Asia/Dacca', 'Asia/Dhaka'],
+  ['Asia/Istanbul', 'Europe/Istanbul'],
+  ['Asia/Katmandu', 'Asia/Kathmandu'],
+  ['Asia/Macao', 'Asia/Macau'],
+  ['Asia/Rangoon', 'Asia/Yangon'],
+  ['Asia/Saigon', 'Asia/Ho_Chi_Minh'],
+  ['Asia/Tel_Aviv', 'Asia/Jerusalem'],
+  ['Asia/Thimbu', 'Asia/Thimphu'],
+  ['Asia/Ujung_Pandang', 'Asia/Makassar'],
+  ['Asia/Ulan_Bator', 'Asia/Ulaanbaatar'],
+  ['Atlantic/Faeroe', 'Atlantic/Faroe'],
+  ['Europe/Kiev', 'Europe/Kyiv'],
+  ['Pacific/Enderbury', 'Pacific/Kanton'],
+  ['Pacific/Ponape', 'Pacific/Pohnpei'],
+  ['Pacific/Truk', 'Pacific/Chuuk'],
+  ['Pacific/Yap', 'Pacific/Chuuk'],
+];
+
+/**
+ * The other names tzdb keeps for compatibility (links such as `US/Pacific`). ICU knows them but lists
+ * only canonical names, so this is where their spelling is found (`us/pacific` is `US/Pacific`).
+ */
+const zone_links: readonly string[] = [
+  'Australia/ACT', 'Australia/Canberra', 'Australia/LHI', 'Australia/NSW', 'Australia/North', 'Australia/Queensland',
+  'Australia/South', 'Australia/Tasmania', 'Australia/Victoria', 'Australia/West', 'Australia/Yancowinna',
+  'Brazil/Acre', 'Brazil/DeNoronha', 'Brazil/East', 'Brazil/West',
+  'Canada/Atlantic', 'Canada/Central', 'Canada/Eastern', 'Canada/Mountain', 'Canada/Newfoundland', 'Canada/Pacific',
+  'Canada/Saskatchewan', 'Canada/Yukon', 'Chile/Continental', 'Chile/EasterIsland',
+  'Cuba', 'Egypt', 'Eire', 'Etc/GMT', 'Etc/Greenwich', 'Etc/UCT', 'Etc/UTC', 'Etc/Universal', 'Etc/Zulu',
+  'GB', 'GB-Eire', 'GMT', 'GMT0', 'Greenwich', 'Hongkong', 'Iceland', 'Iran', 'Israel', 'Jamaica', 'Japan', 'Kwajalein', 'Libya',
+  'Mexico/BajaNorte', 'Mexico/BajaSur', 'Mexico/General', 'NZ', 'NZ-CHAT', 'Navajo', 'PRC', 'Poland', 'Portugal', 'ROC', 'ROK',
+  'Singapore', 'Turkey', 'UCT', 'US/Alaska', 'US/Aleutian', 'US/Arizona', 'US/Central', 'US/East-Indiana', 'US/Eastern',
+  'US/Hawaii', 'US/Indiana-Starke', 'US/Michigan', 'US/Mountain', 'US/Pacific', 'US/Samoa', 'UTC', 'Universal', 'W-SU', 'Zulu',
+];
+
+/** The names `name` may borrow its rules from when ICU does not know it: the other names of a renamed zone. */
+function otherNames(name: string): string[] {
+  const out: string[] = [];
+  for (const [former, current] of zone_renames) {
+    if (former === name) out.push(current);
+    else if (current === name) out.push(former);
+  }
+  return out;
+}
+
 const formatters = new Map<string, Intl.DateTimeFormat | null>();
 
+function icuFormatter(zone: string): Intl.DateTimeFormat | null {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset', year: 'numeric' });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The name to ask the zone data for `name`'s rules: `name` itself when `knows` it, else another name
+ * of the same zone that it knows (`zone_renames`); undefined when there is none.
+ */
+export function rulesName(name: string, knows: (zone: string) => boolean): string | undefined {
+  if (knows(name)) return name;
+  const spelled = spelling().get(name.toLowerCase());
+  return spelled === undefined ? undefined : otherNames(spelled).find(knows);
+}
+
+/** ICU's formatter for `zone`, or for another name of it when ICU lacks this one (`rulesName`). */
 function formatterFor(zone: string): Intl.DateTimeFormat | null {
   let f = formatters.get(zone);
   if (f === undefined) {
-    try {
-      f = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset', year: 'numeric' });
-    } catch {
-      f = null;
-    }
+    const name = rulesName(zone, (z) => icuFormatter(z) !== null);
+    f = name === undefined ? null : icuFormatter(name);
     formatters.set(zone, f);
   }
   return f;
 }
 
+let spellings: Map<string, string> | undefined;
+
+/** Every zone name this runtime may use, by its lower-case form: ICU's canonical names, the renamed and the links. */
+function spelling(): Map<string, string> {
+  if (spellings === undefined) {
+    spellings = new Map();
+    const listed = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+    for (const name of [...listed, ...zone_renames.flat(), ...zone_links]) spellings.set(name.toLowerCase(), name);
+  }
+  return spellings;
+}
+
 /**
- * True when `name` is an IANA zone the runtime knows. Offsets written as zone names (`+01:00`) are not
- * zones here; callers try `parseOffset` first.
+ * True when `name` is an IANA zone the runtime knows, or another name of one (`zone_renames`). Offsets
+ * written as zone names (`+01:00`) are not zones here; callers try `parseOffset` first.
  */
 export function isKnownZone(name: string): boolean {
   return /^[A-Za-z]/.test(name) && formatterFor(name) !== null;
@@ -68,12 +167,17 @@ export function zoneNameOf(text: string): string {
   return text.replace(/ /g, '_');
 }
 
-/** The canonical spelling the runtime uses for a known zone (`europe/stockholm` -> `Europe/Stockholm`). */
+/**
+ * The spelling of a known zone as tzdb writes it, whatever the case it was given in (`europe/stockholm`
+ * is `Europe/Stockholm`, `asia/kolkata` is `Asia/Kolkata`): the name given, not the one ICU would put
+ * for it (ICU turns `Asia/Kolkata` into `Asia/Calcutta` and `US/Pacific` into `America/Los_Angeles`).
+ */
 export function canonicalZone(name: string): string {
+  const spelled = spelling().get(name.toLowerCase());
+  if (spelled !== undefined) return spelled;
   const f = formatterFor(name);
   if (f === null) return name;
   const resolved = f.resolvedOptions().timeZone;
-  // Keep the caller's spelling when it differs only by case-insensitive aliasing we cannot see.
   return resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
 }
 

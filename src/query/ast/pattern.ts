@@ -99,8 +99,13 @@ export interface PathSelector {
  */
 export interface PatternPath {
   readonly kind: 'path';
-  /** The path variable of `p = (a)-->(b)`. */
+  /** The path variable of `p = (a)-->(b)`, or of `(p = (a)-->+(b))` (a subpath variable). */
   readonly variable?: string;
+  /**
+   * More names of the same path: `p = SHORTEST 1 (q = (a)-->+(b))` names it `p` and `q` (a parenthesized
+   * path pattern is a whole path pattern, so its subpath variable names the whole path).
+   */
+  readonly also?: readonly string[];
   /**
    * `shortestPath(...)` ('one') or `allShortestPaths(...)` ('all'): the part matches only the
    * shortest paths between its two end nodes.

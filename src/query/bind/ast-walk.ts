@@ -147,6 +147,7 @@ export function implicitGroupingLeaves(
 export function mentionedNames(e: Expression, out: Set<string> = new Set()): Set<string> {
   const path = (p: PatternPath): void => {
     if (p.variable !== undefined) out.add(p.variable);
+    for (const name of p.also ?? []) out.add(name);
     for (const n of p.nodes) if (n.variable !== undefined) out.add(n.variable);
     for (const r of p.relationships) if (r.variable !== undefined) out.add(r.variable);
   };

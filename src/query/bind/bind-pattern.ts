@@ -36,22 +36,24 @@ export class PatternBinder {
         quantified.set(r, this.quantifiedVariables(r.quantified, scope, before, mode, introduced));
         return this.anonymous('rel', 'relationships', listOf(relationship_type), mode, introduced);
       });
-      let variable: BoundVariable | undefined;
-      if (path.variable !== undefined) {
-        if (scope.lookup(path.variable) !== undefined) {
-          throw bindError('VariableAlreadyBound', `variable \`${path.variable}\` is already bound`, path.span);
+      const names = path.variable === undefined ? [] : [path.variable, ...(path.also ?? [])];
+      const [variable, ...also] = names.map((name) => {
+        if (scope.lookup(name) !== undefined) {
+          throw bindError('VariableAlreadyBound', `variable \`${name}\` is already bound`, path.span);
         }
         if (mode === 'predicate') {
-          throw bindError('UndefinedVariable', `a pattern predicate cannot introduce \`${path.variable}\``, path.span);
+          throw bindError('UndefinedVariable', `a pattern predicate cannot introduce \`${name}\``, path.span);
         }
-        variable = this.c.variables.make(path.variable, 'path', path_type);
-        scope.declare(variable);
-        introduced.push(variable);
-      }
-      return { path, nodes, rels, variable };
+        const v = this.c.variables.make(name, 'path', path_type);
+        scope.declare(v);
+        introduced.push(v);
+        return v;
+      });
+      return { path, nodes, rels, variable, also };
     });
-    const bound = declared.map(({ path, nodes, rels, variable }): BoundPath => ({
+    const bound = declared.map(({ path, nodes, rels, variable, also }): BoundPath => ({
       ...(variable && { variable }),
+      ...(also.length > 0 && { also }),
       ...(path.shortest && { shortest: path.shortest }),
       ...(path.selector && { selector: path.selector }),
       ...(path.selector?.count_parameter && { selector_count: this.c.expression(path.selector.count_parameter, { scope, aggregation: 'forbidden', predicate: false }) }),
@@ -80,6 +82,7 @@ export class PatternBinder {
           ...(r.range && { range: r.range }),
           ...(properties && { properties }),
           ...(r.quantified && { quantified: this.quantifiedPath(r.quantified, quantified.get(r)!, scope, mode) }),
+          ...(r.range && r.quantified === undefined && path.selector !== undefined && path.relationships.length === 1 && { searched_as: this.oneHop(r, properties) }),
           span: r.span,
         };
       }),
@@ -125,6 +128,20 @@ export class PatternBinder {
     const nodes = q.path.nodes.map((n) => declare(n.variable, 'node', n.span));
     const rels = q.path.relationships.map((r) => declare(r.variable, 'relationship', r.span));
     return { scope: inner, nodes, rels, groups };
+  }
+
+  /** `()-[:T {props}]->()` over hidden singletons: one hop of a variable-length relationship (see `searched_as`). */
+  private oneHop(r: RelationshipPattern, properties: BoundExpression | undefined): BoundQuantifiedPath {
+    const node = (): BoundNodePattern => ({ variable: this.c.variables.hidden('node', 'node', node_type), bound: false, labels: [], span: r.span });
+    const hop: BoundRelationshipPattern = {
+      variable: this.c.variables.hidden('rel', 'relationship', relationship_type),
+      bound: false,
+      types: r.types,
+      direction: r.direction,
+      ...(properties && { properties }),
+      span: r.span,
+    };
+    return { path: { nodes: [node(), node()], relationships: [hop], span: r.span }, groups: [] };
   }
 
   private quantifiedPath(q: QuantifiedPath, d: QuantifiedDeclared, scope: Scope, mode: PatternMode): BoundQuantifiedPath {

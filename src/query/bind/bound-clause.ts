@@ -32,6 +32,12 @@ export interface BoundRelationshipPattern {
   readonly properties?: BoundExpression;
   /** A quantified path pattern (see QuantifiedPath); `variable` then holds every relationship it matched, in order. */
   readonly quantified?: BoundQuantifiedPath;
+  /**
+   * A variable-length relationship that is a selected path's only relationship, written as the
+   * quantified path pattern of one hop it equals (over hidden singletons, with no group variables):
+   * the search by length (SearchRepeat) runs it when the bidirectional search cannot.
+   */
+  readonly searched_as?: BoundQuantifiedPath;
   readonly span: Span;
 }
 
@@ -47,6 +53,8 @@ export interface BoundQuantifiedPath {
 /** Invariant: nodes.length === relationships.length + 1; relationships[i] joins nodes[i] and nodes[i + 1]. */
 export interface BoundPath {
   readonly variable?: BoundVariable;
+  /** More names of the same path (PatternPath.also). */
+  readonly also?: readonly BoundVariable[];
   /** Only the shortest (or all shortest) paths between the two end nodes match (a single relationship). */
   readonly shortest?: 'one' | 'all';
   readonly selector?: PathSelector;

@@ -10,6 +10,7 @@ import { ExpressionCompiler } from './expression.js';
 import { GraphAccess } from './graph-access.js';
 import { subqueryInTransactions } from './in-transactions-op.js';
 import { repeat } from './repeat-op.js';
+import { searchRepeat } from './search-repeat-op.js';
 import { selectPaths } from './select-paths-op.js';
 import { subquery } from './subquery-op.js';
 import { valueHashJoin } from './value-join-op.js';
@@ -38,6 +39,7 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
     case 'filter':
       return read.filter(op, c(op.input), env);
     case 'repeat':
+      if (op.select !== undefined) return searchRepeat(op, op.select, c(op.input), c(op.inner), env);
       return repeat(op, c(op.input), c(op.inner), env);
     case 'select_paths':
       return selectPaths(op, c(op.input), c(op.inner), env);

@@ -5,10 +5,10 @@ import { holdsRelationship } from './expand-ops.js';
 import type { OpEnv } from './read-ops.js';
 import { after, finish, loop, type Flow } from './slices.js';
 
-type RepeatOp = Extract<LogicalOp, { op: 'repeat' }>;
+export type RepeatOp = Extract<LogicalOp, { op: 'repeat' }>;
 
 /** One match of a quantified path's inner path from a given node. */
-interface Iteration {
+export interface Iteration {
   readonly exit: Value;
   readonly exit_id: number;
   /** The inner relationships, in pattern order. */
@@ -36,13 +36,13 @@ const ITERATION_VALUE_BYTES = 8;
  */
 export function repeat(op: RepeatOp, input: PhysicalOp, inner: PhysicalOp, env: OpEnv): PhysicalOp {
   const { deadline, memory } = env.cx;
-  const { from, to, into, rel, entry, exit, inner_rels, groups, unique_from } = op;
+  const { from, to, into, rel, groups, unique_from } = op;
   const { min, max } = op.range;
   const unused = new Set(op.unused ?? []);
   const writeRel = !unused.has(rel);
   const writeTo = !into && !unused.has(to);
   const written = groups.map((g, i) => ({ slot: g.group, i })).filter((g) => !unused.has(g.slot));
-  const bytesPerIteration = ITERATION_OVERHEAD_BYTES + ITERATION_VALUE_BYTES * (inner_rels.length * 2 + groups.length);
+  const bytesPerIteration = iterationBytes(op);
   return (arg, sink) =>
     input(arg, (row) => {
       const src = row[from] as Value;
@@ -54,27 +54,8 @@ export function repeat(op: RepeatOp, input: PhysicalOp, inner: PhysicalOp, env: 
         target = (t as { id: number }).id;
       }
       let held = 0;
-      /** Every match of one iteration from `at`, gathered with the row as the inner plan's argument. */
       const iterate = (at: Value): Iteration[] => {
-        const saved = row[entry] as Value;
-        row[entry] = at;
-        const found: Iteration[] = [];
-        finish(
-          inner(row, (r: Row) => {
-            const end = r[exit] as Value;
-            if (end === null) return true;
-            const rels = inner_rels.map((s) => r[s] as Value);
-            found.push({
-              exit: end,
-              exit_id: (end as { id: number }).id,
-              rels,
-              rel_ids: rels.map((x) => (x as { id: number }).id),
-              values: groups.map((g) => r[g.inner] as Value),
-            });
-            return true;
-          }),
-        );
-        row[entry] = saved;
+        const found = iterationsFrom(op, inner, row, at);
         memory.reserve(found.length * bytesPerIteration);
         held += found.length * bytesPerIteration;
         return found;
@@ -92,13 +73,7 @@ export function repeat(op: RepeatOp, input: PhysicalOp, inner: PhysicalOp, env: 
         if (writeTo) row[to] = end;
         return sink(row);
       };
-      const reusesRelationship = (it: Iteration): boolean => {
-        for (const id of it.rel_ids) {
-          if (used.has(id)) return true;
-          for (const s of unique_from) if (holdsRelationship(row[s] as Value, id)) return true;
-        }
-        return false;
-      };
+      const reusesRelationship = (it: Iteration): boolean => reuses(it, used, unique_from, row);
       const step = (): Flow | null => {
         const d = frames.length - 1;
         if (d < 0) return null;
@@ -144,4 +119,42 @@ export function repeat(op: RepeatOp, input: PhysicalOp, inner: PhysicalOp, env: 
         });
       });
     });
+}
+
+/** Bytes one kept iteration of `op` costs against the memory budget. */
+export function iterationBytes(op: RepeatOp): number {
+  return ITERATION_OVERHEAD_BYTES + ITERATION_VALUE_BYTES * (op.inner_rels.length * 2 + op.groups.length);
+}
+
+/** Every match of one iteration from `at`, gathered with the row as the inner plan's argument. */
+export function iterationsFrom(op: RepeatOp, inner: PhysicalOp, row: Row, at: Value): Iteration[] {
+  const saved = row[op.entry] as Value;
+  row[op.entry] = at;
+  const found: Iteration[] = [];
+  finish(
+    inner(row, (r: Row) => {
+      const end = r[op.exit] as Value;
+      if (end === null) return true;
+      const rels = op.inner_rels.map((s) => r[s] as Value);
+      found.push({
+        exit: end,
+        exit_id: (end as { id: number }).id,
+        rels,
+        rel_ids: rels.map((x) => (x as { id: number }).id),
+        values: op.groups.map((g) => r[g.inner] as Value),
+      });
+      return true;
+    }),
+  );
+  row[op.entry] = saved;
+  return found;
+}
+
+/** Whether an iteration reuses a relationship of the path (`used`) or of the MATCH's slots `unique_from` (trail semantics). */
+export function reuses(it: Iteration, used: ReadonlySet<number>, unique_from: readonly number[], row: Row): boolean {
+  for (const id of it.rel_ids) {
+    if (used.has(id)) return true;
+    for (const s of unique_from) if (holdsRelationship(row[s] as Value, id)) return true;
+  }
+  return false;
 }

@@ -1,6 +1,7 @@
 import { assertNever } from '../../common/assert.js';
 import type { Value } from '../../common/values/value.js';
 import { selector_count_max, type PathSelector } from '../ast/pattern.js';
+import type { BoundExpression } from '../bind/bound-expression.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { PhysicalOp, Row } from './context.js';
 import { argumentError } from '../errors.js';
@@ -29,16 +30,7 @@ const VALUE_BYTES = 16;
 export function selectPaths(op: SelectPathsOp, input: PhysicalOp, inner: PhysicalOp, env: OpEnv): PhysicalOp {
   const { memory, deadline } = env.cx;
   const bytes = ROW_OVERHEAD_BYTES + VALUE_BYTES * op.slots.length;
-  const count = op.count !== undefined ? env.exprs.compile(op.count) : undefined;
-  /** The selector, with the count a parameter gives on this row. */
-  const selectorAt = (row: Row): PathSelector => {
-    if (count === undefined) return op.selector;
-    const k = count(row);
-    if (typeof k !== 'bigint' || k < 1n || k > BigInt(selector_count_max)) {
-      throw argumentError('InvalidArgumentValue', `a path selector's number of paths or groups must be an INTEGER from 1 to ${selector_count_max}, not ${k === null ? 'null' : String(k)}`);
-    }
-    return { ...op.selector, count: Number(k) };
-  };
+  const selectorAt = selectorReader(op.selector, op.count, env);
   const idOf = (v: Value): string => (v === null ? 'null' : String((v as { id: number }).id));
   return (arg, sink) =>
     input(arg, (row) => {
@@ -78,6 +70,19 @@ export function selectPaths(op: SelectPathsOp, input: PhysicalOp, inner: Physica
         });
       });
     });
+}
+
+/** The selector, with the count a parameter (`SHORTEST $k`) gives on a row. */
+export function selectorReader(selector: PathSelector, count: BoundExpression | undefined, env: OpEnv): (row: Row) => PathSelector {
+  const k = count !== undefined ? env.exprs.compile(count) : undefined;
+  if (k === undefined) return () => selector;
+  return (row) => {
+    const v = k(row);
+    if (typeof v !== 'bigint' || v < 1n || v > BigInt(selector_count_max)) {
+      throw argumentError('InvalidArgumentValue', `a path selector's number of paths or groups must be an INTEGER from 1 to ${selector_count_max}, not ${v === null ? 'null' : String(v)}`);
+    }
+    return { ...selector, count: Number(v) };
+  };
 }
 
 /** What the selector keeps of each partition, partitions in the order they were first met. */

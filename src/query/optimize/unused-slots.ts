@@ -101,6 +101,8 @@ export function readSlots(plan: LogicalOp): Set<number> {
         break;
       case 'repeat':
         slots([op.from, op.to, op.entry, op.exit, ...op.inner_rels, ...op.unique_from, ...op.groups.map((g) => g.inner)]);
+        expr(op.select?.count);
+        expr(op.select?.accept);
         break;
       case 'select_paths':
         slots([op.start, op.end, ...op.rels, ...op.slots]);

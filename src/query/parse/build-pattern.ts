@@ -1,22 +1,22 @@
 import type { Expression } from '../ast/expression.js';
 import { generated_name_prefix, type Direction, type DynamicNames, type HopRange, type NodePattern, type Pattern, type PatternPath, type RelationshipPattern } from '../ast/pattern.js';
-import type { ParserRuleContext } from 'antlr4ng';
+import { ParserRuleContext, type ParseTree } from 'antlr4ng';
 import {
+  ExpressionContext,
+  PathQuantifierContext,
   PatternPartContext,
+  PropertiesContext,
   RangeBoundContext,
+  RangeLiteralContext,
   type LabelDisjunctionContext,
   type ShortestPathPatternContext,
   type IntegerLiteralContext,
   type NodePatternContext,
-  type PathQuantifierContext,
   type PatternElementChainContext,
   type QuantifiedPathContext,
   type PatternContext,
   type PatternElementContext,
-  type ExpressionContext,
   type VariableContext,
-  type PropertiesContext,
-  type RangeLiteralContext,
   type RelationshipPatternContext,
   type RelationshipsPatternContext,
 } from '../grammar/gen/CypherParser.js';
@@ -44,7 +44,23 @@ export class PatternBuilder {
   private generated = 0;
 
   pattern(ctx: PatternContext): Pattern {
+    this.refuseMixedQuantifiers(ctx);
     return ctx.patternPart().map((p) => this.path(p));
+  }
+
+  /**
+   * Neo4j 5 refuses a pattern that has both a variable-length relationship (`-[*]-`) and a quantified
+   * relationship or quantified path pattern. The patterns inside its expressions are patterns of their own.
+   */
+  private refuseMixedQuantifiers(ctx: ParserRuleContext): void {
+    const { varLength, quantified } = quantifierForms(ctx);
+    if (varLength !== undefined && quantified !== undefined) {
+      throw this.b.source.error(
+        'InvalidQuantifiedPath',
+        "mixing variable-length relationships ('-[*]-') with quantified relationships ('()-->*()') or quantified path patterns ('(()-->())*') is not allowed",
+        this.b.source.span(varLength),
+      );
+    }
   }
 
   matchPattern(ctx: PatternContext): { pattern: Pattern; predicates: Expression[] } {
@@ -54,6 +70,7 @@ export class PatternBuilder {
 
   /** A pattern comprehension's path, built as a MATCH path is: its node predicates come back apart. */
   matchPath(ctx: RelationshipsPatternContext): { path: PatternPath; predicates: Expression[] } {
+    this.refuseMixedQuantifiers(ctx);
     const { value, predicates } = this.collectingPredicates(() => this.path(ctx));
     return { path: value, predicates };
   }
@@ -73,6 +90,14 @@ export class PatternBuilder {
     const span = this.b.source.span(ctx);
     if (ctx instanceof PatternPartContext) {
       const shortestCtx = ctx.shortestPathPattern();
+      const quantifiedInShortest = shortestCtx !== null ? quantifierForms(shortestCtx).quantified : undefined;
+      if (quantifiedInShortest !== undefined) {
+        throw this.b.source.error(
+          'InvalidShortestPath',
+          `${symbolicName(shortestCtx!.symbolicName())}(...) takes a variable-length relationship (-[*]-), not a quantified relationship or quantified path pattern`,
+          this.b.source.span(quantifiedInShortest),
+        );
+      }
       let element: PatternElementContext = shortestCtx?.patternElement() ?? ctx.patternElement()!;
       // `(p = (a)-->+(b) WHERE length(p) > 2)`: a parenthesized path pattern, with a subpath variable
       // and a WHERE of its own at any depth of parentheses.
@@ -86,7 +111,7 @@ export class PatternBuilder {
       }
       const selectorCtx = ctx.pathSelector();
       const selector = selectorCtx !== null ? pathSelector(selectorCtx, this.b, (p) => this.expressions.parameter(p)) : undefined;
-      const v = this.pathVariable(ctx.variable(), subpaths, selector !== undefined);
+      const [v, ...also] = this.pathVariables(ctx.variable(), subpaths, selector !== undefined);
       if (wheres.length > 0 && this.predicates === undefined) {
         throw this.b.source.error('UnexpectedSyntax', 'a WHERE inside a parenthesized path pattern is only allowed in MATCH', span);
       }
@@ -108,25 +133,22 @@ export class PatternBuilder {
         path = { ...value, selector, ...(where && { where }) };
       } else path = selector !== undefined ? { ...build(), selector } : build();
       if (shortestCtx !== null) path = { ...path, shortest: this.shortest(shortestCtx) };
-      return v !== undefined ? { ...path, variable: v } : path;
+      return v !== undefined ? { ...path, variable: v, ...(also.length > 0 && { also }) } : path;
     }
     return this.chain(ctx.nodePattern(), null, null, ctx.patternElementChain(), span);
   }
 
   /**
-   * The path variable: `p = ...`, or a subpath variable `(p = ...)`, which the manual allows only
-   * under a selective path selector. One name per path pattern.
+   * The names of a path: `p = ...` and the subpath variables of its parentheses (`(q = ...)`), which the
+   * manual allows only under a selective path selector. A parenthesized path pattern is a whole path
+   * pattern, so each of them names the same path.
    */
-  private pathVariable(outer: VariableContext | null, subpaths: readonly VariableContext[], selective: boolean): string | undefined {
-    const [sub, ...more] = subpaths;
-    if (sub === undefined) return outer !== null ? variableName(outer) : undefined;
-    if (!selective) {
-      throw this.b.source.error('InvalidPathSelector', 'a subpath variable can only be declared under a selective path selector (SHORTEST, ANY)', this.b.source.span(sub));
+  private pathVariables(outer: VariableContext | null, subpaths: readonly VariableContext[], selective: boolean): string[] {
+    const first = subpaths[0];
+    if (first !== undefined && !selective) {
+      throw this.b.source.error('InvalidPathSelector', 'a subpath variable can only be declared under a selective path selector (SHORTEST, ANY)', this.b.source.span(first));
     }
-    if (outer !== null || more.length > 0) {
-      throw this.b.source.error('UnexpectedSyntax', 'a path pattern with a subpath variable cannot be given another path variable', this.b.source.span(sub));
-    }
-    return variableName(sub);
+    return [...(outer !== null ? [outer] : []), ...subpaths].map((v) => variableName(v));
   }
 
   private shortest(ctx: ShortestPathPatternContext): 'one' | 'all' {
@@ -484,4 +506,18 @@ function plainConjunction(ctx: LabelDisjunctionContext): string[] | undefined {
     names.push(schemaName(name.schemaName()));
   }
   return names;
+}
+
+/** The first variable-length range and the first quantifier of a pattern, outside the expressions in it. */
+function quantifierForms(ctx: ParserRuleContext): { varLength?: ParserRuleContext; quantified?: ParserRuleContext } {
+  let varLength: ParserRuleContext | undefined;
+  let quantified: ParserRuleContext | undefined;
+  const visit = (node: ParseTree): void => {
+    if (!(node instanceof ParserRuleContext) || node instanceof ExpressionContext || node instanceof PropertiesContext) return;
+    if (node instanceof RangeLiteralContext) varLength ??= node;
+    if (node instanceof PathQuantifierContext) quantified ??= node;
+    for (const child of node.children) visit(child);
+  };
+  visit(ctx);
+  return { ...(varLength !== undefined && { varLength }), ...(quantified !== undefined && { quantified }) };
 }

@@ -5,6 +5,7 @@ import type { ConstraintRecord, IndexRecord } from '../../projections/catalog/ty
 import type { NodeState } from '../../projections/graph/records.js';
 import type { GraphReader } from '../../projections/graph/view.js';
 import type { LookupKind } from '../../projections/indexes/index-lookup.js';
+import type { PathSelector } from '../ast/pattern.js';
 import type { BoundExpression } from '../bind/bound-expression.js';
 import type { BoundStatement } from '../bind/bound-statement.js';
 import { in_transactions_rows_default } from '../bind/bound-clause.js';
@@ -191,13 +192,15 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
     case 'repeat': {
       const range = `{${op.range.min},${op.range.max === Infinity ? '' : op.range.max}}`;
       const groups = op.groups.map((g) => n(g.group)).join(', ');
-      return [op.into ? 'Repeat(Into)' : 'Repeat(All)', { pattern: `(${n(op.from)}) (...)${range} (${n(op.to)})`, ...(groups !== '' && { groups }) }];
+      const pattern = `(${n(op.from)}) (...)${range} (${n(op.to)})`;
+      if (op.select !== undefined) {
+        const selector = selectorText(op.select.selector, op.select.count, names);
+        return [op.into ? 'SearchRepeat(Into)' : 'SearchRepeat(All)', { selector, pattern, ...(groups !== '' && { groups }) }];
+      }
+      return [op.into ? 'Repeat(Into)' : 'Repeat(All)', { pattern, ...(groups !== '' && { groups }) }];
     }
-    case 'select_paths': {
-      const k = op.count !== undefined ? expressionText(op.count, names) : String(op.selector.count);
-      const selector = op.selector.kind === 'any' ? `ANY ${k}` : op.selector.kind === 'shortest' ? `SHORTEST ${k}` : `SHORTEST ${k} GROUPS`;
-      return ['SelectPaths', { selector, partition: `(${n(op.start)}), (${n(op.end)})` }];
-    }
+    case 'select_paths':
+      return ['SelectPaths', { selector: selectorText(op.selector, op.count, names), partition: `(${n(op.start)}), (${n(op.end)})` }];
     case 'vector_search':
       return [
         'VectorSearch',
@@ -286,6 +289,12 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
     default:
       return assertNever(op, 'logical operator');
   }
+}
+
+/** `SHORTEST 2`, `ANY $k`, `SHORTEST 1 GROUPS`. */
+function selectorText(selector: PathSelector, count: BoundExpression | undefined, names: readonly string[]): string {
+  const k = count !== undefined ? expressionText(count, names) : String(selector.count);
+  return selector.kind === 'any' ? `ANY ${k}` : selector.kind === 'shortest' ? `SHORTEST ${k}` : `SHORTEST ${k} GROUPS`;
 }
 
 function renderTree(p: QueryPlan, depth: number): string {

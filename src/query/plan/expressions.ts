@@ -78,6 +78,7 @@ function pathLocals(path: BoundPath, out: Set<number>, local: ReadonlySet<number
   for (const n of path.nodes) visit(n.variable, n.bound);
   for (const r of path.relationships) visit(r.variable, r.bound);
   if (path.variable) inner.add(path.variable.id);
+  for (const v of path.also ?? []) inner.add(v.id);
   for (const n of path.nodes) if (n.properties) collect(n.properties, out, inner);
   for (const r of path.relationships) if (r.properties) collect(r.properties, out, inner);
   return inner;

@@ -10,6 +10,14 @@ import type {
 import type { BoundExpression } from '../bind/bound-expression.js';
 import type { ProcedureSignature } from '../bind/procedures.js';
 
+/** A path selector a repeat applies as it searches (see the repeat op's `select`). */
+export interface RepeatSelection {
+  readonly selector: PathSelector;
+  /** A parameter standing for `selector.count`, read per input row. */
+  readonly count?: BoundExpression;
+  readonly accept?: BoundExpression;
+}
+
 /**
  * The logical plan: a tree of operators over rows of slots (a row is an array indexed by
  * `BoundVariable.id`). Every operator but `argument` and `union` reads an `input` and is run once per
@@ -141,6 +149,13 @@ export type LogicalOp =
       readonly unique_from: readonly number[];
       /** Of `rel`, `to` and the group slots, those no operator reads: the repeat does not write them. */
       readonly unused?: readonly number[];
+      /**
+       * A selective path selector over this repeat (the whole path pattern is `(from) (inner){m,n} (to)`):
+       * the search goes breadth first, by number of iterations, and each partition (`from`, `to`) keeps
+       * what the selector picks; with `into` it stops once the one partition has it. `accept` is the
+       * path's pre-filter on its far end (read with `to` written), tested before a match is selected.
+       */
+      readonly select?: RepeatSelection;
     }
   /**
    * A selective path selector: per input row, every match of `inner` (one path pattern with its

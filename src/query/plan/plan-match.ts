@@ -1,3 +1,4 @@
+import { assert } from '../../common/assert.js';
 import type { BoundNodePattern, BoundPath } from '../bind/bound-clause.js';
 import type { BoundExpression } from '../bind/bound-expression.js';
 import { averageDegree, equalitySelectivity, estimateRows, labelRows, type GraphCounts } from './cardinality.js';
@@ -273,15 +274,15 @@ function planPath(
       : expand(input, path, i, leftwards, bound, clauseRels, filters);
   for (let i = start; i < path.relationships.length; i++) plan = hop(plan, i, false);
   for (let i = start - 1; i >= 0; i--) plan = hop(plan, i, true);
-  if (path.variable !== undefined) {
-    plan = {
-      op: 'path',
-      input: plan,
-      variable: path.variable.id,
-      nodes: nodes.map((n) => n.variable.id),
-      rels: path.relationships.map((r) => r.variable.id),
-    };
-    bound.add(path.variable.id);
+  return withPathVariables(plan, path, bound);
+}
+
+/** The path's variable, and each other name of it (`p = SHORTEST 1 (q = ...)`), over the nodes and relationships the plan bound. */
+function withPathVariables(input: LogicalOp, path: BoundPath, bound: Set<number>): LogicalOp {
+  let plan = input;
+  for (const v of [...(path.variable !== undefined ? [path.variable] : []), ...(path.also ?? [])]) {
+    plan = { op: 'path', input: plan, variable: v.id, nodes: path.nodes.map((n) => n.variable.id), rels: path.relationships.map((r) => r.variable.id) };
+    bound.add(v.id);
   }
   return plan;
 }
@@ -315,6 +316,17 @@ function planSelected(input: LogicalOp, path: BoundPath, bound: Set<number>, cou
     const plan = planShortestPath(input, { ...path, shortest }, bound, filters, counts, hints, []);
     return withFilters(plan, filters);
   }
+  // A variable-length relationship the bidirectional search cannot select for is searched as the
+  // quantified path pattern of one hop it equals, when its property map reads only earlier clauses.
+  const repeated = only?.quantified ?? only?.searched_as;
+  const hopProps = only?.quantified === undefined ? only?.properties : undefined;
+  if (
+    repeated !== undefined &&
+    pre.every((c) => [...freeSlots(c)].every((s) => ends.has(s))) &&
+    (hopProps === undefined || [...freeSlots(hopProps)].every((s) => bound.has(s)))
+  ) {
+    return searchedRepeat(input, only!.quantified !== undefined ? path : { ...path, relationships: [{ ...only!, quantified: repeated }] }, pre, bound, counts, hints);
+  }
   const innerBound = new Set(bound);
   const filters: BoundExpression[] = [];
   const inner = withFilters(planPath({ op: 'argument' }, path, innerBound, [], filters, counts, hints, false), [...filters, ...pre]);
@@ -331,6 +343,53 @@ function planSelected(input: LogicalOp, path: BoundPath, bound: Set<number>, cou
     rels: path.relationships.map((r) => r.variable.id),
     slots,
   };
+}
+
+/** The most candidates the far end of a searched repeat may have for the search to go into each of them. */
+const SEARCHED_END_ROWS_MAX = 16;
+
+/**
+ * `(a) (inner){m,n} (b)` under a selector whose pre-filters read only its end nodes (and what earlier
+ * clauses bound): a repeat that searches breadth first by length and selects as it goes, from the end
+ * with fewer candidates. The far end is scanned first, for a search into it that stops once its one
+ * partition is settled, when it is bound or has few candidates; otherwise its filters are tested
+ * where the search reaches a node, before the selection.
+ */
+function searchedRepeat(input: LogicalOp, path: BoundPath, pre: readonly BoundExpression[], bound: Set<number>, counts: GraphCounts, hints: Hints): LogicalOp {
+  const first = path.nodes[0]!;
+  const last = path.nodes[1]!;
+  const estimate = (n: BoundNodePattern): number => (bound.has(n.variable.id) ? 0 : nodeEstimate(n, counts, hints));
+  const leftwards = estimate(last) < estimate(first);
+  const [start, far] = leftwards ? [last, first] : [first, last];
+  const filters: BoundExpression[] = [];
+  let plan = scanOrFilter(input, start, bound, filters, counts);
+  if (bound.has(far.variable.id) || estimate(far) <= SEARCHED_END_ROWS_MAX) plan = scanOrFilter(plan, far, bound, filters, counts);
+  const into = bound.has(far.variable.id);
+  // Pre-filters over bound slots alone hold per partition: they filter the rows the search starts from.
+  const readsBound = (c: BoundExpression): boolean => [...freeSlots(c)].every((s) => bound.has(s));
+  const atEnd: BoundExpression[] = [...filters, ...pre].filter((c) => !readsBound(c));
+  plan = withFilters(plan, [...filters, ...pre].filter(readsBound));
+  const farFilters: BoundExpression[] = [];
+  const searched = repeat(plan, path, 0, leftwards, bound, [], farFilters, counts);
+  assert(searched.op === 'repeat', 'a quantified path pattern plans as a repeat');
+  const accept = conjunction(into ? atEnd : [...farFilters, ...atEnd]);
+  plan = {
+    ...searched,
+    select: { selector: path.selector!, ...(path.selector_count !== undefined && { count: path.selector_count }), ...(accept !== undefined && { accept }) },
+  };
+  return withPathVariables(plan, path, bound);
+}
+
+/** A node of a pattern bound before (its labels and properties filter it) or scanned here by its rarest label. */
+function scanOrFilter(input: LogicalOp, n: BoundNodePattern, bound: Set<number>, filters: BoundExpression[], counts: GraphCounts): LogicalOp {
+  if (bound.has(n.variable.id)) {
+    nodeFilters(n, undefined, filters);
+    return input;
+  }
+  const label = n.labels.length === 0 ? undefined : [...n.labels].sort((a, b) => labelRows(counts, a) - labelRows(counts, b))[0];
+  bound.add(n.variable.id);
+  nodeFilters(n, label, filters);
+  return { op: 'node_scan', input, variable: n.variable.id, ...(label !== undefined && { label }), props: [] };
 }
 
 /**
@@ -355,14 +414,7 @@ function planShortestPath(
   for (const n of order) {
     if (seen.has(n.variable.id)) continue;
     seen.add(n.variable.id);
-    if (bound.has(n.variable.id)) {
-      nodeFilters(n, undefined, filters);
-      continue;
-    }
-    const label = n.labels.length === 0 ? undefined : [...n.labels].sort((a, b) => labelRows(counts, a) - labelRows(counts, b))[0];
-    plan = { op: 'node_scan', input: plan, variable: n.variable.id, ...(label !== undefined && { label }), props: [] };
-    bound.add(n.variable.id);
-    nodeFilters(n, label, filters);
+    plan = scanOrFilter(plan, n, bound, filters, counts);
   }
   const rel = path.relationships[0]!;
   const range = rel.range ?? { min: 1, max: 1 };
@@ -386,11 +438,7 @@ function planShortestPath(
   const test = path.variable === undefined ? undefined : relationshipTest(where, path.variable.id, bound);
   if (test !== undefined) plan = { ...plan, shortest_rel_test: test };
   bound.add(rel.variable.id);
-  if (path.variable !== undefined) {
-    plan = { op: 'path', input: plan, variable: path.variable.id, nodes: path.nodes.map((n) => n.variable.id), rels: [rel.variable.id] };
-    bound.add(path.variable.id);
-  }
-  return plan;
+  return withPathVariables(plan, path, bound);
 }
 
 /**

@@ -176,6 +176,7 @@ function bindPath(p: BoundPath, bound: Set<number>): void {
   for (const n of p.nodes) bound.add(n.variable.id);
   for (const r of p.relationships) bound.add(r.variable.id);
   if (p.variable) bound.add(p.variable.id);
+  for (const v of p.also ?? []) bound.add(v.id);
 }
 
 /**

@@ -70,6 +70,7 @@ function patternSlots(pattern: readonly BoundPath[]): Set<number> | undefined {
       own.add(r.variable.id);
     }
     if (p.variable !== undefined) own.add(p.variable.id);
+    for (const v of p.also ?? []) own.add(v.id);
   }
   for (const p of pattern) {
     for (const n of p.nodes) if (n.properties !== undefined && !subset(freeSlots(n.properties), own)) return undefined;

@@ -142,6 +142,39 @@ describe('patterns', () => {
     expect(failure('MATCH (a)-[:LIKES..]->(c) RETURN c').detail).toBe('InvalidRelationshipPattern');
     expect(failure('MATCH (a)-[:LIKES*-2]->(c) RETURN c').detail).toBe('InvalidRelationshipPattern');
   });
+
+  it('refuses a pattern mixing -[*]- with quantified forms, as Neo4j 5 does, and lets separate patterns mix', () => {
+    for (const text of [
+      'MATCH (a)-[*]->(b)-[:R]->+(c) RETURN c',
+      'MATCH (a)-[:R*1..2]->(b), (b) ((x)-->(y)){2} (c) RETURN c',
+      'MATCH (a)-[*]->(b)-->{1,3}(c) RETURN c',
+      'MATCH (a) RETURN [(a)-[*]->(b)-->+(c) | c]',
+      'MATCH p = ANY 1 (a)-[*]->(b) ((x)-->(y))+ (c) RETURN p',
+    ]) {
+      expect(failure(text), text).toMatchObject({ type: 'SyntaxError', detail: 'InvalidQuantifiedPath' });
+    }
+    // A pattern inside an expression of the pattern is a pattern of its own, and so is the next MATCH's.
+    expect(() => parse('MATCH (a)-->+(b) WHERE EXISTS { (b)-[*]->() } RETURN b')).not.toThrow();
+    expect(() => parse('MATCH (a)-[*]->(b) MATCH (b)-->+(c) RETURN c')).not.toThrow();
+    expect(() => parse('MATCH (a WHERE COUNT { (a)-[*2]->() } > 1)-->+(b) RETURN b')).not.toThrow();
+  });
+
+  it('gives a path all its names: the path variable and the subpath variables of its parentheses', () => {
+    const match = query('MATCH p = SHORTEST 1 (q = (r = (a)-->+(b))) RETURN p').query.parts[0]!.clauses[0]!;
+    if (match.kind !== 'match') throw new Error('expected MATCH');
+    expect([match.pattern[0]!.variable, match.pattern[0]!.also]).toEqual(['p', ['q', 'r']]);
+    expect(failure('MATCH (q = (a)-->(b)) RETURN q')).toMatchObject({ type: 'SyntaxError', detail: 'InvalidPathSelector' });
+  });
+
+  it('refuses shortestPath over a quantified relationship or quantified path pattern', () => {
+    for (const text of [
+      'MATCH p = shortestPath((a)-->+(b)) RETURN p',
+      'MATCH p = allShortestPaths((a)-[:R]->{1,3}(b)) RETURN p',
+      'MATCH p = shortestPath(((a)-[:R]->(b)){1,3}) RETURN p',
+    ]) {
+      expect(failure(text), text).toMatchObject({ type: 'SyntaxError', detail: 'InvalidShortestPath' });
+    }
+  });
 });
 
 describe('clause composition', () => {

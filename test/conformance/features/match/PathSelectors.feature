@@ -225,3 +225,69 @@ Feature: PathSelectors - selective path selectors in front of a path pattern
       RETURN length(p) AS len
       """
     Then an ArgumentError should be raised at runtime: InvalidArgumentValue
+
+  Scenario: [20] SHORTEST k GROUPS over a quantified path pattern of two hops, with group variables
+    When executing query:
+      """
+      MATCH p = SHORTEST 2 GROUPS (:S {n: 'a'}) ((u)-[:R]->(m)-[:R]->(v)){1,} (:S {n: 'd'})
+      RETURN length(p) AS len, [q IN m | q.n] AS ms
+      """
+    Then the result should be, in any order:
+      | len | ms         |
+      | 2   | ['x']      |
+      | 4   | ['y', 'w'] |
+    And no side effects
+
+  Scenario: [21] The WHERE inside a quantified path pattern filters before ANY k selects
+    When executing query:
+      """
+      MATCH p = ANY 2 (:S {n: 'a'}) ((u)-[:R]->(v) WHERE v.n <> 'x'){1,} (:S {n: 'd'})
+      RETURN length(p) AS len
+      """
+    Then the result should be, in any order:
+      | len |
+      | 3   |
+      | 4   |
+    And no side effects
+
+  Scenario: [22] A far end's WHERE filters before the selection, per far end
+    When executing query:
+      """
+      MATCH p = SHORTEST 1 (:S {n: 'a'}) ((u)-[:R]->(v)){1,} (t WHERE t.n IN ['c', 'w'])
+      RETURN t.n AS t, length(p) AS len
+      """
+    Then the result should be, in any order:
+      | t   | len |
+      | 'c' | 2   |
+      | 'w' | 3   |
+    And no side effects
+
+  Scenario: [23] A path variable and a subpath variable name the same path
+    When executing query:
+      """
+      MATCH p = SHORTEST 1 (q = (:S {n: 'a'}) ((u)-[:R]->(v)){1,} (:S {n: 'd'}))
+      RETURN length(p) AS lp, length(q) AS lq, p = q AS same
+      """
+    Then the result should be, in any order:
+      | lp | lq | same |
+      | 2  | 2  | true |
+    And no side effects
+
+  Scenario: [24] Subpath variables at every depth of parentheses name the same path
+    When executing query:
+      """
+      MATCH SHORTEST 1 (q = (r = (:S {n: 'a'})-[:R]->+(t:S {n: 'w'})) WHERE length(q) > 1)
+      RETURN length(q) AS lq, length(r) AS lr, t.n AS t
+      """
+    Then the result should be, in any order:
+      | lq | lr | t   |
+      | 3  | 3  | 'w' |
+    And no side effects
+
+  Scenario: [25] A subpath variable inside a quantified path pattern is refused
+    When executing query:
+      """
+      MATCH (:S {n: 'a'}) (p = (x)-[:R]->(y))+ (:S {n: 'd'})
+      RETURN 1
+      """
+    Then a SyntaxError should be raised at compile time: UnexpectedSyntax

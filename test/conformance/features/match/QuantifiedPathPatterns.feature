@@ -302,3 +302,41 @@ Feature: QuantifiedPathPatterns - quantified path patterns with group variables
       CREATE (a)-[r:R WHERE r.w > 1]->(b)
       """
     Then a SyntaxError should be raised at compile time: UnexpectedSyntax
+
+  Scenario: [28] A pattern cannot mix variable-length relationships with quantified forms
+    When executing query:
+      """
+      MATCH (s)-[*1..2]->(m), (m)-[:R]->+(t)
+      RETURN t
+      """
+    Then a SyntaxError should be raised at compile time: InvalidQuantifiedPath
+
+  Scenario: [29] Nor can one path pattern mix them with a quantified path pattern
+    When executing query:
+      """
+      MATCH (s)-[*]->(m) ((a)-[:R]->(b)){1,2} (t)
+      RETURN t
+      """
+    Then a SyntaxError should be raised at compile time: InvalidQuantifiedPath
+
+  Scenario: [30] Separate MATCH clauses may use one form each
+    When executing query:
+      """
+      MATCH (s {h: 1})-[*1..1]->(m)
+      MATCH (m)-[:R]->+(t)
+      RETURN t.h AS t
+      """
+    Then the result should be, in any order:
+      | t |
+      | 4 |
+      | 5 |
+      | 2 |
+    And no side effects
+
+  Scenario: [31] shortestPath() takes a variable-length relationship, not a quantified relationship
+    When executing query:
+      """
+      MATCH p = shortestPath((a:A)-[:R]->+(b:B))
+      RETURN p
+      """
+    Then a SyntaxError should be raised at compile time: InvalidShortestPath
