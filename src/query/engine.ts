@@ -28,7 +28,7 @@ import { optimize } from './optimize/index.js';
 import { parse } from './parse/index.js';
 import { snapshotStatistics, type PropertyStatistics } from './execute/batch/column-statistics.js';
 import { snapshotDegree } from './execute/batch/degree-statistics.js';
-import { valueBand, type Histogram, type HistogramValue } from './plan/histogram.js';
+import { planBand, type Histogram, type HistogramValue } from './plan/histogram.js';
 import { histogramValue } from './plan/selectivity.js';
 import { DEGREE_SAMPLE_EDGES_MAX, DEGREE_SAMPLE_NODES, DISTINCT_SAMPLE_NODES, estimateDistinct, type DistinctEstimate, type GraphCounts } from './plan/cardinality.js';
 import { explainPlan, explainStatement, no_indexes, type IndexCatalog, type QueryPlan } from './plan/explain.js';
@@ -327,9 +327,9 @@ export class QueryEngine {
    * With `params` (a run, or EXPLAIN given values), a parameter compared with a property that has a histogram is weighed
    * as a literal would be (`p.age > $min` keeps the histogram's share above this run's value). Every plan is
    * correct for any value (no rewrite depends on one: a seek or a start only changes the cost), so a plan is
-   * re-made rather than made robust: it is kept under the bands its parameters' values fell in (the histogram
-   * bucket of each, valueBand), and a run whose values fall in other bands plans again, under those. Bands
-   * move the estimates little within a bucket; across buckets they may move a seek, a start or a join.
+   * re-made rather than made robust: it is kept under the bands its parameters' values fell in (planBand: the
+   * histogram bucket near the ends, wider bands towards the middle), and a run whose values fall in other bands
+   * plans again, under those. Values in one band keep shares too alike to move a seek, a start or a join.
    */
   private plan(prepared: Prepared, statement: BoundQueryStatement, target: GraphReader, params?: ReadonlyMap<string, Value>): LogicalOp {
     let byClass = this.plans.get(prepared);
@@ -358,7 +358,7 @@ export class QueryEngine {
       const h = measured.histogram?.(label, property);
       const value = v === undefined ? undefined : histogramValue(v);
       if (h === undefined || value === undefined) return undefined;
-      if (!parameters.some((p) => p.name === name && p.label === label && p.property === property)) parameters.push({ name, label, property, band: valueBand(h, value) });
+      if (!parameters.some((p) => p.name === name && p.label === label && p.property === property)) parameters.push({ name, label, property, band: planBand(h, value) });
       return value;
     };
     const weighed: GraphCounts = { ...measured, indexed, ...(params !== undefined && { parameter }) };
@@ -591,7 +591,7 @@ function bandsOf(parameters: readonly WeighedParameter[], params: ReadonlyMap<st
     const v = params.get(p.name);
     const value = v === undefined ? undefined : histogramValue(v);
     const h = snapshotStatistics(graph, p.label, p.property)?.histogram;
-    return value === undefined || h === undefined ? -3 : valueBand(h, value);
+    return value === undefined || h === undefined ? -3 : planBand(h, value);
   });
 }
 

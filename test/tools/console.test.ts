@@ -33,8 +33,9 @@ describe('web console', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    await server.stop();
-    rmSync(dir, { recursive: true, force: true });
+    // Undefined when the set-up failed before they were made.
+    await (server as ServerProcess | undefined)?.stop();
+    if ((dir as string | undefined) !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
   async function shot(name: string): Promise<void> {

@@ -120,6 +120,24 @@ export function valueBand(h: Histogram, value: HistogramValue): number {
   return bucketOf(h, value) ?? h.uppers.length;
 }
 
+/**
+ * The band of `value` that keeps plans apart (valueBand, coarsened): bucket by bucket only near the ends, where a
+ * bound keeps few rows and a seek or a start may turn on one bucket; by doubling widths towards the middle, where a
+ * range keeps a large share either way. A 64-bucket histogram has 10 such bands, so one statement's plans over
+ * every value fit the prepared-plan cache's variants instead of evicting each other run after run.
+ */
+export function planBand(h: Histogram, value: HistogramValue): number {
+  const band = valueBand(h, value);
+  const n = h.uppers.length;
+  if (band < 0 || band >= n) return band;
+  const fromLow = band;
+  const fromHigh = n - 1 - band;
+  const edge = Math.min(fromLow, fromHigh);
+  // 0: the end bucket; 1: the next; 2: two to three buckets in; 3: four to seven; 4: eight or more.
+  const width = edge === 0 ? 0 : Math.min(4, Math.floor(Math.log2(edge)) + 1);
+  return fromLow <= fromHigh ? width : 2 * n + 8 - width;
+}
+
 function bucketOf(h: Histogram, value: HistogramValue): number | undefined {
   let lo = 0;
   let hi = h.uppers.length - 1;
