@@ -4,9 +4,9 @@ import type { Db } from '../../../src/index.js';
 import type { GraphReader } from '../../../src/projections/graph/view.js';
 import { batchedRuns } from '../../../src/query/execute/batch/batch-aggregate.js';
 import { perValueTables } from '../../../src/query/execute/batch/per-value.js';
-import { QueryEngine, type ExecuteContext } from '../../../src/query/engine.js';
+import { QueryEngine } from '../../../src/query/engine.js';
 import { prng, testSeed } from '../../support/prng.js';
-import { canonical, withDb } from '../engine/support.js';
+import { outcome as runOutcome, withDb, type Outcome } from '../engine/support.js';
 
 /**
  * Expressions over one or two columns evaluated once per value (or pair of values) the columns hold give what
@@ -37,17 +37,9 @@ async function load(db: Db, r: () => number): Promise<void> {
   await db.query('MATCH (a:V), (b:V) WHERE id(b) = (id(a) * 7 + 3) % 400 CREATE (a)-[:E]->(b)');
 }
 
-type Outcome = { readonly rows: string[] } | { readonly error: string };
-
+/** The statement's outcome with this file's parameters. */
 function outcome(engine: QueryEngine, text: string, graph: GraphReader): Outcome {
-  const ctx: ExecuteContext = { params: new Map<string, Value>([['d', 3n]]), memory_limit_bytes: 1 << 28, now_us: 0 };
-  try {
-    // Rows in order; -0.0 and NaN spelled out (JSON would write 0 and null).
-    const spelled = engine.execute(engine.prepare(text), graph, ctx).rows.map((row) => row.map((v) => (typeof v === 'number' && (Object.is(v, -0) || Number.isNaN(v)) ? `float ${String(Object.is(v, -0) ? '-0' : v)}` : v)));
-    return { rows: canonical(spelled, true) };
-  } catch (e) {
-    return { error: (e as { code?: string }).code ?? (e as Error).name };
-  }
+  return runOutcome(engine, text, graph, new Map<string, Value>([['d', 3n]]));
 }
 
 /** Keys and filters over one column of each kind, and over pairs of columns. */

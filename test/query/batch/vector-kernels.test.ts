@@ -3,9 +3,9 @@ import type { Value } from '../../../src/common/values/value.js';
 import type { Db } from '../../../src/index.js';
 import type { GraphReader } from '../../../src/projections/graph/view.js';
 import { numberKernels } from '../../../src/query/execute/batch/vector-functions.js';
-import { QueryEngine, type ExecuteContext } from '../../../src/query/engine.js';
+import { QueryEngine } from '../../../src/query/engine.js';
 import { prng, testSeed } from '../../support/prng.js';
-import { canonical, withDb } from '../engine/support.js';
+import { outcome as runOutcome, withDb, type Outcome } from '../engine/support.js';
 
 /**
  * Number kernels over batches (`/`, `%`, toInteger, toFloat, abs, sign, floor, ceil, round, coalesce, with + - *
@@ -44,17 +44,9 @@ async function load(db: Db, r: () => number): Promise<void> {
   await db.query('MATCH (a:V), (b:V) WHERE id(b) = (id(a) * 7 + 3) % 600 CREATE (a)-[:E]->(b)');
 }
 
-type Outcome = { readonly rows: string[] } | { readonly error: string };
-
+/** The statement's outcome with this file's parameters. */
 function outcome(engine: QueryEngine, text: string, graph: GraphReader): Outcome {
-  const ctx: ExecuteContext = { params: new Map<string, Value>([['d', -3n], ['z', 0n], ['x', 2.5]]), memory_limit_bytes: 1 << 28, now_us: 0 };
-  try {
-    // Rows in order; -0.0, NaN and the infinities spelled out (JSON would write 0 and null).
-    const spell = (v: Value): Value => (typeof v === 'number' && (Object.is(v, -0) || !Number.isFinite(v)) ? `float ${Object.is(v, -0) ? '-0' : String(v)}` : v);
-    return { rows: canonical(engine.execute(engine.prepare(text), graph, ctx).rows.map((row) => row.map(spell)), true) };
-  } catch (e) {
-    return { error: (e as { code?: string }).code ?? (e as Error).name };
-  }
+  return runOutcome(engine, text, graph, new Map<string, Value>([['d', -3n], ['z', 0n], ['x', 2.5]]));
 }
 
 /** Expressions a kernel covers, over typed columns. */

@@ -510,7 +510,10 @@ function grouperFor(keys: readonly Vectorized[], newGroup: (key: Value) => numbe
       },
     };
   }
-  if (keys.length === 1 && only.kind === 'num' && only.integer) {
+  if (keys.length === 1 && only.kind === 'num') {
+    // By value in a Map. A vector holds no NaN, and a Map takes -0.0 and 0.0 as one key, as equivalence does; a
+    // group is named by its first row's own value (an INTEGER as a BigInt), as the row operator names it.
+    const name = only.integer ? (k: number): Value => BigInt(k) : (k: number): Value => k;
     const byNumber = new Map<number, number>();
     let nullGroup = NO_GROUP;
     let last = NaN;
@@ -528,37 +531,13 @@ function grouperFor(keys: readonly Vectorized[], newGroup: (key: Value) => numbe
           if (k !== last) {
             let g = byNumber.get(k);
             if (g === undefined) {
-              g = newGroup(BigInt(k));
+              g = newGroup(name(k));
               byNumber.set(k, g);
             }
             last = k;
             lastGroup = g;
           }
           out[i] = lastGroup;
-        }
-      },
-    };
-  }
-  if (keys.length === 1 && only.kind === 'num') {
-    // FLOATs by value: a vector holds no NaN, and a Map takes -0.0 and 0.0 as one key, as equivalence does; the
-    // group is named by its first row's own value, as the row operator names it.
-    const byNumber = new Map<number, number>();
-    let nullGroup = NO_GROUP;
-    return {
-      assign: (v, n, out) => {
-        const x = v[0] as Extract<Vec, { kind: 'num' }>;
-        for (let i = 0; i < n; i++) {
-          if (x.nulls[i] === 1) {
-            out[i] = nullGroup === NO_GROUP ? (nullGroup = newGroup(null)) : nullGroup;
-            continue;
-          }
-          const k = x.values[i] as number;
-          let g = byNumber.get(k);
-          if (g === undefined) {
-            g = newGroup(k);
-            byNumber.set(k, g);
-          }
-          out[i] = g;
         }
       },
     };

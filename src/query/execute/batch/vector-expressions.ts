@@ -3,7 +3,7 @@ import type { BoundExpression } from '../../bind/bound-expression.js';
 import { Batch, BATCH_ROWS, NULL_BOOL, NULL_ID, valueBuffer, type EntityKind, type Vec } from './batch.js';
 import type { Evaluator, Row } from '../context.js';
 import { perValue } from './per-value.js';
-import { callNumbers, divide, modulo, NUMBER_FUNCTIONS } from './vector-functions.js';
+import { callNumbers, divide, modulo, numBinary, NUMBER_FUNCTIONS } from './vector-functions.js';
 import { EXACT_INTEGER_MAX, type TypedColumn } from './typed-columns.js';
 
 /**
@@ -484,24 +484,8 @@ function arithmetic(op: 'add' | 'sub' | 'mul', l: NumCompiled, r: NumCompiled): 
   if (integer && !(max_abs <= EXACT_INTEGER_MAX)) return undefined;
   if (!integer && mayBeNaN(op, l, r)) return undefined;
   const min_abs = op === 'mul' ? l.min_abs * r.min_abs : 0;
-  const vec: NumVec = { kind: 'num', ...numBuffers() };
   // (-3) * 0 is -0 in doubles; an INTEGER product is +0.
-  const loop = integer && op === 'mul' ? multiplyIntegers : ARITHMETIC_LOOPS[op];
-  return {
-    kind: 'num',
-    integer,
-    max_abs,
-    min_abs,
-    run: (b) => {
-      const x = l.run(b);
-      const y = r.run(b);
-      const n = b.length;
-      loop(x.values, y.values, vec.values, n);
-      const nulls = vec.nulls;
-      for (let i = 0; i < n; i++) nulls[i] = x.nulls[i]! | y.nulls[i]!;
-      return vec;
-    },
-  };
+  return numBinary(l, r, integer, max_abs, min_abs, integer && op === 'mul' ? multiplyIntegers : ARITHMETIC_LOOPS[op]);
 }
 
 /** Whether + - * of two FLOAT operands with these bounds may give NaN. */

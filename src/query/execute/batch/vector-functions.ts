@@ -23,16 +23,21 @@ type NumCompiled = Extract<Compiled, { kind: 'num' }>;
 type BoolCompiled = Extract<Compiled, { kind: 'bool' }>;
 type NumVec = Extract<Vec, { kind: 'num' }>;
 type BoolVec = Extract<Vec, { kind: 'bool' }>;
-type NumLoop = (x: Float64Array, y: Float64Array, out: Float64Array, n: number) => void;
+export type NumLoop = (x: Float64Array, y: Float64Array, out: Float64Array, n: number) => void;
 type UnaryLoop = (x: Float64Array, out: Float64Array, n: number) => void;
 
 function numVec(): NumVec {
   return { kind: 'num', values: new Float64Array(BATCH_ROWS), nulls: new Uint8Array(BATCH_ROWS) };
 }
 
-/** A binary kernel: `loop` over the values, null where either side is. */
+/** A binary kernel of this file: counted, then as numBinary. */
 function binary(l: NumCompiled, r: NumCompiled, integer: boolean, max_abs: number, min_abs: number, loop: NumLoop): NumCompiled {
   numberKernels.compiled++;
+  return numBinary(l, r, integer, max_abs, min_abs, loop);
+}
+
+/** `loop` over two number vectors into one of its own, null where either side is (also + - * of vector-expressions.ts). */
+export function numBinary(l: NumCompiled, r: NumCompiled, integer: boolean, max_abs: number, min_abs: number, loop: NumLoop): NumCompiled {
   const vec = numVec();
   return {
     kind: 'num',
