@@ -26,6 +26,7 @@ export async function renderValue(v: Value, engine: TckEngine): Promise<TckValue
     case 'localdatetime':
     case 'datetime':
     case 'duration':
+    case 'point':
       return { k: 'string', v: String(v) };
     case 'list': {
       const items: TckValue[] = [];

@@ -7,7 +7,7 @@ import { CypherError } from '../../src/query/errors.js';
 import { add, divide, modulo, multiply, negate, power, subtract } from '../../src/query/values/arithmetic.js';
 import { asRowCount, inList, listElement, listSlice, regexMatch } from '../../src/query/values/coerce.js';
 import { fromJsonValue, toJsonValue } from '../../src/query/values/convert.js';
-import { formatFloat } from '../../src/query/values/format.js';
+import { formatFloat } from '../../src/common/values/float-text.js';
 import { temporalComponent } from '../../src/query/values/temporal-access.js';
 import { temporalPlusDuration } from '../../src/query/values/temporal-arithmetic.js';
 import { durationBetween } from '../../src/query/values/temporal-between.js';

@@ -6,6 +6,7 @@ import {
   LocalTimeValue,
   TimeValue,
 } from './temporal.js';
+import { PointValue } from './spatial.js';
 import type { Value, ValueMap } from './value.js';
 
 /**
@@ -137,6 +138,9 @@ function structuredEquals(a: Value, b: Value, equivalence: boolean): boolean | n
         (x.zone ?? null) === (y.zone ?? null)
       );
     }
+    case 'point':
+      // Equal when the CRS and every coordinate are: the same place in two systems is two values.
+      return samePoint(a as PointValue, b as PointValue, equivalence);
     case 'duration': {
       const x = a as DurationValue;
       const y = b as DurationValue;
@@ -145,6 +149,12 @@ function structuredEquals(a: Value, b: Value, equivalence: boolean): boolean | n
     default:
       return false;
   }
+}
+
+function samePoint(a: PointValue, b: PointValue, equivalence: boolean): boolean {
+  if (a.crs !== b.crs) return false;
+  const same = (x: number, y: number): boolean => x === y || (equivalence && x !== x && y !== y);
+  return same(a.x, b.x) && same(a.y, b.y) && (a.z === undefined || same(a.z, b.z as number));
 }
 
 function sameNumbers(a: readonly number[], b: readonly number[]): boolean {

@@ -7,6 +7,7 @@ import {
   LocalTimeValue,
   TimeValue,
 } from './temporal.js';
+import { PointValue } from './spatial.js';
 import type { Value, ValueMap } from './value.js';
 
 /**
@@ -51,6 +52,11 @@ export function hashValue(v: Value): number {
   if (v instanceof DateTimeValue) return fmix(mix(mix(0x11, hashNumber(v.utcEpochDay)), hashNumber(v.utcNanoOfDay)));
   if (v instanceof DurationValue) {
     return fmix(mix(mix(mix(mix(0x12, hashNumber(v.months)), hashNumber(v.days)), hashNumber(Number(v.seconds))), v.nanos));
+  }
+  if (v instanceof PointValue) {
+    let h = mix(0x16, v.srid);
+    for (const c of v.coordinates) h = mix(h, hashNumber(c));
+    return fmix(h);
   }
   const kind = (v as { kind: string }).kind;
   if (kind === 'path') {

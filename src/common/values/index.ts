@@ -4,6 +4,8 @@ export * from './temporal.js';
 export * from './calendar.js';
 export * from './time-zone.js';
 export * from './zoned.js';
+export * from './spatial.js';
+export * from './float-text.js';
 export * from './temporal-parse.js';
 export * from './equality.js';
 export * from './order.js';

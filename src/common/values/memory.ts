@@ -43,6 +43,7 @@ export function estimateValueBytes(v: Value): number {
     case 'localdatetime':
     case 'datetime':
     case 'duration':
+    case 'point':
       return 64;
   }
 }

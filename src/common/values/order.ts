@@ -7,12 +7,14 @@ import {
   LocalTimeValue,
   TimeValue,
 } from './temporal.js';
+import { PointValue } from './spatial.js';
 import { kindOf, type Value, type ValueKind, type ValueMap } from './value.js';
 
 /**
  * Rank of each kind in the global sort order of ORDER BY (ascending): maps, nodes, relationships,
- * lists, paths, the temporal types, vectors, bytes, strings, booleans, numbers, and null last. INTEGER
- * and FLOAT share one rank and sort by numeric value, NaN after every other number.
+ * lists, paths, points, the temporal types, vectors, bytes, strings, booleans, numbers, and null last.
+ * INTEGER and FLOAT share one rank and sort by numeric value, NaN after every other number. Points come
+ * right after paths and before the temporal types, where Neo4j 5 puts them.
  */
 const RANK: Readonly<Record<ValueKind, number>> = {
   map: 0,
@@ -20,19 +22,20 @@ const RANK: Readonly<Record<ValueKind, number>> = {
   relationship: 2,
   list: 3,
   path: 4,
-  datetime: 5,
-  localdatetime: 6,
-  date: 7,
-  time: 8,
-  localtime: 9,
-  duration: 10,
-  vector: 11,
-  bytes: 12,
-  string: 13,
-  boolean: 14,
-  integer: 15,
-  float: 15,
-  null: 16,
+  point: 5,
+  datetime: 6,
+  localdatetime: 7,
+  date: 8,
+  time: 9,
+  localtime: 10,
+  duration: 11,
+  vector: 12,
+  bytes: 13,
+  string: 14,
+  boolean: 15,
+  integer: 16,
+  float: 16,
+  null: 17,
 };
 
 const sign = (x: number): number => (x < 0 ? -1 : x > 0 ? 1 : 0);
@@ -74,6 +77,8 @@ export function orderCompare(a: Value, b: Value): number {
       return compareNumberArrays(a as Uint8Array, b as Uint8Array);
     case 'vector':
       return compareNumberArrays(a as Float32Array, b as Float32Array);
+    case 'point':
+      return comparePointsTotal(a as PointValue, b as PointValue);
     default: {
       const c = compareTemporal(a, b);
       return c === null ? 0 : c;
@@ -134,6 +139,15 @@ function compareNumberArrays(a: ArrayLike<number>, b: ArrayLike<number>): number
   return a.length - b.length;
 }
 
+/**
+ * Points order by SRID (4326 WGS-84, 4979 WGS-84 3D, 7203 Cartesian, 9157 Cartesian 3D), then by their
+ * coordinates in order x, y, z. Two CRSs of one dimension never interleave, so the order is total.
+ */
+function comparePointsTotal(a: PointValue, b: PointValue): number {
+  if (a.srid !== b.srid) return a.srid - b.srid;
+  return compareNumberArrays(a.coordinates, b.coordinates);
+}
+
 /** A month as ORDER BY measures durations: 1/12 of a 365.2425-day year, 30.436875 days. */
 const SECONDS_PER_AVERAGE_MONTH = 2_629_746n;
 
@@ -176,7 +190,8 @@ function compareTemporal(a: Value, b: Value): number | null {
 /**
  * Cypher `<`, `>`, `<=`, `>=` as one comparison: negative, zero or positive when the values are
  * comparable; NaN when both are numbers and one is NaN (so every comparison with it is false);
- * null when the values are incomparable (different types, null, maps, graph elements, durations).
+ * null when the values are incomparable (different types, null, maps, graph elements, durations,
+ * points: Neo4j 5 compares points with `=` only, and `<` between two points is null).
  * Lists compare element by element and are incomparable as soon as one pair is.
  */
 export function compareValues(a: Value, b: Value): number | null {
@@ -210,7 +225,7 @@ export function compareValues(a: Value, b: Value): number | null {
     }
     return la.length - lb.length;
   }
-  if (a instanceof DurationValue) return null;
+  if (a instanceof DurationValue || a instanceof PointValue) return null;
   // Times and datetimes at one instant in different zones are different values: `<` orders them as
   // ORDER BY does, by offset from west to east, then by zone name, so `=` and `<` never disagree.
   return compareTemporal(a, b);

@@ -1,4 +1,5 @@
 import type { DateTimeValue, DateValue, DurationValue, LocalDateTimeValue, LocalTimeValue, TimeValue } from './temporal.js';
+import type { PointValue } from './spatial.js';
 import { kindOf, type Value } from './value.js';
 
 /** The scalar kinds a property can hold. */
@@ -14,7 +15,8 @@ export type StorableScalar =
   | TimeValue
   | LocalDateTimeValue
   | DateTimeValue
-  | DurationValue;
+  | DurationValue
+  | PointValue;
 
 /**
  * A property value as the type system can describe it: a scalar, a list of scalars, or a document
@@ -27,8 +29,8 @@ export type StorableDocumentValue = StorableScalar | null | readonly StorableDoc
 
 /**
  * Which values a property may hold. Storable: BOOLEAN, INTEGER, FLOAT, STRING, BYTES, VECTOR, the six
- * temporal types, and lists of those whose non-null elements share one kind (INTEGER and FLOAT count as
- * one numeric kind, as Cypher allows `[1, 2.5]`). Never storable: null (setting null removes the
+ * temporal types, POINT, and lists of those whose non-null elements share one kind (INTEGER and FLOAT count as
+ * one numeric kind, as Cypher allows `[1, 2.5]`; points of different CRSs are different kinds). Never storable: null (setting null removes the
  * property), nodes, relationships, paths, lists containing lists, maps or nulls. Maps are storable only
  * where a label's schema declares the property as MAP or DOCUMENT (SPEC 2.4), which the caller says by
  * passing `allowMaps`; such a map may nest any storable value, lists and maps included.
@@ -52,6 +54,7 @@ export function isStorableProperty(v: Value, options: StorableOptions = {}): v i
     case 'localdatetime':
     case 'datetime':
     case 'duration':
+    case 'point':
       return true;
     case 'list':
       return options.allowMaps === true ? isDocument(v) : isHomogeneousScalarList(v as readonly Value[]);
@@ -72,6 +75,8 @@ function isHomogeneousScalarList(list: readonly Value[]): boolean {
     let k: string = kindOf(x);
     if (k === 'list' || k === 'map' || k === 'node' || k === 'relationship' || k === 'path') return false;
     if (k === 'integer' || k === 'float') k = 'number';
+    // Points of one list share a CRS (Neo4j stores no list mixing systems).
+    else if (k === 'point') k = `point ${(x as PointValue).srid}`;
     if (first === undefined) first = k;
     else if (first !== k) return false;
   }

@@ -6,6 +6,7 @@ import {
   LocalTimeValue,
   TimeValue,
 } from './temporal.js';
+import type { PointValue } from './spatial.js';
 
 /**
  * One representation of a Cypher value, shared by storage and the query engine:
@@ -22,6 +23,7 @@ import {
  * | LIST           | `readonly Value[]`                          |
  * | MAP            | `ReadonlyMap<string, Value>` (a JS `Map`)   |
  * | temporal types | the classes of temporal.ts                  |
+ * | POINT          | `PointValue` (spatial.ts)                   |
  * | NODE, RELATIONSHIP, PATH | light references by id (below)    |
  *
  * Graph references live here, not in src/query, only because equality, ordering and hashing must know
@@ -43,6 +45,7 @@ export type Value =
   | LocalDateTimeValue
   | DateTimeValue
   | DurationValue
+  | PointValue
   | NodeRef
   | RelationshipRef
   | PathValue;
@@ -79,6 +82,7 @@ export type ValueKind =
   | 'relationship'
   | 'list'
   | 'path'
+  | 'point'
   | 'datetime'
   | 'localdatetime'
   | 'date'
@@ -159,6 +163,8 @@ export function typeName(v: Value): string {
       return 'LIST';
     case 'path':
       return 'PATH';
+    case 'point':
+      return 'POINT';
     case 'datetime':
       return 'ZONED DATETIME';
     case 'localdatetime':

@@ -102,6 +102,7 @@ const accepted_arguments: Readonly<Record<string, readonly Accepted[]>> = {
   tanh: [number_arg],
   coth: [number_arg],
   isnan: [number_arg],
+  point: [['map']],
   'vector.similarity.cosine': [list_arg, list_arg],
   'vector.similarity.euclidean': [list_arg, list_arg],
   // sum and avg take durations too, which have no static type here and so always pass.

@@ -4,6 +4,7 @@ import type { FunctionDefinition } from './definition.js';
 import { listFunctions } from './list-functions.js';
 import { mathFunctions } from './math-functions.js';
 import type { FunctionCatalog, FunctionSignature } from './signature.js';
+import { spatialFunctions } from './spatial-functions.js';
 import { stringFunctions } from './string-functions.js';
 import { dynamicNameFunctions } from './dynamic-names.js';
 import { temporalFunctions } from './temporal-functions.js';
@@ -24,6 +25,7 @@ const by_category: readonly { readonly category: string; readonly functions: rea
   { category: 'Numeric', functions: mathFunctions },
   { category: 'Scalar', functions: conversionFunctions },
   { category: 'Temporal', functions: temporalFunctions },
+  { category: 'Spatial', functions: spatialFunctions },
   { category: 'Aggregating', functions: aggregateFunctions },
   { category: 'Vector', functions: [...searchFunctions, ...vectorSimilarityFunctions] },
 ];
@@ -37,6 +39,7 @@ const all: readonly FunctionDefinition[] = [
   ...mathFunctions,
   ...conversionFunctions,
   ...temporalFunctions,
+  ...spatialFunctions,
   ...aggregateFunctions,
   ...searchFunctions,
   ...vectorSimilarityFunctions,

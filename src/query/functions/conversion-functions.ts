@@ -1,6 +1,7 @@
+import { PointValue } from '../../common/values/spatial.js';
 import { isTemporal, type Value } from '../../common/values/value.js';
 import { checkedInt } from '../values/arithmetic.js';
-import { formatFloat } from '../values/format.js';
+import { formatFloat } from '../../common/values/float-text.js';
 import { wrongType } from './args.js';
 import { scalar, type ScalarFunction } from './definition.js';
 
@@ -72,8 +73,8 @@ export function toStringValue(v: Value, strict: boolean): Value {
   if (v === null || typeof v === 'string') return v;
   if (typeof v === 'bigint' || typeof v === 'boolean') return String(v);
   if (typeof v === 'number') return formatFloat(v);
-  if (isTemporal(v)) return String(v);
-  return strict ? wrongType('toString', 'a number, BOOLEAN, STRING or temporal value', v) : null;
+  if (isTemporal(v) || v instanceof PointValue) return String(v);
+  return strict ? wrongType('toString', 'a number, BOOLEAN, STRING, POINT or temporal value', v) : null;
 }
 
 const one = (name: string, f: (v: Value) => Value): ScalarFunction => scalar(name, 1, 1, ([v = null]) => f(v));

@@ -22,7 +22,6 @@ const VALUE_TYPE_NAMES = [
   'LOCAL DATETIME',
   'ZONED DATETIME',
   'DURATION',
-  // Weft has no spatial values: POINT is a type a predicate may name (null is of it, nothing else is).
   'POINT',
   'VECTOR',
   'BYTES',
@@ -195,6 +194,7 @@ const NAME_OF_KIND: Readonly<Record<Exclude<ValueKind, 'null'>, ValueTypeName>> 
   localdatetime: 'LOCAL DATETIME',
   datetime: 'ZONED DATETIME',
   duration: 'DURATION',
+  point: 'POINT',
   vector: 'VECTOR',
   bytes: 'BYTES',
   node: 'NODE',

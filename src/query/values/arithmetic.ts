@@ -10,7 +10,7 @@ import {
   isTemporalPoint,
   temporalPlusDuration,
 } from './temporal-arithmetic.js';
-import { formatFloat } from './format.js';
+import { formatFloat } from '../../common/values/float-text.js';
 
 /**
  * The arithmetic operators of Cypher over runtime values. Null in, null out. INTEGER arithmetic is

@@ -14,6 +14,7 @@ import {
   parseLocalTime,
   parseTime,
 } from '../../common/values/temporal-parse.js';
+import { crsBySrid, pointValue, type PointValue } from '../../common/values/spatial.js';
 import { kindOf, type Value, type ValueMap } from '../../common/values/value.js';
 import { assertNever } from '../../common/assert.js';
 import { argumentError } from '../errors.js';
@@ -27,6 +28,7 @@ import { argumentError } from '../errors.js';
  *   {"map": {...}}  {"bytes": "<base64>"}  {"vector": [0.5, ...]}
  *   {"date": "1984-10-11"}  {"localtime": "12:00"}  {"time": "12:00+01:00"}
  *   {"localdatetime": "..."}  {"datetime": "...+01:00[Europe/Stockholm]"}  {"duration": "P1D"}
+ *   {"point": {"srid": 7203, "coordinates": [1, 2.5]}} (a coordinate that is not finite as text, like a float)
  *   {"node": 7}  {"relationship": 3}  {"path": {"nodes": [1, 2], "rels": [5]}}
  *
  * Integers are strings because JSON numbers lose precision beyond 2^53.
@@ -64,6 +66,10 @@ export function toJsonValue(v: Value): JsonValue {
     case 'datetime':
     case 'duration':
       return { [k]: String(v) };
+    case 'point': {
+      const p = v as PointValue;
+      return { point: { srid: p.srid, coordinates: p.coordinates.map((c) => (Number.isFinite(c) ? c : String(c))) } };
+    }
     case 'node':
     case 'relationship':
       return { [k]: (v as { id: number }).id };
@@ -125,6 +131,15 @@ export function fromJsonValue(j: JsonValue): Value {
       return parsed<DateTimeValue>(parseDateTime(text(), { offsetSeconds: 0 }));
     case 'duration':
       return parsed<DurationValue>(parseDuration(text()));
+    case 'point': {
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) return bad('point');
+      const crs = typeof body['srid'] === 'number' ? crsBySrid(body['srid']) : undefined;
+      const coordinates = body['coordinates'];
+      if (crs === undefined || !Array.isArray(coordinates)) return bad('point');
+      const numbers = coordinates.map((c) => (typeof c === 'number' ? c : ['NaN', 'Infinity', '-Infinity'].includes(c as string) ? Number(c) : bad('point coordinate')));
+      const p = pointValue(crs, numbers);
+      return typeof p === 'string' ? bad(p) : p;
+    }
     case 'node':
     case 'relationship':
       if (typeof body !== 'number' || !Number.isSafeInteger(body)) return bad(tag);

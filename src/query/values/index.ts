@@ -6,6 +6,6 @@ export * from './temporal-arithmetic.js';
 export * from './temporal-between.js';
 export * from './temporal-access.js';
 export * from './convert.js';
-export * from './format.js';
+export { formatFloat } from '../../common/values/float-text.js';
 export * from './coerce.js';
 export * from './access.js';
