@@ -11,7 +11,10 @@ import {
   LocalDateTimeValue,
   LocalTimeValue,
   TimeValue,
+  PointValue,
+  crsBySrid,
   daysFromCivil,
+  pointValue,
   isStorableProperty,
   kindOf,
   type Value,
@@ -100,6 +103,8 @@ export function valueFromWire(wire: WireValue, where: string): Value {
       );
     case 'durationValue':
       return new DurationValue(Number(k.value.months), Number(k.value.days), k.value.seconds, k.value.nanoseconds);
+    case 'pointValue':
+      return pointFromWire(k.value.srid, k.value.x, k.value.y, k.value.z, where);
     case 'nodeValue':
     case 'edgeValue':
     case 'pathValue':
@@ -162,6 +167,12 @@ function wireKind(value: Value, refs: RefResolver): NonNullable<MessageInitShape
     return {
       case: 'durationValue',
       value: { months: BigInt(value.months), days: BigInt(value.days), seconds: value.seconds, nanoseconds: value.nanos, iso: String(value) },
+    };
+  }
+  if (value instanceof PointValue) {
+    return {
+      case: 'pointValue',
+      value: { srid: value.srid, x: value.x, y: value.y, ...(value.z !== undefined && { z: value.z }), crs: value.crs.name, text: String(value) },
     };
   }
   const ref = value as { kind: string; id?: number; nodes?: readonly number[]; rels?: readonly number[] };
@@ -234,6 +245,15 @@ function checkedDay(year: number, month: number, day: number, where: string): nu
   const back = new DateValue(epochDay);
   if (back.month !== month || back.day !== day) throw invalidArgument(`${where}: ${year}-${month}-${day} is not a date`);
   return epochDay;
+}
+
+/** A point from the wire: the SRID decides the CRS, z must be there exactly in 3D (the crs and text fields are output only). */
+function pointFromWire(srid: number, x: number, y: number, z: number | undefined, where: string): PointValue {
+  const crs = crsBySrid(srid);
+  if (crs === undefined) throw invalidArgument(`${where}: unknown SRID ${srid} (known: 7203, 9157, 4326, 4979)`, 'INVALID_PROPERTY_VALUE');
+  const p = pointValue(crs, z === undefined ? [x, y] : [x, y, z]);
+  if (typeof p === 'string') throw invalidArgument(`${where}: ${p}`, 'INVALID_PROPERTY_VALUE');
+  return p;
 }
 
 function dateTimeFromMicros(micros: bigint): DateTimeValue {

@@ -25,7 +25,7 @@ export {
   type CreateOptions,
 } from './client.js';
 export { type LeaderView } from './members.js';
-export { Node, Relationship, Path, Temporal, Float, float, type Value, type Param, type Id, type TemporalKind } from './values.js';
+export { Node, Relationship, Path, Temporal, Point, Float, float, type Value, type Param, type Id, type TemporalKind } from './values.js';
 export { fileIssuerStore, memoryIssuerStore, issuer_sequence_block, type IssuerStore, type IssuerState, type OperationRefInit } from './issuer.js';
 export { WeftError, isWeftError, type StatusCode } from '../common/errors.js';
 export type { ClientTls } from '../common/grpc/client-tls.js';

@@ -8,7 +8,8 @@
  *
  * Results: INTEGER → `number` when it is exact as a double, else `bigint`; FLOAT → number; lists →
  * arrays; maps → plain objects; nodes, relationships and paths → `Node`, `Relationship`, `Path`;
- * temporal values → `Temporal` (its ISO 8601 text; `toDate()` for instants); vectors → Float32Array.
+ * temporal values → `Temporal` (its ISO 8601 text; `toDate()` for instants); vectors → Float32Array;
+ * points → `Point`, which is also how a point is sent as a parameter.
  */
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { invalidArgument } from '../common/errors.js';
@@ -20,7 +21,20 @@ export class Float {
 }
 export const float = (value: number): Float => new Float(value);
 
-export type Param = null | undefined | boolean | number | bigint | string | Uint8Array | Float32Array | Date | Float | readonly Param[] | { readonly [key: string]: Param };
+export type Param =
+  | null
+  | undefined
+  | boolean
+  | number
+  | bigint
+  | string
+  | Uint8Array
+  | Float32Array
+  | Date
+  | Float
+  | Point
+  | readonly Param[]
+  | { readonly [key: string]: Param };
 
 /** An integer id: a number while exact, a bigint beyond 2^53. */
 export type Id = number | bigint;
@@ -72,6 +86,20 @@ export class Temporal {
   }
 }
 
+/**
+ * A spatial point: srid 7203 (cartesian), 9157 (cartesian-3d), 4326 (wgs-84: x longitude, y latitude)
+ * or 4979 (wgs-84-3d, z the height). `crs` is the system's name; the server fills it in results.
+ */
+export class Point {
+  constructor(
+    readonly srid: number,
+    readonly x: number,
+    readonly y: number,
+    readonly z?: number,
+    readonly crs = '',
+  ) {}
+}
+
 export type Value =
   | null
   | boolean
@@ -86,7 +114,8 @@ export type Value =
   | Node
   | Relationship
   | Path
-  | Temporal;
+  | Temporal
+  | Point;
 
 export function toWire(v: Param, where: string): PropertyValue {
   const of = (kind: NonNullable<MessageInitShape<typeof PropertyValueSchema>['kind']>): PropertyValue => create(PropertyValueSchema, { kind });
@@ -97,6 +126,7 @@ export function toWire(v: Param, where: string): PropertyValue {
   if (typeof v === 'string') return of({ case: 'stringValue', value: v });
   if (v instanceof Float) return of({ case: 'floatValue', value: v.value });
   if (v instanceof Float32Array) return of({ case: 'vectorValue', value: { values: [...v] } });
+  if (v instanceof Point) return of({ case: 'pointValue', value: { srid: v.srid, x: v.x, y: v.y, ...(v.z !== undefined && { z: v.z }) } });
   if (v instanceof Uint8Array) return of({ case: 'bytesValue', value: v });
   if (v instanceof Date) {
     if (Number.isNaN(v.getTime())) throw invalidArgument(`${where}: an invalid Date`);
@@ -174,5 +204,7 @@ export function fromWire(v: PropertyValue | undefined): Value {
     }
     case 'durationValue':
       return new Temporal('duration', k.value.iso, undefined);
+    case 'pointValue':
+      return new Point(k.value.srid, k.value.x, k.value.y, k.value.z, k.value.crs);
   }
 }

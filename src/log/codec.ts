@@ -7,6 +7,7 @@ import {
   LocalTimeValue,
   TimeValue,
 } from '../common/values/temporal.js';
+import { crsBySrid, PointValue, pointValue } from '../common/values/spatial.js';
 import type { Event } from './events.js';
 
 /**
@@ -77,6 +78,19 @@ addExtension({
   // and as decimal text beyond 2^53.
   write: (v: DurationValue) => [v.months, v.days, -MAX_SAFE <= v.seconds && v.seconds <= MAX_SAFE ? Number(v.seconds) : String(v.seconds), v.nanos],
   read: ([m, d, s, n]: [number, number, number | string, number]) => new DurationValue(m, d, typeof s === 'number' ? s : BigInt(s), n),
+});
+
+// A point travels as its SRID and its coordinates as doubles, bit for bit (-0.0 and NaN included).
+addExtension({
+  Class: PointValue,
+  type: 0x38,
+  write: (v: PointValue) => [v.srid, Float64Array.from(v.coordinates)],
+  read: ([srid, coordinates]: [number, Float64Array]) => {
+    const crs = crsBySrid(srid);
+    const p = crs === undefined ? `unknown SRID ${srid}` : pointValue(crs, Array.from(coordinates));
+    if (typeof p === 'string') throw new Error(`log: a point that cannot be read back: ${p}`);
+    return p;
+  },
 });
 
 export interface Payload {

@@ -79,6 +79,8 @@ export function valueText(v: PropertyValue | undefined): string {
     case 'datetimeValue':
     case 'durationValue':
       return kind.value.iso;
+    case 'pointValue':
+      return kind.value.text;
   }
 }
 
@@ -143,5 +145,10 @@ export function valueJson(v: PropertyValue | undefined): PlainJson {
     case 'datetimeValue':
     case 'durationValue':
       return kind.value.iso;
+    case 'pointValue': {
+      const p = kind.value;
+      const num = (x: number): PlainJson => (Number.isFinite(x) ? x : String(x));
+      return { crs: p.crs, srid: p.srid, x: num(p.x), y: num(p.y), ...(p.z !== undefined && { z: num(p.z) }) };
+    }
   }
 }

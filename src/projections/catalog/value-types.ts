@@ -1,12 +1,13 @@
 import { assertNever } from '../../common/assert.js';
 import type { PropertyValue } from '../../common/property-value.js';
-import { DateTimeValue, kindOf, type Value } from '../../common/values/index.js';
+import { DateTimeValue, kindOf, PointValue, type Value } from '../../common/values/index.js';
 import type { PropertyTypeSpec } from '../../log/events.js';
 
 /**
  * Whether a stored value has a declared property type (SPEC 2.4 PropertyType). TIMESTAMP is an
- * instant (a zoned datetime); BLOB is a reference to stored bytes, held as the blob id; GEO is a map
- * of numeric coordinates (`latitude`/`longitude` or `x`/`y`); DOCUMENT accepts any map, unchecked.
+ * instant (a zoned datetime); BLOB is a reference to stored bytes, held as the blob id; GEO is a POINT,
+ * or, as before points existed, a map of numeric coordinates (`latitude`/`longitude` or `x`/`y`) that
+ * GraphService takes over the wire; DOCUMENT accepts any map, unchecked.
  */
 export function valueHasType(value: PropertyValue | Value, type: PropertyTypeSpec): boolean {
   switch (type.kind) {
@@ -30,7 +31,7 @@ export function valueHasType(value: PropertyValue | Value, type: PropertyTypeSpe
         case 'DOCUMENT':
           return value instanceof Map;
         case 'GEO':
-          return value instanceof Map && isGeo(value as ReadonlyMap<string, Value>);
+          return value instanceof PointValue || (value instanceof Map && isGeo(value as ReadonlyMap<string, Value>));
         default:
           return assertNever(type.scalar, 'scalar type');
       }

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file weft/v1/values.proto.
  */
 export const file_weft_v1_values: GenFile = /*@__PURE__*/
-  fileDesc("ChR3ZWZ0L3YxL3ZhbHVlcy5wcm90bxIHd2VmdC52MSK3BgoNUHJvcGVydHlWYWx1ZRIWCgxzdHJpbmdfdmFsdWUYASABKAlIABITCglpbnRfdmFsdWUYAiABKANIABIVCgtmbG9hdF92YWx1ZRgDIAEoAUgAEhQKCmJvb2xfdmFsdWUYBCABKAhIABInCgx2ZWN0b3JfdmFsdWUYBSABKAsyDy53ZWZ0LnYxLlZlY3RvckgAEisKCmxpc3RfdmFsdWUYBiABKAsyFS53ZWZ0LnYxLlByb3BlcnR5TGlzdEgAEhUKC2J5dGVzX3ZhbHVlGAcgASgMSAASMAoKbnVsbF92YWx1ZRgIIAEoDjIaLmdvb2dsZS5wcm90b2J1Zi5OdWxsVmFsdWVIABIpCgltYXBfdmFsdWUYCSABKAsyFC53ZWZ0LnYxLlByb3BlcnR5TWFwSAASIwoKbm9kZV92YWx1ZRgKIAEoCzINLndlZnQudjEuTm9kZUgAEiMKCmVkZ2VfdmFsdWUYCyABKAsyDS53ZWZ0LnYxLkVkZ2VIABIjCgpwYXRoX3ZhbHVlGAwgASgLMg0ud2VmdC52MS5QYXRoSAASLQoPdGltZXN0YW1wX3ZhbHVlGA0gASgLMhIud2VmdC52MS5UaW1lc3RhbXBIABIoCgpkYXRlX3ZhbHVlGA4gASgLMhIud2VmdC52MS5EYXRlVmFsdWVIABIzChBsb2NhbF90aW1lX3ZhbHVlGA8gASgLMhcud2VmdC52MS5Mb2NhbFRpbWVWYWx1ZUgAEigKCnRpbWVfdmFsdWUYECABKAsyEi53ZWZ0LnYxLlRpbWVWYWx1ZUgAEjsKFGxvY2FsX2RhdGV0aW1lX3ZhbHVlGBEgASgLMhsud2VmdC52MS5Mb2NhbERhdGVUaW1lVmFsdWVIABIwCg5kYXRldGltZV92YWx1ZRgSIAEoCzIWLndlZnQudjEuRGF0ZVRpbWVWYWx1ZUgAEjAKDmR1cmF0aW9uX3ZhbHVlGBMgASgLMhYud2VmdC52MS5EdXJhdGlvblZhbHVlSAASMgoSbXVsdGlfdmVjdG9yX3ZhbHVlGBQgASgLMhQud2VmdC52MS5NdWx0aVZlY3RvckgAQgYKBGtpbmQiGAoGVmVjdG9yEg4KBnZhbHVlcxgBIAMoAiIsCgtNdWx0aVZlY3RvchIdCgRyb3dzGAEgAygLMg8ud2VmdC52MS5WZWN0b3IiNgoMUHJvcGVydHlMaXN0EiYKBnZhbHVlcxgBIAMoCzIWLndlZnQudjEuUHJvcGVydHlWYWx1ZSKGAQoLUHJvcGVydHlNYXASMAoGZmllbGRzGAEgAygLMiAud2VmdC52MS5Qcm9wZXJ0eU1hcC5GaWVsZHNFbnRyeRpFCgtGaWVsZHNFbnRyeRILCgNrZXkYASABKAkSJQoFdmFsdWUYAiABKAsyFi53ZWZ0LnYxLlByb3BlcnR5VmFsdWU6AjgBIiAKCVRpbWVzdGFtcBITCgt1bml4X21pY3JvcxgBIAEoAyJCCglEYXRlVmFsdWUSDAoEeWVhchgBIAEoAxINCgVtb250aBgCIAEoDRILCgNkYXkYAyABKA0SCwoDaXNvGAQgASgJIl8KDkxvY2FsVGltZVZhbHVlEgwKBGhvdXIYASABKA0SDgoGbWludXRlGAIgASgNEg4KBnNlY29uZBgDIAEoDRISCgpuYW5vc2Vjb25kGAQgASgNEgsKA2lzbxgFIAEoCSJyCglUaW1lVmFsdWUSDAoEaG91chgBIAEoDRIOCgZtaW51dGUYAiABKA0SDgoGc2Vjb25kGAMgASgNEhIKCm5hbm9zZWNvbmQYBCABKA0SFgoOb2Zmc2V0X3NlY29uZHMYBSABKAUSCwoDaXNvGAYgASgJIo0BChJMb2NhbERhdGVUaW1lVmFsdWUSDAoEeWVhchgBIAEoAxINCgVtb250aBgCIAEoDRILCgNkYXkYAyABKA0SDAoEaG91chgEIAEoDRIOCgZtaW51dGUYBSABKA0SDgoGc2Vjb25kGAYgASgNEhIKCm5hbm9zZWNvbmQYByABKA0SCwoDaXNvGAggASgJIrEBCg1EYXRlVGltZVZhbHVlEgwKBHllYXIYASABKAMSDQoFbW9udGgYAiABKA0SCwoDZGF5GAMgASgNEgwKBGhvdXIYBCABKA0SDgoGbWludXRlGAUgASgNEg4KBnNlY29uZBgGIAEoDRISCgpuYW5vc2Vjb25kGAcgASgNEhYKDm9mZnNldF9zZWNvbmRzGAggASgFEg8KB3pvbmVfaWQYCSABKAkSCwoDaXNvGAogASgJImAKDUR1cmF0aW9uVmFsdWUSDgoGbW9udGhzGAEgASgDEgwKBGRheXMYAiABKAMSDwoHc2Vjb25kcxgDIAEoAxITCgtuYW5vc2Vjb25kcxgEIAEoBRILCgNpc28YBSABKAkiNQoEUGF0aBINCgVub2RlcxgBIAMoBBIeCgRyZWxzGAIgAygLMhAud2VmdC52MS5QYXRoUmVsIjwKB1BhdGhSZWwSEQoJZWRnZV90eXBlGAEgASgJEg4KBnNvdXJjZRgCIAEoBBIOCgZ0YXJnZXQYAyABKAQiygEKBE5vZGUSDwoHbm9kZV9pZBgBIAEoBBIOCgZsYWJlbHMYAiADKAkSMQoKcHJvcGVydGllcxgDIAMoCzIdLndlZnQudjEuTm9kZS5Qcm9wZXJ0aWVzRW50cnkSEgoKZWxlbWVudF9pZBgEIAEoCRIPCgd2ZXJzaW9uGAUgASgEGkkKD1Byb3BlcnRpZXNFbnRyeRILCgNrZXkYASABKAkSJQoFdmFsdWUYAiABKAsyFi53ZWZ0LnYxLlByb3BlcnR5VmFsdWU6AjgBIuwBCgRFZGdlEg8KB2VkZ2VfaWQYASABKAQSEQoJZWRnZV90eXBlGAIgASgJEhYKDnNvdXJjZV9ub2RlX2lkGAMgASgEEhYKDnRhcmdldF9ub2RlX2lkGAQgASgEEjEKCnByb3BlcnRpZXMYBSADKAsyHS53ZWZ0LnYxLkVkZ2UuUHJvcGVydGllc0VudHJ5EhIKCmVsZW1lbnRfaWQYBiABKAkaSQoPUHJvcGVydGllc0VudHJ5EgsKA2tleRgBIAEoCRIlCgV2YWx1ZRgCIAEoCzIWLndlZnQudjEuUHJvcGVydHlWYWx1ZToCOAFiBnByb3RvMw", [file_google_protobuf_struct]);
+  fileDesc("ChR3ZWZ0L3YxL3ZhbHVlcy5wcm90bxIHd2VmdC52MSLjBgoNUHJvcGVydHlWYWx1ZRIWCgxzdHJpbmdfdmFsdWUYASABKAlIABITCglpbnRfdmFsdWUYAiABKANIABIVCgtmbG9hdF92YWx1ZRgDIAEoAUgAEhQKCmJvb2xfdmFsdWUYBCABKAhIABInCgx2ZWN0b3JfdmFsdWUYBSABKAsyDy53ZWZ0LnYxLlZlY3RvckgAEisKCmxpc3RfdmFsdWUYBiABKAsyFS53ZWZ0LnYxLlByb3BlcnR5TGlzdEgAEhUKC2J5dGVzX3ZhbHVlGAcgASgMSAASMAoKbnVsbF92YWx1ZRgIIAEoDjIaLmdvb2dsZS5wcm90b2J1Zi5OdWxsVmFsdWVIABIpCgltYXBfdmFsdWUYCSABKAsyFC53ZWZ0LnYxLlByb3BlcnR5TWFwSAASIwoKbm9kZV92YWx1ZRgKIAEoCzINLndlZnQudjEuTm9kZUgAEiMKCmVkZ2VfdmFsdWUYCyABKAsyDS53ZWZ0LnYxLkVkZ2VIABIjCgpwYXRoX3ZhbHVlGAwgASgLMg0ud2VmdC52MS5QYXRoSAASLQoPdGltZXN0YW1wX3ZhbHVlGA0gASgLMhIud2VmdC52MS5UaW1lc3RhbXBIABIoCgpkYXRlX3ZhbHVlGA4gASgLMhIud2VmdC52MS5EYXRlVmFsdWVIABIzChBsb2NhbF90aW1lX3ZhbHVlGA8gASgLMhcud2VmdC52MS5Mb2NhbFRpbWVWYWx1ZUgAEigKCnRpbWVfdmFsdWUYECABKAsyEi53ZWZ0LnYxLlRpbWVWYWx1ZUgAEjsKFGxvY2FsX2RhdGV0aW1lX3ZhbHVlGBEgASgLMhsud2VmdC52MS5Mb2NhbERhdGVUaW1lVmFsdWVIABIwCg5kYXRldGltZV92YWx1ZRgSIAEoCzIWLndlZnQudjEuRGF0ZVRpbWVWYWx1ZUgAEjAKDmR1cmF0aW9uX3ZhbHVlGBMgASgLMhYud2VmdC52MS5EdXJhdGlvblZhbHVlSAASMgoSbXVsdGlfdmVjdG9yX3ZhbHVlGBQgASgLMhQud2VmdC52MS5NdWx0aVZlY3RvckgAEioKC3BvaW50X3ZhbHVlGBUgASgLMhMud2VmdC52MS5Qb2ludFZhbHVlSABCBgoEa2luZCIYCgZWZWN0b3ISDgoGdmFsdWVzGAEgAygCIiwKC011bHRpVmVjdG9yEh0KBHJvd3MYASADKAsyDy53ZWZ0LnYxLlZlY3RvciI2CgxQcm9wZXJ0eUxpc3QSJgoGdmFsdWVzGAEgAygLMhYud2VmdC52MS5Qcm9wZXJ0eVZhbHVlIoYBCgtQcm9wZXJ0eU1hcBIwCgZmaWVsZHMYASADKAsyIC53ZWZ0LnYxLlByb3BlcnR5TWFwLkZpZWxkc0VudHJ5GkUKC0ZpZWxkc0VudHJ5EgsKA2tleRgBIAEoCRIlCgV2YWx1ZRgCIAEoCzIWLndlZnQudjEuUHJvcGVydHlWYWx1ZToCOAEiIAoJVGltZXN0YW1wEhMKC3VuaXhfbWljcm9zGAEgASgDIkIKCURhdGVWYWx1ZRIMCgR5ZWFyGAEgASgDEg0KBW1vbnRoGAIgASgNEgsKA2RheRgDIAEoDRILCgNpc28YBCABKAkiXwoOTG9jYWxUaW1lVmFsdWUSDAoEaG91chgBIAEoDRIOCgZtaW51dGUYAiABKA0SDgoGc2Vjb25kGAMgASgNEhIKCm5hbm9zZWNvbmQYBCABKA0SCwoDaXNvGAUgASgJInIKCVRpbWVWYWx1ZRIMCgRob3VyGAEgASgNEg4KBm1pbnV0ZRgCIAEoDRIOCgZzZWNvbmQYAyABKA0SEgoKbmFub3NlY29uZBgEIAEoDRIWCg5vZmZzZXRfc2Vjb25kcxgFIAEoBRILCgNpc28YBiABKAkijQEKEkxvY2FsRGF0ZVRpbWVWYWx1ZRIMCgR5ZWFyGAEgASgDEg0KBW1vbnRoGAIgASgNEgsKA2RheRgDIAEoDRIMCgRob3VyGAQgASgNEg4KBm1pbnV0ZRgFIAEoDRIOCgZzZWNvbmQYBiABKA0SEgoKbmFub3NlY29uZBgHIAEoDRILCgNpc28YCCABKAkisQEKDURhdGVUaW1lVmFsdWUSDAoEeWVhchgBIAEoAxINCgVtb250aBgCIAEoDRILCgNkYXkYAyABKA0SDAoEaG91chgEIAEoDRIOCgZtaW51dGUYBSABKA0SDgoGc2Vjb25kGAYgASgNEhIKCm5hbm9zZWNvbmQYByABKA0SFgoOb2Zmc2V0X3NlY29uZHMYCCABKAUSDwoHem9uZV9pZBgJIAEoCRILCgNpc28YCiABKAkiYAoNRHVyYXRpb25WYWx1ZRIOCgZtb250aHMYASABKAMSDAoEZGF5cxgCIAEoAxIPCgdzZWNvbmRzGAMgASgDEhMKC25hbm9zZWNvbmRzGAQgASgFEgsKA2lzbxgFIAEoCSJhCgpQb2ludFZhbHVlEgwKBHNyaWQYASABKA0SCQoBeBgCIAEoARIJCgF5GAMgASgBEg4KAXoYBCABKAFIAIgBARILCgNjcnMYBSABKAkSDAoEdGV4dBgGIAEoCUIECgJfeiI1CgRQYXRoEg0KBW5vZGVzGAEgAygEEh4KBHJlbHMYAiADKAsyEC53ZWZ0LnYxLlBhdGhSZWwiPAoHUGF0aFJlbBIRCgllZGdlX3R5cGUYASABKAkSDgoGc291cmNlGAIgASgEEg4KBnRhcmdldBgDIAEoBCLKAQoETm9kZRIPCgdub2RlX2lkGAEgASgEEg4KBmxhYmVscxgCIAMoCRIxCgpwcm9wZXJ0aWVzGAMgAygLMh0ud2VmdC52MS5Ob2RlLlByb3BlcnRpZXNFbnRyeRISCgplbGVtZW50X2lkGAQgASgJEg8KB3ZlcnNpb24YBSABKAQaSQoPUHJvcGVydGllc0VudHJ5EgsKA2tleRgBIAEoCRIlCgV2YWx1ZRgCIAEoCzIWLndlZnQudjEuUHJvcGVydHlWYWx1ZToCOAEi7AEKBEVkZ2USDwoHZWRnZV9pZBgBIAEoBBIRCgllZGdlX3R5cGUYAiABKAkSFgoOc291cmNlX25vZGVfaWQYAyABKAQSFgoOdGFyZ2V0X25vZGVfaWQYBCABKAQSMQoKcHJvcGVydGllcxgFIAMoCzIdLndlZnQudjEuRWRnZS5Qcm9wZXJ0aWVzRW50cnkSEgoKZWxlbWVudF9pZBgGIAEoCRpJCg9Qcm9wZXJ0aWVzRW50cnkSCwoDa2V5GAEgASgJEiUKBXZhbHVlGAIgASgLMhYud2VmdC52MS5Qcm9wZXJ0eVZhbHVlOgI4AWIGcHJvdG8z", [file_google_protobuf_struct]);
 
 /**
  * One property or result value. In REST JSON it is an object with exactly one key, the name of the
@@ -158,6 +158,14 @@ export type PropertyValue = Message<"weft.v1.PropertyValue"> & {
      */
     value: MultiVector;
     case: "multiVectorValue";
+  } | {
+    /**
+     * A Cypher POINT: `{"pointValue": {"srid": 4326, "x": 12.5, "y": 56.0}}` in REST JSON.
+     *
+     * @generated from field: weft.v1.PointValue point_value = 21;
+     */
+    value: PointValue;
+    case: "pointValue";
   } | { case: undefined; value?: undefined };
 };
 
@@ -550,6 +558,56 @@ export const DurationValueSchema: GenMessage<DurationValue> = /*@__PURE__*/
   messageDesc(file_weft_v1_values, 11);
 
 /**
+ * A spatial point (Neo4j 5 "Spatial values"). srid names the coordinate reference system: 7203
+ * cartesian, 9157 cartesian-3d, 4326 wgs-84 (x longitude, y latitude, in degrees), 4979 wgs-84-3d (z is
+ * the height in meters). z is present exactly when the CRS has three dimensions. A WGS-84 latitude lies
+ * in [-90, 90]; a longitude outside [-180, 180] is wrapped into it.
+ *
+ * @generated from message weft.v1.PointValue
+ */
+export type PointValue = Message<"weft.v1.PointValue"> & {
+  /**
+   * @generated from field: uint32 srid = 1;
+   */
+  srid: number;
+
+  /**
+   * @generated from field: double x = 2;
+   */
+  x: number;
+
+  /**
+   * @generated from field: double y = 3;
+   */
+  y: number;
+
+  /**
+   * @generated from field: optional double z = 4;
+   */
+  z?: number | undefined;
+
+  /**
+   * The CRS by name (`cartesian`, `wgs-84-3d`, ...) and the point as Cypher prints it; output only,
+   * ignored on input.
+   *
+   * @generated from field: string crs = 5;
+   */
+  crs: string;
+
+  /**
+   * @generated from field: string text = 6;
+   */
+  text: string;
+};
+
+/**
+ * Describes the message weft.v1.PointValue.
+ * Use `create(PointValueSchema)` to create a new message.
+ */
+export const PointValueSchema: GenMessage<PointValue> = /*@__PURE__*/
+  messageDesc(file_weft_v1_values, 12);
+
+/**
  * A path: on a non-empty path, rels has exactly one fewer entry than nodes, and hop n joins
  * nodes[n] to nodes[n+1]. A path of a single node has one node and no rels.
  *
@@ -574,7 +632,7 @@ export type Path = Message<"weft.v1.Path"> & {
  * Use `create(PathSchema)` to create a new message.
  */
 export const PathSchema: GenMessage<Path> = /*@__PURE__*/
-  messageDesc(file_weft_v1_values, 12);
+  messageDesc(file_weft_v1_values, 13);
 
 /**
  * One hop of a path. Relationship properties are not carried.
@@ -603,7 +661,7 @@ export type PathRel = Message<"weft.v1.PathRel"> & {
  * Use `create(PathRelSchema)` to create a new message.
  */
 export const PathRelSchema: GenMessage<PathRel> = /*@__PURE__*/
-  messageDesc(file_weft_v1_values, 13);
+  messageDesc(file_weft_v1_values, 14);
 
 /**
  * @generated from message weft.v1.Node
@@ -647,7 +705,7 @@ export type Node = Message<"weft.v1.Node"> & {
  * Use `create(NodeSchema)` to create a new message.
  */
 export const NodeSchema: GenMessage<Node> = /*@__PURE__*/
-  messageDesc(file_weft_v1_values, 14);
+  messageDesc(file_weft_v1_values, 15);
 
 /**
  * @generated from message weft.v1.Edge
@@ -691,5 +749,5 @@ export type Edge = Message<"weft.v1.Edge"> & {
  * Use `create(EdgeSchema)` to create a new message.
  */
 export const EdgeSchema: GenMessage<Edge> = /*@__PURE__*/
-  messageDesc(file_weft_v1_values, 15);
+  messageDesc(file_weft_v1_values, 16);
 
