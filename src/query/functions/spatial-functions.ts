@@ -25,7 +25,7 @@ const COORDINATE_KEYS = ['x', 'y', 'z', 'longitude', 'latitude', 'height'] as co
 type CoordinateKey = (typeof COORDINATE_KEYS)[number];
 
 /**
- * `point({x, y[, z][, crs | srid]})` or `point({longitude, latitude[, height][, crs | srid]})`. Keys are
+ * `point({x, y[, z][, crs | srid]})` or `point({longitude, latitude[, height | z][, crs | srid]})`. Keys are
  * matched without regard to case and keys of no meaning to a point are ignored, as Neo4j does; a null
  * anywhere among the keys that matter gives null.
  */
@@ -46,14 +46,17 @@ export function pointFromMap(map: ReadonlyMap<string, Value>): PointValue | null
     if (typeof v === 'bigint') return Number(v);
     return wrongType('point', `a number for '${key}'`, v);
   };
-  const cartesian = { x: number('x'), y: number('y'), z: number('z') };
-  const geographic = { x: number('longitude'), y: number('latitude'), z: number('height') };
-  const usesCartesian = cartesian.x !== undefined || cartesian.y !== undefined || cartesian.z !== undefined;
-  const usesGeographic = geographic.x !== undefined || geographic.y !== undefined || geographic.z !== undefined;
+  // `z` is also the height of a geographic point (`{longitude, latitude, z}` is WGS-84 3D); `height`
+  // belongs to the geographic form only.
+  const usesGeographic = fields.has('longitude') || fields.has('latitude') || fields.has('height');
+  const usesCartesian = fields.has('x') || fields.has('y');
   if (usesCartesian && usesGeographic) {
-    badValue('point', 'a point takes either x, y and z or longitude, latitude and height, not keys of both');
+    badValue('point', 'a point takes either x and y or longitude and latitude (with height), not keys of both');
   }
-  const c = usesGeographic ? geographic : cartesian;
+  if (fields.has('height') && fields.has('z')) badValue('point', 'give the height as either height or z, not both');
+  const c = usesGeographic
+    ? { x: number('longitude'), y: number('latitude'), z: number('height') ?? number('z') }
+    : { x: number('x'), y: number('y'), z: number('z') };
   if (c.x === undefined || c.y === undefined) {
     badValue('point', usesGeographic ? 'a geographic point needs both longitude and latitude' : 'a point needs x and y, or longitude and latitude');
   }

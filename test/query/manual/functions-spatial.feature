@@ -152,6 +152,9 @@ Feature: Manual - spatial functions
       | {x: 2.3, y: 4.5, z: 2}                         | 'point({x: 2.3, y: 4.5, z: 2.0, crs: \'cartesian-3d\'})' | 'cartesian-3d' | 9157 |
       | {x: 2.3, y: 4.5, srid: 4326}                   | 'point({x: 2.3, y: 4.5, crs: \'wgs-84\'})'               | 'wgs-84'     | 4326 |
       | {latitude: 12.78, longitude: 56.7, srid: 4979, height: 1} | 'point({x: 56.7, y: 12.78, z: 1.0, crs: \'wgs-84-3d\'})' | 'wgs-84-3d' | 4979 |
+      | {longitude: 56.7, latitude: 12.78, z: 8}       | 'point({x: 56.7, y: 12.78, z: 8.0, crs: \'wgs-84-3d\'})' | 'wgs-84-3d'  | 4979 |
+      | {x: 56.7, y: 12.78, z: 8, crs: 'wgs-84-3d'}    | 'point({x: 56.7, y: 12.78, z: 8.0, crs: \'wgs-84-3d\'})' | 'wgs-84-3d'  | 4979 |
+      | {X: 1, Y: 2, CRS: 'Cartesian', color: 'red'}   | 'point({x: 1.0, y: 2.0, crs: \'cartesian\'})'            | 'cartesian'  | 7203 |
 
   Scenario: [11] point() of a node's coordinates
     When executing query:
@@ -200,6 +203,8 @@ Feature: Manual - spatial functions
       | {x: 1, y: 2, crs: 'cartesian-3d'}          |
       | {x: 1, y: 2, z: 3, crs: 'wgs-84'}          |
       | {longitude: 1, latitude: 2, crs: 'cartesian'} |
+      | {x: 1, y: 2, height: 3}                    |
+      | {longitude: 1, latitude: 2, height: 3, z: 3} |
 
   Scenario Outline: [14] point() refuses coordinates that are not numbers: <map>
     When executing query:

@@ -7,23 +7,57 @@ Feature: Manual - spatial values
   Scenario: [1] The components of a Cartesian 2D point
     When executing query:
       """
-      WITH point({x: 3, y: 0}) AS p
+      WITH point({x: 3, y: 4}) AS p
       RETURN p.x AS x, p.y AS y, p.crs AS crs, p.srid AS srid
       """
     Then the result should be, in any order:
       | x   | y   | crs         | srid |
-      | 3.0 | 0.0 | 'cartesian' | 7203 |
+      | 3.0 | 4.0 | 'cartesian' | 7203 |
     And no side effects
 
   Scenario: [2] The components of a WGS-84 3D point, x and y being the longitude and latitude
     When executing query:
       """
-      WITH point({latitude: 3, longitude: 4, height: 2}) AS p
+      WITH point({latitude: 3, longitude: 4, height: 4321}) AS p
       RETURN p.latitude AS latitude, p.longitude AS longitude, p.height AS height, p.x AS x, p.y AS y, p.z AS z, p.crs AS crs, p.srid AS srid
       """
     Then the result should be, in any order:
-      | latitude | longitude | height | x   | y   | z   | crs         | srid |
-      | 3.0      | 4.0       | 2.0    | 4.0 | 3.0 | 2.0 | 'wgs-84-3d' | 4979 |
+      | latitude | longitude | height | x   | y   | z      | crs         | srid |
+      | 3.0      | 4.0       | 4321.0 | 4.0 | 3.0 | 4321.0 | 'wgs-84-3d' | 4979 |
+    And no side effects
+
+  Scenario: [2b] One point in each of the four CRSs, the CRS deduced from the keys and the dimension
+    When executing query:
+      """
+      RETURN toString(point({x: 3, y: 0})) AS cartesian_2d, toString(point({x: 0, y: 4, z: 1})) AS cartesian_3d,
+             toString(point({latitude: 12, longitude: 56})) AS geo_2d, toString(point({latitude: 12, longitude: 56, height: 1000})) AS geo_3d
+      """
+    Then the result should be, in any order:
+      | cartesian_2d                                  | cartesian_3d                                            | geo_2d                                      | geo_3d                                                  |
+      | 'point({x: 3.0, y: 0.0, crs: \'cartesian\'})' | 'point({x: 0.0, y: 4.0, z: 1.0, crs: \'cartesian-3d\'})' | 'point({x: 56.0, y: 12.0, crs: \'wgs-84\'})' | 'point({x: 56.0, y: 12.0, z: 1000.0, crs: \'wgs-84-3d\'})' |
+    And no side effects
+
+  Scenario: [2c] Converting units: a geographic distance in kilometres
+    When executing query:
+      """
+      WITH point({latitude: toFloat('13.43'), longitude: toFloat('56.21')}) AS p1,
+           point({latitude: toFloat('13.10'), longitude: toFloat('56.41')}) AS p2
+      RETURN toInteger(point.distance(p1, p2) / 1000) AS km
+      """
+    Then the result should be, in any order:
+      | km |
+      | 42 |
+    And no side effects
+
+  Scenario: [2d] A 2D and a 3D point have no distance until one is transformed into the other's CRS
+    When executing query:
+      """
+      WITH point({x: 3, y: 0}) AS p2d, point({x: 0, y: 4, z: 1}) AS p3d
+      RETURN point.distance(p2d, p3d) AS bad, point.distance(p2d, point({x: p3d.x, y: p3d.y})) AS good
+      """
+    Then the result should be, in any order:
+      | bad  | good |
+      | null | 5.0  |
     And no side effects
 
   Scenario Outline: [3] A component the point's CRS lacks is an error: <expr>
