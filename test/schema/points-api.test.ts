@@ -74,6 +74,49 @@ describe.each(transports)('points over %s', (t) => {
   });
 });
 
+describe('points as parameters and in the change feed', () => {
+  it('a point parameter over gRPC is a point in the statement', async () => {
+    const { createGrpcClient } = await import('../../src/api/grpc-client.js');
+    const { QueryService } = await import('../../src/gen/weft/v1/query_pb.js');
+    const q = createGrpcClient(QueryService, h.server.grpc);
+    try {
+      const out = await q.executeCypher({
+        query: 'RETURN $p.crs AS crs, $p.z AS z, point.distance($p, point({x: 0, y: 0, z: 0})) AS d',
+        parameters: { p: point(9157, 2, 3, 6) },
+      });
+      expect(out.rows[0]!.values.map((v) => v.kind.value)).toEqual(['cartesian-3d', 6, 7]);
+    } finally {
+      q.close();
+    }
+  });
+
+  it('the change feed over REST carries a created point as pointValue', async () => {
+    const made = await h.cypher('rest', "CREATE (n:FeedPlace {at: point({longitude: -0.1276, latitude: 51.5072})}) RETURN id(n) AS id");
+    expect(made.rows).toHaveLength(1);
+    const controller = new AbortController();
+    const res = await fetch(`${h.server.rest}/v1/changes?fromCommitTs=0&labels=FeedPlace`, { signal: controller.signal });
+    const reader = res.body!.getReader();
+    let text = '';
+    try {
+      // Bounded: the one change is in the first lines; stop once it has arrived.
+      for (let reads = 0; reads < 100 && !text.includes('pointValue'); reads++) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
+    } finally {
+      controller.abort();
+    }
+    const line = text.split('\n').find((l) => l.includes('FeedPlace'));
+    expect(line).toBeDefined();
+    const event = JSON.parse(line!) as { operation: string; nodeAfter: { properties: Record<string, unknown> } };
+    expect(event.operation).toBe('CHANGE_OPERATION_NODE_CREATED');
+    expect(event.nodeAfter.properties['at']).toEqual({
+      pointValue: { srid: 4326, x: -0.1276, y: 51.5072, crs: 'wgs-84', text: "point({x: -0.1276, y: 51.5072, crs: 'wgs-84'})" },
+    });
+  });
+});
+
 describe('points in REST JSON', () => {
   it('go in and come out as {"pointValue": {...}}, and survive a restart of the server', async () => {
     const body = { labels: ['RawPlace'], properties: { loc: { pointValue: { srid: 9157, x: 1.5, y: -2, z: 0.25 } } } };

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, float, Node, Relationship, Temporal, type Change, type WeftClient } from '../../src/client/index.js';
+import { connect, float, Node, Point, Relationship, Temporal, type Change, type WeftClient } from '../../src/client/index.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 
 /** The client SDK against a real `weft serve`, used the way an application uses it. */
@@ -61,6 +61,20 @@ describe('weft/client', () => {
     // A whole number wrapped in float() is a FLOAT on the server: its division does not truncate.
     const division = await db.query<{ f: number; i: number }>('RETURN $f / 4 AS f, $i / 4 AS i', { f: float(2), i: 2 });
     expect(division.rows[0]).toEqual({ f: 0.5, i: 0 });
+  });
+
+  it('a Point goes in as a parameter, is stored, and comes back a Point with its CRS', async () => {
+    const res = await db.query<{ at: Point; lat: number; d: number; route: Point[] }>(
+      'CREATE (s:Spot {at: $at, route: [$at, point({longitude: 0, latitude: 51.5})]}) RETURN s.at AS at, s.at.latitude AS lat, round(point.distance(s.route[0], s.route[1])) AS d, s.route AS route',
+      { at: new Point(4326, -0.1276, 51.5072) },
+    );
+    const row = res.rows[0]!;
+    expect(row.at).toEqual(new Point(4326, -0.1276, 51.5072, undefined, 'wgs-84'));
+    expect(row.lat).toBe(51.5072);
+    expect(row.d).toBe(8878);
+    expect(row.route.map((p) => p.crs)).toEqual(['wgs-84', 'wgs-84']);
+    const threeD = await db.query<{ p: Point }>('RETURN $p AS p', { p: new Point(9157, 1, 2, 3) });
+    expect(threeD.rows[0]!.p).toEqual(new Point(9157, 1, 2, 3, 'cartesian-3d'));
   });
 
   it('errors carry the server code and reason', async () => {
