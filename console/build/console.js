@@ -60,6 +60,8 @@
         const p = raw;
         return `path of ${(p.rels ?? []).length} hops`;
       }
+      case "pointValue":
+        return raw?.text ?? JSON.stringify(raw);
       default: {
         const iso = raw?.iso;
         return iso ?? JSON.stringify(raw);

@@ -102,6 +102,9 @@ export function valueText(v: WireValue | undefined): string {
       const p = raw as { nodes?: string[]; rels?: { edgeType: string }[] };
       return `path of ${(p.rels ?? []).length} hops`;
     }
+    case 'pointValue':
+      // The server sends the point's Cypher text beside its coordinates.
+      return (raw as { text?: string } | null)?.text ?? JSON.stringify(raw);
     default: {
       const iso = (raw as { iso?: string } | null)?.iso;
       return iso ?? JSON.stringify(raw);

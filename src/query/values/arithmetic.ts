@@ -11,6 +11,7 @@ import {
   temporalPlusDuration,
 } from './temporal-arithmetic.js';
 import { formatFloat } from '../../common/values/float-text.js';
+import { PointValue } from '../../common/values/spatial.js';
 
 /**
  * The arithmetic operators of Cypher over runtime values. Null in, null out. INTEGER arithmetic is
@@ -42,9 +43,10 @@ export function add(a: Value, b: Value): Value {
     if (numeric(b) || typeof b === 'boolean') return a + scalarText(b);
   }
   if (typeof b === 'string' && (numeric(a) || typeof a === 'boolean')) return scalarText(a) + b;
-  // A temporal value joins a string as its ISO text (`'due ' + date('2020-01-01')`).
-  if (typeof a === 'string' && (isTemporalPoint(b) || b instanceof DurationValue)) return a + String(b);
-  if (typeof b === 'string' && (isTemporalPoint(a) || a instanceof DurationValue)) return String(a) + b;
+  // A temporal value joins a string as its ISO text (`'due ' + date('2020-01-01')`), a point as the
+  // text toString() gives it.
+  if (typeof a === 'string' && (isTemporalPoint(b) || b instanceof DurationValue || b instanceof PointValue)) return a + String(b);
+  if (typeof b === 'string' && (isTemporalPoint(a) || a instanceof DurationValue || a instanceof PointValue)) return String(a) + b;
   if (Array.isArray(a)) return Array.isArray(b) ? [...(a as Value[]), ...(b as Value[])] : [...(a as Value[]), b];
   if (Array.isArray(b)) return [a, ...(b as Value[])];
   if (a instanceof DurationValue) {

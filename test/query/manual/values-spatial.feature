@@ -212,3 +212,20 @@ Feature: Manual - spatial values
       | equal | greater |
       | ['a'] | []      |
     And no side effects
+
+  Scenario: [14] A point joins a string as its text; other arithmetic on points is refused
+    When executing query:
+      """
+      RETURN 'at ' + point({x: 1, y: 2}) AS joined, point({latitude: 2, longitude: 1}) + '!' AS trailing
+      """
+    Then the result should be, in any order:
+      | joined                                            | trailing                                        |
+      | 'at point({x: 1.0, y: 2.0, crs: \'cartesian\'})' | 'point({x: 1.0, y: 2.0, crs: \'wgs-84\'})!'     |
+    And no side effects
+
+  Scenario: [15] Adding a number to a point is a type error
+    When executing query:
+      """
+      WITH point({x: 1, y: 2}) AS p RETURN p + 1 AS q
+      """
+    Then a TypeError should be raised at runtime: InvalidArgumentType
