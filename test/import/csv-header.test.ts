@@ -101,6 +101,23 @@ describe('field types', () => {
     expect(duration.ok && duration.value instanceof DurationValue).toBe(true);
   });
 
+  it('converts a point from the map text Neo4j imports, in any of the four CRSs, and arrays of points of one CRS', () => {
+    const text = (t: string, array = false): string => {
+      const v = convert(t, 'point', array, ';');
+      return v.ok ? String(v.value) : `refused: ${v.reason}`;
+    };
+    expect(text('{latitude: 55.6121514, longitude: 12.9950357}')).toBe("point({x: 12.9950357, y: 55.6121514, crs: 'wgs-84'})");
+    expect(text("{x: 1, y: 2.5, crs: 'cartesian'}")).toBe("point({x: 1.0, y: 2.5, crs: 'cartesian'})");
+    expect(text('{x:1,y:2,z:3}')).toBe("point({x: 1.0, y: 2.0, z: 3.0, crs: 'cartesian-3d'})");
+    expect(text('{y: 12.3, x: 56.7, crs: WGS-84}')).toBe("point({x: 56.7, y: 12.3, crs: 'wgs-84'})");
+    expect(text('{latitude: 1, longitude: 2, height: 3, srid: 4979}')).toBe("point({x: 2.0, y: 1.0, z: 3.0, crs: 'wgs-84-3d'})");
+    expect(text('{x: 1, y: 2};{x: 3, y: 4}', true)).toBe("point({x: 1.0, y: 2.0, crs: 'cartesian'}),point({x: 3.0, y: 4.0, crs: 'cartesian'})");
+    for (const bad of ['', '1,2', '{x: 1}', '{latitude: 91, longitude: 0}', "{x: 1, y: 2, crs: 'mercator'}", '{x 1, y: 2}', "{x: 'a', y: 2}"]) {
+      expect(text(bad)).toBe(`refused: '${bad}' is not a point`);
+    }
+    expect(text('{x: 1, y: 2};{latitude: 1, longitude: 2}', true)).toMatch(/mixes points of different CRSs/);
+  });
+
   it('says why a field is not of its type', () => {
     expect(convert('4x', 'int', false, ';')).toEqual({ ok: false, reason: "'4x' is not an int" });
     expect(convert('9223372036854775808', 'int', false, ';').ok).toBe(false);

@@ -4,7 +4,7 @@
  * (`ID(space)`, `LABEL`, `START_ID(space)`, `END_ID(space)`, `TYPE`, `IGNORE`). A column without a
  * type is a string property.
  */
-export type ScalarKind = 'int' | 'float' | 'boolean' | 'string' | 'date' | 'localtime' | 'time' | 'localdatetime' | 'datetime' | 'duration';
+export type ScalarKind = 'int' | 'float' | 'boolean' | 'string' | 'date' | 'localtime' | 'time' | 'localdatetime' | 'datetime' | 'duration' | 'point';
 
 export type HeaderColumn =
   /** `name` is the property the id is also stored under; '' when the column is `:ID`. */
@@ -37,6 +37,7 @@ const SCALARS: ReadonlyMap<string, ScalarKind> = new Map([
   ['localdatetime', 'localdatetime'],
   ['datetime', 'datetime'],
   ['duration', 'duration'],
+  ['point', 'point'],
 ]);
 
 /** A header that cannot be used: the import stops before reading any row. */

@@ -1,4 +1,5 @@
 import type { PropertyValue } from '../../common/property-value.js';
+import { isStorableProperty } from '../../common/values/storable.js';
 import {
   parseDate,
   parseDateTime,
@@ -8,11 +9,12 @@ import {
   parseTime,
 } from '../../common/values/temporal-parse.js';
 import type { ScalarKind } from './header.js';
+import { parsePointText } from './point-text.js';
 
 /**
  * A CSV field as a Weft value (docs/values.md): int is INTEGER (bigint, 64-bit), float is FLOAT,
  * boolean is `true` or `false` (any case), temporal types take the text Cypher's functions accept
- * (a time without an offset is UTC). An array splits on the array delimiter, every element of the
+ * (a time without an offset is UTC), a point its map text (`{latitude: 55.6, longitude: 13.0}`). An array splits on the array delimiter, every element of the
  * column's type. The answer is the value, or a string saying why the field is not one.
  */
 export type Converted = { readonly ok: true; readonly value: PropertyValue } | { readonly ok: false; readonly reason: string };
@@ -34,6 +36,8 @@ export function convert(text: string, scalar: ScalarKind, array: boolean, arrayD
     if (v === undefined) return { ok: false, reason: `array element '${clip(part)}' is not a${scalar === 'int' ? 'n' : ''} ${scalar}` };
     out.push(v);
   }
+  // A property's points share one CRS (docs/values.md).
+  if (!isStorableProperty(out)) return { ok: false, reason: `the array '${clip(text)}' mixes points of different CRSs` };
   return { ok: true, value: out as PropertyValue };
 }
 
@@ -69,6 +73,8 @@ function convertScalar(text: string, scalar: ScalarKind): PropertyValue | undefi
       return parseDateTime(text, utc);
     case 'duration':
       return parseDuration(text);
+    case 'point':
+      return parsePointText(text);
   }
 }
 
