@@ -29,11 +29,12 @@ export type StorableDocumentValue = StorableScalar | null | readonly StorableDoc
 
 /**
  * Which values a property may hold. Storable: BOOLEAN, INTEGER, FLOAT, STRING, BYTES, VECTOR, the six
- * temporal types, POINT, and lists of those whose non-null elements share one kind (INTEGER and FLOAT count as
- * one numeric kind, as Cypher allows `[1, 2.5]`; points of different CRSs are different kinds). Never storable: null (setting null removes the
- * property), nodes, relationships, paths, lists containing lists, maps or nulls. Maps are storable only
- * where a label's schema declares the property as MAP or DOCUMENT (SPEC 2.4), which the caller says by
- * passing `allowMaps`; such a map may nest any storable value, lists and maps included.
+ * temporal types, POINT, and lists of those whose non-null elements share one kind (INTEGER and FLOAT
+ * count as one numeric kind, as Cypher allows `[1, 2.5]`; points of different CRSs are different
+ * kinds). Never storable: null (setting null removes the property), nodes, relationships, paths, lists
+ * containing lists, maps or nulls. Maps are storable only where a label's schema declares the property
+ * as MAP or DOCUMENT (SPEC 2.4), which the caller says by passing `allowMaps`; such a map may nest any
+ * storable value, lists and maps included.
  */
 export interface StorableOptions {
   readonly allowMaps?: boolean;

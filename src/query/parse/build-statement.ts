@@ -209,6 +209,11 @@ export class StatementBuilder {
   /** The kind, EACH and OPTIONS are words the grammar leaves unreserved; they are checked here. */
   private createSearchIndex(ctx: CreateSearchIndexContext, span: Span): CreateIndexStatement {
     const kindWord = symbolicName(ctx._searchKind!).toUpperCase();
+    if (kindWord === 'POINT') {
+      // Points are stored and filtered (point.distance, point.withinBBox) without one; a plain index on a
+      // point property answers equality.
+      throw this.b.source.error('UnexpectedSyntax', 'CREATE POINT INDEX: Weft has no point index; CREATE INDEX on the property answers equality, and point.distance() and point.withinBBox() filter without an index', span);
+    }
     if (kindWord !== 'VECTOR' && kindWord !== 'FULLTEXT') {
       throw this.b.source.error('UnexpectedSyntax', `CREATE ${kindWord} INDEX: the index kinds are VECTOR and FULLTEXT`, span);
     }

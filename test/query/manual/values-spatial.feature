@@ -229,3 +229,34 @@ Feature: Manual - spatial values
       WITH point({x: 1, y: 2}) AS p RETURN p + 1 AS q
       """
     Then a TypeError should be raised at runtime: InvalidArgumentType
+
+  Scenario: [16] A property type constraint IS :: POINT takes points only, and a uniqueness constraint tells points apart by CRS
+    Given an empty graph
+    And having executed:
+      """
+      CREATE CONSTRAINT spot_at_type FOR (n:Spot) REQUIRE n.at IS :: POINT
+      """
+    And having executed:
+      """
+      CREATE CONSTRAINT spot_at_unique FOR (n:Spot) REQUIRE n.at IS UNIQUE
+      """
+    And having executed:
+      """
+      CREATE (:Spot {at: point({x: 1, y: 2})}), (:Spot {at: point({x: 1, y: 2, crs: 'wgs-84'})})
+      """
+    When executing query:
+      """
+      MATCH (n:Spot) RETURN n.at.crs AS crs ORDER BY crs
+      """
+    Then the result should be, in order:
+      | crs         |
+      | 'cartesian' |
+      | 'wgs-84'    |
+    And no side effects
+
+  Scenario: [17] There is no point index
+    When executing query:
+      """
+      CREATE POINT INDEX spot_at FOR (n:Spot) ON (n.at)
+      """
+    Then a SyntaxError should be raised at compile time: UnexpectedSyntax
