@@ -18,7 +18,7 @@ import { scalar, type ScalarFunction } from './definition.js';
  * `point.withinBBox()`. The value itself, its CRSs and its text are src/common/values/spatial.ts.
  */
 
-/** The mean earth radius Neo4j's geographic distance uses, in meters. */
+/** The radius of the sphere Neo4j's geographic distance is measured on (about the equatorial radius), in meters. */
 export const EARTH_RADIUS_METERS = 6_378_140;
 
 const COORDINATE_KEYS = ['x', 'y', 'z', 'longitude', 'latitude', 'height'] as const;
