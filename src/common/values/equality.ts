@@ -153,8 +153,16 @@ function structuredEquals(a: Value, b: Value, equivalence: boolean): boolean | n
 
 function samePoint(a: PointValue, b: PointValue, equivalence: boolean): boolean {
   if (a.crs !== b.crs) return false;
-  const same = (x: number, y: number): boolean => x === y || (equivalence && x !== x && y !== y);
-  return same(a.x, b.x) && same(a.y, b.y) && (a.z === undefined || same(a.z, b.z as number));
+  return (
+    sameCoordinate(a.x, b.x, equivalence) &&
+    sameCoordinate(a.y, b.y, equivalence) &&
+    (a.z === undefined || sameCoordinate(a.z, b.z as number, equivalence))
+  );
+}
+
+/** NaN is the same as NaN only under equivalence. */
+function sameCoordinate(x: number, y: number, equivalence: boolean): boolean {
+  return x === y || (equivalence && x !== x && y !== y);
 }
 
 function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
