@@ -36,6 +36,7 @@ import { inputsOf, type LogicalOp } from './plan/logical.js';
 import { freeSlots } from './plan/expressions.js';
 import { planPattern, type JoinPolicy } from './plan/plan-match.js';
 import { planExpressionBody, planQuery } from './plan/planner.js';
+import type { TransactionAdmin } from './execute/transaction-admin.js';
 
 /**
  * The Cypher engine: text in, rows out.
@@ -112,6 +113,8 @@ export interface ExecuteContext {
   readonly write_lens?: ReadLens;
   /** How `CALL { } IN TRANSACTIONS` commits its batches; only the server's batch path gives it (executeSliced). */
   readonly batches?: BatchCommits;
+  /** The member's running statements and open transactions, for SHOW and TERMINATE TRANSACTIONS; none listed when absent. */
+  readonly transactions?: TransactionAdmin;
 }
 
 export interface QueryResult {
@@ -440,6 +443,7 @@ export class QueryEngine {
       ...(statement.hints.vector_ef !== undefined && { vector_ef: statement.hints.vector_ef }),
       candidates: new Map(),
       batches: ctx.batches,
+      transactions: ctx.transactions,
       planner,
       subplan: (plan) => compilePlan(plan, env),
     };

@@ -216,11 +216,11 @@ Feature: ShowCommands - SHOW INDEXES, CONSTRAINTS, FUNCTIONS and PROCEDURES
       """
     Then a SyntaxError should be raised at compile time: UnexpectedSyntax
 
-  Scenario: [16] SHOW TRANSACTIONS is not supported
+  Scenario: [16] Only SHOW TRANSACTIONS takes ids
     Given any graph
     When executing query:
       """
-      SHOW TRANSACTIONS
+      SHOW INDEXES 'weft-transaction-1'
       """
     Then a SyntaxError should be raised at compile time: UnexpectedSyntax
 
