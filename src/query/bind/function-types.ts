@@ -113,6 +113,11 @@ const accepted_arguments: Readonly<Record<string, readonly Accepted[]>> = {
   percentiledisc: [number_arg, number_arg],
 };
 
+/** The kinds argument `position` (from 0) of `name` may have; undefined when it takes anything. */
+export function acceptedArgumentKinds(name: string, position: number): Accepted | undefined {
+  return accepted_arguments[name]?.[position];
+}
+
 /** Refuses an argument of a type `name` can never take; the message names the function as `written`. */
 export function checkFunctionArguments(name: string, args: readonly BoundExpression[], span: Span, written = name): void {
   const accepted = accepted_arguments[name];
