@@ -156,6 +156,12 @@ const kind_words: Readonly<Record<StaticType['kind'] & string, string>> = {
   node: 'NODE',
   relationship: 'RELATIONSHIP',
   path: 'PATH',
+  date: 'DATE',
+  localtime: 'LOCAL TIME',
+  time: 'ZONED TIME',
+  localdatetime: 'LOCAL DATETIME',
+  datetime: 'ZONED DATETIME',
+  duration: 'DURATION',
   list: 'LIST<ANY>',
 };
 

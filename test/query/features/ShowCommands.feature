@@ -254,7 +254,7 @@ Feature: ShowCommands - SHOW INDEXES, CONSTRAINTS, FUNCTIONS and PROCEDURES
     Then the result should be, in order:
       | name                       | signature                                                                    | isBuiltIn | returnDescription | arguments                                         |
       | 'coalesce'                 | 'coalesce(input :: ANY, ...) :: ANY'                                         | true      | 'ANY'             | ['input ANY']                                     |
-      | 'duration.inDays'          | 'duration.inDays(arg1 :: ANY, arg2 :: ANY) :: ANY'                           | true      | 'ANY'             | ['arg1 ANY', 'arg2 ANY']                          |
+      | 'duration.inDays'          | 'duration.inDays(arg1 :: DATE \| LOCAL TIME \| ZONED TIME \| LOCAL DATETIME \| ZONED DATETIME, arg2 :: DATE \| LOCAL TIME \| ZONED TIME \| LOCAL DATETIME \| ZONED DATETIME) :: DURATION' | true | 'DURATION' | ['arg1 DATE \| LOCAL TIME \| ZONED TIME \| LOCAL DATETIME \| ZONED DATETIME', 'arg2 DATE \| LOCAL TIME \| ZONED TIME \| LOCAL DATETIME \| ZONED DATETIME'] |
       | 'elementId'                | 'elementId(input :: NODE \| RELATIONSHIP) :: ANY'                            | true      | 'ANY'             | ['input NODE \| RELATIONSHIP']                    |
       | 'percentileCont'           | 'percentileCont(arg1 :: INTEGER \| FLOAT, arg2 :: INTEGER \| FLOAT) :: FLOAT' | true      | 'FLOAT'           | ['arg1 INTEGER \| FLOAT', 'arg2 INTEGER \| FLOAT'] |
       | 'stDev'                    | 'stDev(input :: INTEGER \| FLOAT) :: FLOAT'                                  | true      | 'FLOAT'           | ['input INTEGER \| FLOAT']                        |
