@@ -23,6 +23,7 @@ import type { SchemaEvent } from './log/events.js';
 import { QueryEngine, type Prepared, type QueryResult } from './query/engine.js';
 import { isWeftError } from './common/errors.js';
 import { RunningTransactions, type StatementHandle } from './server/running-transactions.js';
+import { abortReason } from './query/execute/slices.js';
 import type { ProcedureLibrary } from './query/execute/procedures.js';
 import type { IndexCatalog, QueryPlan } from './query/plan/explain.js';
 import { applySessionSet, awaitVectorBuilds, type VectorSession } from './server/vector-reads.js';
@@ -174,6 +175,8 @@ export class Db {
       // Overtaken while paused by a write on what it read (another caller of this Db): run again in
       // one go, which nothing can overtake.
       if (!isWeftError(e) || e.reason !== 'TRANSACTION_CONFLICT') throw e;
+      // Run in one go it cannot be stopped part way: a termination that came meanwhile ends it here.
+      if (signal.aborted) throw abortReason(signal);
       handle.closing();
       const { value } = await this.database.write((ws) => this.engine.execute(prepared, ws, ctx), options);
       return value;

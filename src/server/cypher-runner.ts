@@ -18,6 +18,7 @@ import type { Database } from './database.js';
 import type { StatementGate } from './statement-gate.js';
 import { SnapshotPins } from './snapshot-pins.js';
 import { RunningTransactions, type StatementHandle } from './running-transactions.js';
+import { abortReason } from '../query/execute/slices.js';
 import { computedLens, computedRefs, readWithComputed, validTimeReader, wallClockMicros, type ReadClock } from './computed/read-views.js';
 import { seek_fraction_max, seek_nodes_min } from '../query/plan/cardinality.js';
 
@@ -131,10 +132,14 @@ export class CypherRunner {
             if (!isWeftError(e) || e.reason !== 'TRANSACTION_CONFLICT') throw e;
           }
         }
+        // Run in one go it cannot be stopped part way: a termination that came meanwhile ends it here.
+        if (call.signal.aborted) throw abortReason(call.signal);
         return await this.writeStatement(prepared, call, ctx, false, handle);
       }
       case 'schema': {
         if (this.schemaHandler === undefined) throw unimplemented('schema statements are not available on this server');
+        // Admitted through the catalog, it is not stopped: TERMINATE answers that it is closing.
+        handle.closing();
         return this.outcome(await this.schemaHandler(prepared, call), this.db.latestCommitted(), 0);
       }
       case 'session':

@@ -7,7 +7,8 @@ import { createGrpcClient, type GrpcClient } from '../../src/api/grpc-client.js'
 import { restCall } from '../../src/api/rest-client.js';
 import { QueryService } from '../../src/gen/weft/v1/query_pb.js';
 import { PropertyValueSchema, type PropertyValue } from '../../src/gen/weft/v1/values_pb.js';
-import { open } from '../../src/index.js';
+import { open, QueryEngine } from '../../src/index.js';
+import { RunningTransactions } from '../../src/server/running-transactions.js';
 import { defaultConfig } from '../../src/server/config.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { failure } from '../support/failure.js';
@@ -25,6 +26,39 @@ const long_read = 'UNWIND range(1, 10000) AS a UNWIND range(1, 10000) AS b WITH 
 const polls_max = 200;
 const poll_ms = 10;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the registry of running transactions', () => {
+  it('terminate: running -> aborted with TRANSACTION_TERMINATED; closing -> refused; ended -> not found; a statement terminated before it starts runs nothing', async () => {
+    const registry = new RunningTransactions(() => 1_000);
+    const first = registry.begin('RETURN 1', new Map());
+    const second = registry.begin('CREATE (:Never)', new Map());
+    expect(registry.list().map((t) => [t.transaction_id, t.query?.query_id, t.state])).toEqual([
+      ['weft-transaction-1', 'query-1', 'running'],
+      ['weft-transaction-2', 'query-2', 'running'],
+    ]);
+    second.closing();
+    expect(registry.terminate(second.transaction_id)).toBe('closing');
+    expect(second.signal.aborted).toBe(false);
+    expect(registry.terminate(first.transaction_id)).toBe('terminated');
+    expect(first.signal.reason).toMatchObject({ code: 'ABORTED', reason: 'TRANSACTION_TERMINATED' });
+    expect(registry.list().map((t) => t.state)).toEqual(['terminated', 'closing']);
+    // The engine looks at the signal before the first slice: a terminated statement runs nothing.
+    const dir = mkdtempSync(join(tmpdir(), 'weft-txcmd-'));
+    const db = await open(dir);
+    try {
+      const engine = new QueryEngine();
+      const run = engine.executeSliced(engine.prepare('RETURN 1 AS one'), db.database.latestCommitted(), { params: new Map(), memory_limit_bytes: 1 << 20, now_us: 0 }, first.signal);
+      expect(await failure(run)).toMatchObject({ reason: 'TRANSACTION_TERMINATED' });
+    } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    first.end();
+    second.end();
+    expect(registry.terminate(first.transaction_id)).toBe('not_found');
+    expect(registry.list()).toEqual([]);
+  });
+});
 
 describe('transaction commands through the embedded API', () => {
   it('a long UNWIND is listed with its text while it runs; TERMINATE stops it with TRANSACTION_TERMINATED', async () => {

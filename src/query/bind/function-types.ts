@@ -68,7 +68,6 @@ const accepted_arguments: Readonly<Record<string, readonly Accepted[]>> = {
   id: [['node', 'relationship']],
   elementid: [['node', 'relationship']],
   isempty: [['string', 'list', 'map']],
-  range: [integer_arg, integer_arg, integer_arg],
   reverse: [['string', 'list']],
   head: [list_arg],
   last: [list_arg],
