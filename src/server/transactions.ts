@@ -187,8 +187,9 @@ export class Transactions implements TransactionSource {
    * same error on any later use. A transaction whose commit is under way cannot be terminated.
    */
   terminate(name: string): TerminateOutcome | undefined {
-    const tx = [...this.open.values()].find((t) => transactionName(t.id) === name);
-    if (tx === undefined) return this.terminated.has(idOfName(name)) ? 'terminated' : undefined;
+    const id = idOfName(name);
+    const tx = this.open.get(id);
+    if (tx === undefined) return this.terminated.has(id) ? 'terminated' : undefined;
     if (tx.committing) return 'closing';
     tx.running?.abort.abort(transactionTerminated(name));
     this.open.delete(tx.id);

@@ -1,9 +1,9 @@
 import { DurationValue } from '../../common/values/temporal.js';
 import { isList, typeName, type Value } from '../../common/values/value.js';
 import { show_commands } from '../ast/show-commands.js';
-import { any_type, integer_type, listOf, map_type, string_type, type StaticType } from '../bind/static-type.js';
+import { any_type, duration_type, integer_type, listOf, map_type, string_type, type StaticType } from '../bind/static-type.js';
 import { runtimeTypeError } from '../errors.js';
-import type { Procedure } from './procedures.js';
+import type { Procedure, ProcedureContext } from './procedures.js';
 import type { TerminateOutcome, TransactionInfo } from './transaction-admin.js';
 
 /**
@@ -32,7 +32,7 @@ const integer_columns = [
 const map_columns = ['metaData', 'parameters', 'resourceInformation'];
 
 function columnType(name: string): StaticType {
-  if (duration_columns.includes(name)) return any_type;
+  if (duration_columns.includes(name)) return duration_type;
   if (integer_columns.includes(name)) return integer_type;
   if (map_columns.includes(name)) return map_type;
   if (name === 'indexes') return listOf(map_type);
@@ -96,7 +96,7 @@ function transactionRow(tx: TransactionInfo, now_ms: number): ReadonlyMap<string
   ]);
 }
 
-function commandProcedure(kind: 'transactions' | 'terminate', rows: (ids: readonly string[] | undefined, context: Parameters<Procedure['call']>[1]) => Iterable<ReadonlyMap<string, Value>>): Procedure {
+function commandProcedure(kind: 'transactions' | 'terminate', rows: (ids: readonly string[] | undefined, context: ProcedureContext) => Iterable<ReadonlyMap<string, Value>>): Procedure {
   const { procedure, columns } = show_commands[kind];
   return {
     name: procedure,
