@@ -91,6 +91,29 @@ describe('transaction commands through the embedded API', () => {
     }
   });
 
+  it("the manual's chained form finds the long UNWIND by its text and terminates it in one statement", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-txcmd-'));
+    const db = await open(dir);
+    try {
+      const outcome = failure(db.query(long_read));
+      let answered: unknown[][] = [];
+      for (let i = 0; i < polls_max && answered.length === 0; i++) {
+        await pause(poll_ms);
+        answered = (
+          await db.query(
+            'SHOW TRANSACTIONS YIELD transactionId AS txId, currentQuery WHERE currentQuery = $q TERMINATE TRANSACTIONS txId YIELD message RETURN txId, message',
+            { q: long_read },
+          )
+        ).rows as unknown[][];
+      }
+      expect(answered).toEqual([[expect.stringMatching(/^weft-transaction-\d+$/), 'Transaction terminated.']]);
+      expect((await outcome).reason).toBe('TRANSACTION_TERMINATED');
+    } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a write terminated while it runs applies nothing, and the next write commits', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weft-txcmd-'));
     const db = await open(dir);

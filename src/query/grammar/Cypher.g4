@@ -40,12 +40,18 @@ statement
 // query over an internal procedure; the YIELD part reads as a WITH, and the clauses after it follow it.
 showCommand
     : SHOW showWord+ transactionIds? where?
-    | SHOW showWord+ transactionIds? YIELD projectionBody where? clause*
+    | SHOW showWord+ transactionIds? YIELD projectionBody where? clause* chainedTransactionCommand?
     ;
 
 // TERMINATE TRANSACTION[S] id[, ...] [YIELD ... [WHERE ...] [RETURN ...]] (Neo4j 5), written as SHOW is.
 terminateCommand
-    : TERMINATE showWord transactionIds (YIELD projectionBody where? clause*)?
+    : TERMINATE showWord transactionIds (YIELD projectionBody where? clause* chainedTransactionCommand?)?
+    ;
+
+// SHOW or TERMINATE TRANSACTIONS after another transaction command's YIELD (Neo4j 5): its ids may be any
+// expressions over the columns yielded before (`... YIELD transactionId AS t TERMINATE TRANSACTIONS t`).
+chainedTransactionCommand
+    : (SHOW | TERMINATE) showWord (expression (COMMA expression)*)? (YIELD projectionBody where? clause* chainedTransactionCommand?)?
     ;
 
 // The ids of SHOW and TERMINATE TRANSACTIONS: quoted strings, parameters, or lists of them. None starts

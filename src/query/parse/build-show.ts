@@ -1,9 +1,10 @@
 import type { CallClause, Clause, ProjectionItem, ReturnClause, WithClause } from '../ast/clause.js';
 import type { Expression } from '../ast/expression.js';
 import type { Query } from '../ast/query.js';
-import { show_commands, type ShowKind } from '../ast/show-commands.js';
+import { show_commands, type ShowCommandColumns, type ShowKind } from '../ast/show-commands.js';
 import type { Span } from '../ast/span.js';
 import type {
+  ChainedTransactionCommandContext,
   ClauseContext,
   ProjectionBodyContext,
   ShowCommandContext,
@@ -80,13 +81,13 @@ export function showQuery(ctx: ShowCommandContext, b: Builder, clauses: ClauseBu
   const ids = ctx.transactionIds();
   if (noun === 'transactions') {
     if (at > 0 || words.length > 1) throw b.source.error('UnexpectedSyntax', `SHOW ${words.join(' ')}: SHOW TRANSACTIONS takes ids as quoted strings, parameters or lists`, span);
-    return commandQuery('transactions', idsArgument(ids, span, b, expressions), ctx, span, b, clauses);
+    return commandQuery('transactions', idsArgument(ids, span, b, expressions), ctx, span, b, clauses, expressions);
   }
   if (ids !== null) throw b.source.error('UnexpectedSyntax', `SHOW ${noun.toUpperCase()} takes no ids`, b.source.span(ids));
   const filter = filters[noun].get(words.slice(0, at).join(' '));
   if (filter === undefined) throw b.source.error('UnexpectedSyntax', `SHOW ${words.slice(0, at + 1).join(' ')}: ${words.slice(0, at).join(' ')} is not a kind of ${noun}`, span);
   checkExecutable(words.slice(at + 1), noun, span, b);
-  return commandQuery(noun, { kind: 'literal', value: filter, span }, ctx, span, b, clauses);
+  return commandQuery(noun, { kind: 'literal', value: filter, span }, ctx, span, b, clauses, expressions);
 }
 
 /** `TERMINATE TRANSACTION[S] id[, ...] [YIELD ...]`, written as SHOW TRANSACTIONS is. */
@@ -94,7 +95,7 @@ export function terminateQuery(ctx: TerminateCommandContext, b: Builder, clauses
   const span = b.source.span(ctx);
   const word = wordOf(ctx.showWord());
   if (nouns.get(word) !== 'transactions') throw b.source.error('UnexpectedSyntax', `TERMINATE ${word}: expected TRANSACTION or TRANSACTIONS`, span);
-  return commandQuery('terminate', idsArgument(ctx.transactionIds(), span, b, expressions), ctx, span, b, clauses);
+  return commandQuery('terminate', idsArgument(ctx.transactionIds(), span, b, expressions), ctx, span, b, clauses, expressions);
 }
 
 const wordOf = (w: ShowWordContext): string => {
@@ -122,9 +123,25 @@ interface CommandTail {
   where(): WhereContext | null;
   projectionBody(): ProjectionBodyContext | null;
   clause(): ClauseContext[];
+  chainedTransactionCommand(): ChainedTransactionCommandContext | null;
 }
 
-function commandQuery(kind: ShowKind, argument: Expression, ctx: CommandTail, span: Span, b: Builder, clauses: ClauseBuilder): Query {
+function commandQuery(kind: ShowKind, argument: Expression, ctx: CommandTail, span: Span, b: Builder, clauses: ClauseBuilder, expressions: ExpressionBuilder): Query {
+  return single(commandClauses(kind, argument, ctx, span, b, clauses, expressions), span);
+}
+
+/** One command's clauses: its CALL, then its YIELD as a WITH and what follows it (or a RETURN). */
+function commandClauses(
+  kind: ShowKind,
+  argument: Expression,
+  ctx: CommandTail,
+  span: Span,
+  b: Builder,
+  clauses: ClauseBuilder,
+  expressions: ExpressionBuilder,
+  /** Columns the commands before this one yielded, which stay in scope (a chained command). */
+  carried: readonly string[] = [],
+): Clause[] {
   const command = show_commands[kind];
   const name = (n: string, s: Span): Expression => ({ kind: 'variable', name: n, span: s });
   const item = (n: string, s: Span): ProjectionItem => ({ expression: name(n, s), text: n, span: s });
@@ -135,7 +152,7 @@ function commandQuery(kind: ShowKind, argument: Expression, ctx: CommandTail, sp
     optional: false,
     procedure: command.procedure,
     args: [argument],
-    yield: command.columns.map((c) => ({ field: c, variable: c, span })),
+    yield: yieldedColumns(command, ctx, carried).map((c) => ({ field: c, variable: c, span })),
     ...(ctx.YIELD() === null && condition !== undefined && { where: condition }),
     span,
   };
@@ -145,21 +162,56 @@ function commandQuery(kind: ShowKind, argument: Expression, ctx: CommandTail, sp
     span,
   });
   const body = ctx.projectionBody();
-  if (body === null) return single([call, returning(command.defaults)], span);
-  const projection = clauses.projection(body);
-  if (projection.distinct) throw b.source.error('UnexpectedSyntax', 'SHOW ... YIELD takes column names, not DISTINCT', projection.span);
-  for (const it of projection.items) {
+  if (body === null) return [call, returning(command.defaults)];
+  const written = clauses.projection(body);
+  if (written.distinct) throw b.source.error('UnexpectedSyntax', 'SHOW ... YIELD takes column names, not DISTINCT', written.span);
+  for (const it of written.items) {
     if (it.expression.kind !== 'variable') throw b.source.error('UnexpectedSyntax', `SHOW ... YIELD takes column names, not \`${it.text}\``, it.span);
   }
-  const yielded = projection.star ? command.columns : projection.items.map((it) => it.alias ?? (it.expression.kind === 'variable' ? it.expression.name : it.text));
+  const own = written.star ? command.columns : written.items.map((it) => it.alias ?? (it.expression.kind === 'variable' ? it.expression.name : it.text));
+  const yielded = [...carried, ...own];
+  const projection = carried.length === 0 ? written : { ...written, star: false, items: [...carried.map((n) => item(n, span)), ...(written.star ? command.columns.map((n) => item(n, span)) : written.items)] };
   const narrow: WithClause = { kind: 'with', projection, ...(condition !== undefined && { where: condition }), span };
   const after = ctx.clause().flatMap((c) => clauses.clauses(c));
-  // The transaction commands are not combined with other clauses (the manual): YIELD ... WHERE ... RETURN only.
-  if ((kind === 'transactions' || kind === 'terminate') && (after.length > 1 || (after.length === 1 && after[0]!.kind !== 'return'))) {
+  const chained = ctx.chainedTransactionCommand();
+  const transactional = kind === 'transactions' || kind === 'terminate';
+  // The transaction commands are not combined with other clauses (the manual): YIELD ... WHERE ... RETURN
+  // only, or another transaction command reading the columns yielded.
+  if (transactional && (after.length > 1 || (after.length === 1 && (after[0]!.kind !== 'return' || chained !== null)))) {
     const verb = kind === 'terminate' ? 'TERMINATE TRANSACTIONS' : 'SHOW TRANSACTIONS';
-    throw b.source.error('UnexpectedSyntax', `${verb} is not combined with other clauses: after YIELD only WHERE and one RETURN may follow`, span);
+    throw b.source.error('UnexpectedSyntax', `${verb} is not combined with other clauses: after YIELD only WHERE, one RETURN or another transaction command may follow`, span);
   }
-  return single([call, narrow, ...(after.length > 0 ? after : [returning(yielded)])], span);
+  if (chained !== null) {
+    const at = b.source.span(chained);
+    if (!transactional) throw b.source.error('UnexpectedSyntax', 'only a transaction command follows another transaction command', at);
+    return [call, narrow, ...chainedClauses(chained, at, b, clauses, expressions, yielded)];
+  }
+  return [call, narrow, ...(after.length > 0 ? after : [returning(yielded)])];
+}
+
+/**
+ * The columns a command's CALL yields: all of them for the first command; after another command only those
+ * its YIELD names (its default ones without YIELD), so its other columns cannot clash with the names
+ * carried from before (`SHOW ... YIELD transactionId TERMINATE TRANSACTIONS transactionId YIELD message`).
+ */
+function yieldedColumns(command: ShowCommandColumns, ctx: CommandTail, carried: readonly string[]): readonly string[] {
+  if (carried.length === 0) return command.columns;
+  const body = ctx.projectionBody();
+  if (body === null) return command.defaults;
+  if (body.projectionItems().STAR() !== null) return command.columns;
+  const named = new Set(body.projectionItems().projectionItem().map((it) => it.expression().getText()));
+  return command.columns.filter((c) => named.has(c));
+}
+
+/** A SHOW or TERMINATE TRANSACTIONS after another's YIELD: its ids are expressions over the rows so far. */
+function chainedClauses(ctx: ChainedTransactionCommandContext, span: Span, b: Builder, clauses: ClauseBuilder, expressions: ExpressionBuilder, carried: readonly string[]): Clause[] {
+  const terminate = ctx.TERMINATE() !== null;
+  const word = wordOf(ctx.showWord());
+  if (nouns.get(word) !== 'transactions') throw b.source.error('UnexpectedSyntax', `${terminate ? 'TERMINATE' : 'SHOW'} ${word}: expected TRANSACTION or TRANSACTIONS`, span);
+  const ids = ctx.expression().map((e) => b.expression(e));
+  if (terminate && ids.length === 0) throw b.source.error('UnexpectedSyntax', 'TERMINATE TRANSACTIONS needs the ids of the transactions to end', span);
+  const argument: Expression = ids.length === 0 ? { kind: 'literal', value: null, span } : { kind: 'list', items: ids, span };
+  return commandClauses(terminate ? 'terminate' : 'transactions', argument, ctx, span, b, clauses, expressions, carried);
 }
 
 function single(clauses: readonly Clause[], span: Span): Query {

@@ -167,3 +167,49 @@ Feature: TransactionCommands - SHOW TRANSACTIONS and TERMINATE TRANSACTIONS
       | terminate |
       | 1         |
     And no side effects
+
+  Scenario: [17] A transaction command after another's YIELD keeps the columns yielded before
+    Given an empty graph
+    When executing query:
+      """
+      SHOW TRANSACTIONS YIELD transactionId AS t, currentQuery AS q
+      TERMINATE TRANSACTIONS 'weft-transaction-0', t + '-other' YIELD transactionId AS asked, message
+      RETURN q STARTS WITH 'SHOW TRANSACTIONS' AS self, asked = t + '-other' AS other, message
+      """
+    Then the result should be, in any order:
+      | self | other | message                  |
+      | true | false | 'Transaction not found.' |
+      | true | true  | 'Transaction not found.' |
+    And no side effects
+
+  Scenario: [18] A chained TERMINATE needs ids
+    Given any graph
+    When executing query:
+      """
+      SHOW TRANSACTIONS YIELD transactionId AS t TERMINATE TRANSACTIONS
+      """
+    Then a SyntaxError should be raised at compile time: UnexpectedSyntax
+
+  Scenario: [19] Only transaction commands chain
+    Given any graph
+    When executing query:
+      """
+      SHOW INDEXES YIELD name SHOW TRANSACTIONS
+      """
+    Then a SyntaxError should be raised at compile time: UnexpectedSyntax
+
+  Scenario: [20] A chained command after a RETURN
+    Given any graph
+    When executing query:
+      """
+      SHOW TRANSACTIONS YIELD transactionId AS t RETURN t TERMINATE TRANSACTIONS t
+      """
+    Then a SyntaxError should be raised at compile time: UnexpectedSyntax
+
+  Scenario: [21] A column yielded twice under one name
+    Given any graph
+    When executing query:
+      """
+      SHOW TRANSACTIONS YIELD transactionId TERMINATE TRANSACTIONS transactionId
+      """
+    Then a SyntaxError should be raised at compile time: VariableAlreadyBound
