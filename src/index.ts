@@ -20,7 +20,10 @@ import { startSchemaRuntime, type SchemaRuntime } from './server/index-builds/sc
 import { zeroStats } from './query/execute/context.js';
 import { readOnlyBatches } from './query/execute/in-transactions-op.js';
 import type { SchemaEvent } from './log/events.js';
-import { QueryEngine, type QueryResult } from './query/engine.js';
+import { QueryEngine, type Prepared, type QueryResult } from './query/engine.js';
+import { isWeftError } from './common/errors.js';
+import { RunningTransactions, type StatementHandle } from './server/running-transactions.js';
+import { abortReason } from './query/execute/slices.js';
 import type { ProcedureLibrary } from './query/execute/procedures.js';
 import type { IndexCatalog, QueryPlan } from './query/plan/explain.js';
 import { applySessionSet, awaitVectorBuilds, type VectorSession } from './server/vector-reads.js';
@@ -78,6 +81,8 @@ export class Db {
   private readonly schema: SchemaRuntime;
   /** `SET vector_consistency` and `SET vector_build_wait`: this Db is one session. */
   private readonly session: VectorSession = {};
+  /** Its statements while they run, for SHOW and TERMINATE TRANSACTIONS (each is its own implicit transaction). */
+  private readonly transactions = new RunningTransactions();
 
   constructor(
     /** The member underneath: its log, projections and write path. */
@@ -114,6 +119,19 @@ export class Db {
       session: this.session.vector_build_wait_ms,
       server: this.options.vector_build_wait_ms ?? embedded_vector_build_wait_ms_default,
     });
+    const handle = this.transactions.begin(text, new Map(Object.entries(params)));
+    try {
+      return await this.run(prepared, params, vector_consistency, handle);
+    } finally {
+      handle.end();
+    }
+  }
+
+  /**
+   * A query statement, in time slices: other calls are served between them, SHOW TRANSACTIONS lists it
+   * and TERMINATE TRANSACTIONS stops it at its next slice (a write then proposes nothing).
+   */
+  private async run(prepared: Prepared, params: Readonly<Record<string, Value>>, vector_consistency: 'current' | 'snapshot' | 'exact', handle: StatementHandle): Promise<QueryResult> {
     const now_us = Date.now() * 1000;
     const ctx = {
       vector_consistency,
@@ -126,24 +144,43 @@ export class Db {
       viewAt: (ts: number) => readWithComputed(this.database, this.database.viewAtTimestamp(ts), ts),
       validAt: validTimeReader(this.database, wallClockMicros),
       ...(this.options.time_zone !== undefined && { time_zone: this.options.time_zone }),
+      transactions: this.transactions,
     };
+    const signal = handle.signal;
     if (prepared.explain) return this.engine.execute(prepared, this.database.latestCommitted(), ctx);
     const batched = prepared.statement.kind === 'query' && prepared.statement.in_transactions === true;
     if (batched && prepared.kind === 'read') {
       // CALL { } IN TRANSACTIONS that writes nothing: nothing to commit between its batches.
-      return this.engine.executeSliced(prepared, readWithComputed(this.database, this.database.latestCommitted(), now_us), { ...ctx, batches: readOnlyBatches() });
+      return this.engine.executeSliced(prepared, readWithComputed(this.database, this.database.latestCommitted(), now_us), { ...ctx, batches: readOnlyBatches() }, signal);
     }
     if (batched) {
       // CALL { } IN TRANSACTIONS: each batch is committed as it ends (docs/cypher.md 2.1).
       const { value } = await this.database.writeInBatches(
-        (ws, batches) => this.engine.executeSliced(prepared, ws, { ...ctx, writes_private: true, batches }),
+        (ws, batches) => this.engine.executeSliced(prepared, ws, { ...ctx, writes_private: true, batches }, signal),
         { concern: journaled, computed_at_us: now_us },
       );
       return value;
     }
-    if (prepared.kind === 'read') return this.engine.execute(prepared, readWithComputed(this.database, this.database.latestCommitted(), now_us), ctx);
-    const { value } = await this.database.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: journaled, computed_at_us: now_us });
-    return value;
+    if (prepared.kind === 'read') return this.engine.executeSliced(prepared, readWithComputed(this.database, this.database.latestCommitted(), now_us), ctx, signal);
+    const options = { concern: journaled, computed_at_us: now_us };
+    try {
+      const { value } = await this.database.writeSliced(async (ws) => {
+        const result = await this.engine.executeSliced(prepared, ws, { ...ctx, writes_private: true }, signal);
+        // Built: its entry is proposed now, and it commits whatever TERMINATE asks.
+        handle.closing();
+        return result;
+      }, options);
+      return value;
+    } catch (e) {
+      // Overtaken while paused by a write on what it read (another caller of this Db): run again in
+      // one go, which nothing can overtake.
+      if (!isWeftError(e) || e.reason !== 'TRANSACTION_CONFLICT') throw e;
+      // Run in one go it cannot be stopped part way: a termination that came meanwhile ends it here.
+      if (signal.aborted) throw abortReason(signal);
+      handle.closing();
+      const { value } = await this.database.write((ws) => this.engine.execute(prepared, ws, ctx), options);
+      return value;
+    }
   }
 
   /**

@@ -271,6 +271,11 @@ export const reasons = {
     metadata_keys: ['neo4j_code', 'gql_status'],
     condition: 'a statement with CALL { ... } IN TRANSACTIONS was run inside an explicit transaction; send it auto-committed',
   },
+  TRANSACTION_TERMINATED: {
+    code: 'ABORTED',
+    metadata_keys: ['neo4j_code', 'transaction_id'],
+    condition: 'TERMINATE TRANSACTIONS ended the statement or transaction; nothing of it was applied; send it again in a new transaction',
+  },
 } as const satisfies Record<string, ReasonEntry>;
 
 export type Reason = keyof typeof reasons;

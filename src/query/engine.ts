@@ -21,7 +21,7 @@ import { withBuiltinProcedures } from './execute/builtin-procedures.js';
 import { no_procedure_library, type ProcedureLibrary } from './execute/procedures.js';
 import { rowBytes, type OpEnv } from './execute/read-ops.js';
 import { checkNoDanglingNodes } from './execute/write-ops.js';
-import { drive, finish, SliceScheduler, type Flow } from './execute/slices.js';
+import { abortReason, drive, finish, SliceScheduler, type Flow } from './execute/slices.js';
 import { functionCatalog } from './functions/catalog.js';
 import type { EpochInstant, TemporalClock } from './functions/context.js';
 import { optimize } from './optimize/index.js';
@@ -36,6 +36,7 @@ import { inputsOf, type LogicalOp } from './plan/logical.js';
 import { freeSlots } from './plan/expressions.js';
 import { planPattern, type JoinPolicy } from './plan/plan-match.js';
 import { planExpressionBody, planQuery } from './plan/planner.js';
+import type { TransactionAdmin } from './execute/transaction-admin.js';
 
 /**
  * The Cypher engine: text in, rows out.
@@ -112,6 +113,8 @@ export interface ExecuteContext {
   readonly write_lens?: ReadLens;
   /** How `CALL { } IN TRANSACTIONS` commits its batches; only the server's batch path gives it (executeSliced). */
   readonly batches?: BatchCommits;
+  /** The member's running statements and open transactions, for SHOW and TERMINATE TRANSACTIONS; none listed when absent. */
+  readonly transactions?: TransactionAdmin;
 }
 
 export interface QueryResult {
@@ -253,6 +256,9 @@ export class QueryEngine {
    * against the latest state with no other write in between (docs/query-engine.md, Time slices).
    */
   async executeSliced(prepared: Prepared, graph: GraphReader, ctx: ExecuteContext, signal?: AbortSignal): Promise<QueryResult> {
+    // A call cancelled (or a statement terminated) while it waited to start runs nothing: the driver
+    // looks at the signal only between slices, and a short statement ends within its first.
+    if (signal?.aborted === true) throw abortReason(signal);
     if (prepared.kind === 'write' && ctx.writes_private !== true) return this.execute(prepared, graph, ctx);
     const started = this.start(prepared, graph, ctx, true);
     if (!('flow' in started)) return started;
@@ -440,6 +446,7 @@ export class QueryEngine {
       ...(statement.hints.vector_ef !== undefined && { vector_ef: statement.hints.vector_ef }),
       candidates: new Map(),
       batches: ctx.batches,
+      transactions: ctx.transactions,
       planner,
       subplan: (plan) => compilePlan(plan, env),
     };

@@ -17,6 +17,8 @@ import type { NodeState } from '../projections/graph/records.js';
 import type { Database } from './database.js';
 import type { StatementGate } from './statement-gate.js';
 import { SnapshotPins } from './snapshot-pins.js';
+import { RunningTransactions, type StatementHandle } from './running-transactions.js';
+import { abortReason } from '../query/execute/slices.js';
 import { computedLens, computedRefs, readWithComputed, validTimeReader, wallClockMicros, type ReadClock } from './computed/read-views.js';
 import { seek_fraction_max, seek_nodes_min } from '../query/plan/cardinality.js';
 
@@ -51,6 +53,8 @@ export class CypherRunner {
   private readonly indexes: IndexCatalog;
   /** The read time of computed properties in current reads. */
   private clock: ReadClock = wallClockMicros;
+  /** Running statements and open transactions, for SHOW and TERMINATE TRANSACTIONS. */
+  readonly transactions = new RunningTransactions();
 
   constructor(
     private readonly db: Database,
@@ -71,12 +75,23 @@ export class CypherRunner {
     this.clock = clock;
   }
 
+  /**
+   * An auto-committed statement, its own implicit transaction: listed by SHOW TRANSACTIONS while it
+   * runs, and stopped by TERMINATE TRANSACTIONS through its signal, as a cancelled call is.
+   */
   async autoCommit(call: CypherCall, view: GraphReader): Promise<CypherOutcome> {
     const gate = this.limits.gate;
-    return gate === undefined ? this.runAutoCommit(call, view) : gate.hold(() => this.runAutoCommit(call, view));
+    const leave = gate?.enter();
+    const handle = this.transactions.begin(call.text, call.params, call.signal);
+    try {
+      return await this.runAutoCommit({ ...call, signal: handle.signal }, view, handle);
+    } finally {
+      handle.end();
+      leave?.();
+    }
   }
 
-  private async runAutoCommit(call: CypherCall, view: GraphReader): Promise<CypherOutcome> {
+  private async runAutoCommit(call: CypherCall, view: GraphReader, handle: StatementHandle): Promise<CypherOutcome> {
     const prepared = this.engine.prepare(call.text);
     const consistency = resolveConsistency(call.vector_consistency, undefined, call.level);
     const ctx = this.context(call, consistency);
@@ -112,15 +127,19 @@ export class CypherRunner {
         // `sliced_write_attempts_max` such refusals it runs once in one go, which nothing can overtake.
         for (let attempt = 1; attempt <= sliced_write_attempts_max; attempt++) {
           try {
-            return await this.writeStatement(prepared, call, ctx, true);
+            return await this.writeStatement(prepared, call, ctx, true, handle);
           } catch (e) {
             if (!isWeftError(e) || e.reason !== 'TRANSACTION_CONFLICT') throw e;
           }
         }
-        return await this.writeStatement(prepared, call, ctx, false);
+        // Run in one go it cannot be stopped part way: a termination that came meanwhile ends it here.
+        if (call.signal.aborted) throw abortReason(call.signal);
+        return await this.writeStatement(prepared, call, ctx, false, handle);
       }
       case 'schema': {
         if (this.schemaHandler === undefined) throw unimplemented('schema statements are not available on this server');
+        // Admitted through the catalog, it is not stopped: TERMINATE answers that it is closing.
+        handle.closing();
         return this.outcome(await this.schemaHandler(prepared, call), this.db.latestCommitted(), 0);
       }
       case 'session':
@@ -132,14 +151,19 @@ export class CypherRunner {
   }
 
   /** One run of an auto-committed writing statement: in time slices on a pinned snapshot, or in one go. */
-  private async writeStatement(prepared: Prepared, call: CypherCall, ctx: ExecuteContext, sliced: boolean): Promise<CypherOutcome> {
+  private async writeStatement(prepared: Prepared, call: CypherCall, ctx: ExecuteContext, sliced: boolean, handle: StatementHandle): Promise<CypherOutcome> {
     const computed_at_us = this.clock();
     const lens = computedLens(this.db, computed_at_us);
     const writing: ExecuteContext = lens === undefined ? ctx : { ...ctx, write_lens: lens };
     const options = { concern: call.concern, computed_at_us };
+    // Once its rows are built its entry is proposed: from then on it commits, whatever TERMINATE asks.
+    const built = <T>(value: T): T => {
+      handle.closing();
+      return value;
+    };
     const { value, receipt } = sliced
-      ? await this.db.writeSliced((ws) => this.engine.executeSliced(prepared, ws, { ...writing, writes_private: true }, call.signal), options)
-      : await this.db.write((ws) => this.engine.execute(prepared, ws, writing), options);
+      ? await this.db.writeSliced(async (ws) => built(await this.engine.executeSliced(prepared, ws, { ...writing, writes_private: true }, call.signal)), options)
+      : await this.db.write((ws) => built(this.engine.execute(prepared, ws, writing)), options);
     // Values the statement returns are resolved against the state it wrote, pending or not,
     // with their computed properties at the clock its reads saw.
     return this.outcome(value, computedRefs(this.db, this.db.sm.latestView(), computed_at_us), receipt.commit_ts);
@@ -239,6 +263,7 @@ export class CypherRunner {
       now_us: Date.now() * 1000,
       viewAt: (ts: number) => readWithComputed(this.db, this.db.viewAtTimestamp(ts), ts),
       validAt: validTimeReader(this.db, this.clock),
+      transactions: this.transactions,
     };
   }
 

@@ -36,6 +36,9 @@ export function memberQueryBackend(db: Database, txs: Transactions, options: Que
   runner.vector_build_wait_ms = options.vector_build_wait_ms;
   if (options.schema !== undefined) runner.handleSchemaWith(options.schema);
   if (options.read_clock !== undefined) runner.useClock(options.read_clock);
+  // SHOW and TERMINATE TRANSACTIONS see the interactive transactions beside the running statements.
+  runner.transactions.attach(txs);
+  txs.avoidNames((name) => runner.transactions.has(name));
   return {
     // Voters decide what a majority is and bound acks.
     get members() {
@@ -55,7 +58,8 @@ export function memberQueryBackend(db: Database, txs: Transactions, options: Que
       }
       if (call.transaction_id !== 0n) {
         const tx = txs.get(call.transaction_id);
-        const out = await txs.runSliced(tx, (ws) => runner.inTransactionSliced(call, ws, tx.session, tx.read_ts_us));
+        const query = runner.transactions.query(call.text, call.params);
+        const out = await txs.runSliced(tx, query, call.signal, (ws, signal) => runner.inTransactionSliced({ ...call, signal }, ws, tx.session, tx.read_ts_us));
         // Nodes it returns, its own writes included, carry computed properties at the transaction's read time.
         const refs = tx.read_ts_us === undefined ? out.refs : computedRefs(db, out.refs, tx.read_ts_us);
         return { ...out, refs, applied_index: db.committedIndex, commit_ts: 0, served_by_leader: db.log.isLeader };

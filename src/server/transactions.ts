@@ -8,6 +8,14 @@ import { withComputedValues } from '../projections/computed/computed-view.js';
 import { ComputedReads } from '../projections/computed/computed-reads.js';
 import type { ReadLens } from '../projections/graph/read-lens.js';
 import type { Database, Receipt } from './database.js';
+import { transactionTerminated, type RunningQuery, type TerminateOutcome, type TransactionInfo } from '../query/execute/transaction-admin.js';
+import { transactionName, type TransactionSource } from './running-transactions.js';
+
+/** The transaction id in a name `transactionName` made; 0 (no transaction) for any other text. */
+function idOfName(name: string): bigint {
+  const m = /^weft-transaction-([1-9][0-9]{0,18})$/.exec(name);
+  return m === null ? 0n : BigInt(m[1]!);
+}
 
 /**
  * Interactive transactions (SPEC 3.4). A transaction pins the latest committed snapshot; its
@@ -44,10 +52,23 @@ export interface Transaction {
    * committed data). Undefined when no label declares a computed property or `read_ts_us` is.
    */
   readonly lens: ReadLens | undefined;
+  /** Epoch ms of BeginTransaction (SHOW TRANSACTIONS' startTime). */
+  readonly start_ms: number;
+  /** The statement running now and how to stop it (TERMINATE TRANSACTIONS); undefined between statements. */
+  running: { readonly query: RunningQuery; readonly abort: AbortController } | undefined;
+  /** Set while its commit is under way: past the point where it can be terminated. */
+  committing: boolean;
 }
 
-export class Transactions {
+/** Terminated transactions remembered so their client is told so (not NOT_FOUND); the oldest is forgotten first. */
+const terminated_remembered_max = 1024;
+
+export class Transactions implements TransactionSource {
   private readonly open = new Map<bigint, Transaction>();
+  /** Ids of transactions TERMINATE TRANSACTIONS ended, oldest first. Invariant: size <= terminated_remembered_max. */
+  private readonly terminated = new Set<bigint>();
+  /** Ids taken by others (the running auto-committed statements), which a new transaction's name must avoid. */
+  private taken: (name: string) => boolean = () => false;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
@@ -79,7 +100,7 @@ export class Transactions {
     const read_index = this.db.committedIndex;
     const view = this.db.sm.viewAt(read_index);
     let id = 0n;
-    while (id === 0n || this.open.has(id)) id = BigInt(randomInt(1, 2 ** 48 - 1));
+    while (id === 0n || this.open.has(id) || this.terminated.has(id) || this.taken(transactionName(id))) id = BigInt(randomInt(1, 2 ** 48 - 1));
     const tx: Transaction = {
       id,
       read_index,
@@ -90,6 +111,9 @@ export class Transactions {
       busy: false,
       session: {},
       lens: read_ts_us === undefined ? undefined : ComputedReads.of(this.db.sm.schema.catalog, read_ts_us),
+      start_ms: this.now(),
+      running: undefined,
+      committing: false,
     };
     this.open.set(id, tx);
     return tx;
@@ -99,6 +123,7 @@ export class Transactions {
   get(id: bigint): Transaction {
     const tx = this.open.get(id);
     if (tx === undefined) {
+      if (this.terminated.has(id)) throw transactionTerminated(transactionName(id));
       throw notFound(`transaction ${id} is not open: unknown, already ended, or expired after ${this.limits.idle_timeout_ms} ms idle`, 'TRANSACTION_NOT_FOUND', {
         transaction_id: String(id),
       });
@@ -120,17 +145,57 @@ export class Transactions {
     }
   }
 
-  /** `run` for a statement that pauses between time slices: the transaction stays busy until it ends. */
-  async runSliced<T>(tx: Transaction, statement: (ws: WriteSet) => Promise<T>): Promise<T> {
+  /**
+   * `run` for a statement that pauses between time slices: the transaction stays busy until it ends.
+   * The statement runs under `signal` (the call's) joined with the transaction's own, which
+   * TERMINATE TRANSACTIONS aborts.
+   */
+  async runSliced<T>(tx: Transaction, query: RunningQuery, signal: AbortSignal, statement: (ws: WriteSet, signal: AbortSignal) => Promise<T>): Promise<T> {
     if (tx.busy) throw failedPrecondition(`a statement is already running in transaction ${tx.id}`, 'TRANSACTION_BUSY');
     tx.busy = true;
     tx.ws.beginStatement(tx.lens);
+    const abort = new AbortController();
+    tx.running = { query, abort };
     try {
-      return await statement(tx.ws);
+      return await statement(tx.ws, AbortSignal.any([signal, abort.signal]));
     } finally {
+      tx.running = undefined;
       tx.busy = false;
       tx.last_used_ms = this.now();
     }
+  }
+
+  /** Names taken elsewhere on the member (RunningTransactions.has), which new transactions avoid. */
+  avoidNames(taken: (name: string) => boolean): void {
+    this.taken = taken;
+  }
+
+  list(): Iterable<TransactionInfo> {
+    return [...this.open.values()].map((tx) => ({
+      transaction_id: transactionName(tx.id),
+      kind: 'explicit' as const,
+      start_ms: tx.start_ms,
+      last_used_ms: tx.last_used_ms,
+      state: tx.committing ? ('closing' as const) : ('running' as const),
+      query: tx.running?.query,
+    }));
+  }
+
+  /**
+   * TERMINATE TRANSACTIONS: the statement running in it stops at its next time slice with the
+   * Terminated error, its write set is dropped (nothing of it is proposed), and its client gets the
+   * same error on any later use. A transaction whose commit is under way cannot be terminated.
+   */
+  terminate(name: string): TerminateOutcome | undefined {
+    const id = idOfName(name);
+    const tx = this.open.get(id);
+    if (tx === undefined) return this.terminated.has(id) ? 'terminated' : undefined;
+    if (tx.committing) return 'closing';
+    tx.running?.abort.abort(transactionTerminated(name));
+    this.open.delete(tx.id);
+    this.terminated.add(tx.id);
+    if (this.terminated.size > terminated_remembered_max) this.terminated.delete(this.terminated.values().next().value!);
+    return 'terminated';
   }
 
   /**
@@ -151,12 +216,15 @@ export class Transactions {
     // write set into ops reads the snapshot's versions) and no statement or second commit enters.
     // It ends once they are built, as it did when they were built in one go.
     tx.busy = true;
+    tx.committing = true;
     const read_check = { read_ts: tx.snapshot_ts, node_ids: [...tx.ws.readNodes], edge_ids: [...tx.ws.readEdges] };
     const receipt = await this.db.commitWriteSet(tx.ws, read_check, expect, concern, () => this.open.delete(id));
     return receipt ?? { index: tx.read_index, commit_ts: tx.snapshot_ts };
   }
 
+  /** A terminated transaction is already rolled back: rolling it back again answers nothing and forgets it. */
   rollback(id: bigint): void {
+    if (this.terminated.delete(id)) return;
     this.get(id);
     this.open.delete(id);
   }

@@ -55,7 +55,10 @@ describe('sliced reads over a moving graph', () => {
       try {
         const tx = txs.begin();
         const n = 100_000;
-        const inTx = (text: string) => txs.runSliced(tx, (ws) => runner.inTransactionSliced({ ...call(text, { n: BigInt(n) }), transaction_id: tx.id }, ws));
+        const inTx = (text: string) => {
+          const c = { ...call(text, { n: BigInt(n) }), transaction_id: tx.id };
+          return txs.runSliced(tx, runner.transactions.query(c.text, c.params), c.signal, (ws, signal) => runner.inTransactionSliced({ ...c, signal }, ws));
+        };
         const writing = inTx('UNWIND range(1, $n) AS i CREATE (:T {i: i})');
         let settled = false;
         void writing.finally(() => (settled = true));

@@ -48,8 +48,10 @@ async function withTransactions(body: (db: Database, runner: CypherRunner, txs: 
   }
 }
 
-const inTx = (txs: Transactions, runner: CypherRunner, tx: Transaction, text: string, params: Record<string, Value> = {}) =>
-  txs.runSliced(tx, (ws) => runner.inTransactionSliced({ ...call(text, params), transaction_id: tx.id }, ws));
+const inTx = (txs: Transactions, runner: CypherRunner, tx: Transaction, text: string, params: Record<string, Value> = {}) => {
+  const c = { ...call(text, params), transaction_id: tx.id };
+  return txs.runSliced(tx, runner.transactions.query(c.text, c.params), c.signal, (ws, signal) => runner.inTransactionSliced({ ...c, signal }, ws));
+};
 
 describe('a large transaction commits in parts', () => {
   it('a point write sent while its parts are appended commits before its commit part; a restart gives the same graph', async () => {

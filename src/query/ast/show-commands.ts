@@ -4,7 +4,7 @@
  * command as a query over its internal `procedure`, whose name no query can write unquoted; the
  * procedures (execute/show-procedures.ts) yield every column in this order.
  */
-export type ShowKind = 'indexes' | 'constraints' | 'functions' | 'procedures';
+export type ShowKind = 'indexes' | 'constraints' | 'functions' | 'procedures' | 'transactions' | 'terminate';
 
 export interface ShowCommandColumns {
   readonly procedure: string;
@@ -16,6 +16,7 @@ const index_defaults = ['id', 'name', 'state', 'populationPercent', 'type', 'ent
 const constraint_defaults = ['id', 'name', 'type', 'entityType', 'labelsOrTypes', 'properties', 'ownedIndex', 'propertyType'];
 const function_defaults = ['name', 'category', 'description'];
 const procedure_defaults = ['name', 'description', 'mode', 'worksOnSystem'];
+const transaction_defaults = ['database', 'transactionId', 'currentQueryId', 'connectionId', 'clientAddress', 'username', 'currentQuery', 'startTime', 'status', 'elapsedTime'];
 
 export const show_commands: Readonly<Record<ShowKind, ShowCommandColumns>> = {
   indexes: {
@@ -48,5 +49,47 @@ export const show_commands: Readonly<Record<ShowKind, ShowCommandColumns>> = {
       'deprecatedBy',
       'option',
     ],
+  },
+  transactions: {
+    procedure: 'show transactions',
+    defaults: transaction_defaults,
+    columns: [
+      ...transaction_defaults,
+      'outerTransactionId',
+      'metaData',
+      'parameters',
+      'planner',
+      'runtime',
+      'indexes',
+      'currentQueryStartTime',
+      'protocol',
+      'requestUri',
+      'currentQueryStatus',
+      'statusDetails',
+      'resourceInformation',
+      'activeLockCount',
+      'currentQueryActiveLockCount',
+      'cpuTime',
+      'waitTime',
+      'idleTime',
+      'currentQueryElapsedTime',
+      'currentQueryCpuTime',
+      'currentQueryWaitTime',
+      'currentQueryIdleTime',
+      'currentQueryAllocatedBytes',
+      'allocatedDirectBytes',
+      'estimatedUsedHeapMemory',
+      'pageHits',
+      'pageFaults',
+      'currentQueryPageHits',
+      'currentQueryPageFaults',
+      'initializationStackTrace',
+    ],
+  },
+  // TERMINATE TRANSACTIONS is no SHOW command, but is written the same way (build-show.ts).
+  terminate: {
+    procedure: 'terminate transactions',
+    defaults: ['transactionId', 'username', 'message'],
+    columns: ['transactionId', 'username', 'message'],
   },
 };

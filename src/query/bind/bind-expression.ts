@@ -14,8 +14,10 @@ import {
   elementOf,
   float_type,
   integer_type,
+  isInstant,
   isKnown,
   isNumeric,
+  isTemporal,
   join,
   listOf,
   map_type,
@@ -24,6 +26,7 @@ import {
   null_type,
   number_type,
   string_type,
+  temporal_kinds,
   type StaticType,
 } from './static-type.js';
 
@@ -70,7 +73,8 @@ export class ExpressionBinder {
       }
       case 'property': {
         const object = this.bind(e.object, plain);
-        if (!mayBe(object.type, 'map', 'node', 'relationship')) {
+        // Temporal values have fields (`date().year`, `d.days`).
+        if (!mayBe(object.type, 'map', 'node', 'relationship', ...temporal_kinds)) {
           throw bindError('InvalidArgumentType', `cannot read property \`${e.key}\` of a ${describeType(object.type)}`, span);
         }
         return { kind: 'property', object, key: e.key, type: any_type, span };
@@ -100,10 +104,10 @@ export class ExpressionBinder {
           return { kind: 'unary', op: 'not', operand, type: boolean_type, span };
         }
         const operand = this.bind(e.operand, plain);
-        if (isKnown(operand.type) && !isNumeric(operand.type)) {
-          throw bindError('InvalidArgumentType', `unary ${e.op === 'neg' ? '-' : '+'} needs a number, not a ${describeType(operand.type)}`, span);
+        if (isKnown(operand.type) && !isNumeric(operand.type) && operand.type.kind !== 'duration') {
+          throw bindError('InvalidArgumentType', `unary ${e.op === 'neg' ? '-' : '+'} needs a number or a duration, not a ${describeType(operand.type)}`, span);
         }
-        return { kind: 'unary', op: e.op, operand, type: isNumeric(operand.type) ? operand.type : any_type, span };
+        return { kind: 'unary', op: e.op, operand, type: isNumeric(operand.type) || operand.type.kind === 'duration' ? operand.type : any_type, span };
       }
       case 'binary':
         return this.binary(e.op, e.left, e.right, env, span);
@@ -311,6 +315,7 @@ export class ExpressionBinder {
         }
         const unaddable = (t: StaticType): boolean => ['boolean', 'map', 'node', 'relationship', 'path'].includes(t.kind);
         if (unaddable(left.type) || unaddable(right.type)) refuse('+');
+        if (isTemporal(left.type) || isTemporal(right.type)) return made(temporalArithmetic('add', left.type, right.type) ?? refuse('+'));
         if (left.type.kind === 'string' || right.type.kind === 'string') return made(isKnown(left.type) && isKnown(right.type) ? string_type : any_type);
         return made(numericResult(left.type, right.type));
       }
@@ -319,6 +324,9 @@ export class ExpressionBinder {
       case 'div':
       case 'mod':
       case 'pow': {
+        if ((op === 'sub' || op === 'mul' || op === 'div') && (isTemporal(left.type) || isTemporal(right.type))) {
+          return made(temporalArithmetic(op, left.type, right.type) ?? refuse(symbol(op)));
+        }
         const arithmetic = (t: StaticType): boolean => !isKnown(t) || isNumeric(t);
         if (!arithmetic(left.type) || !arithmetic(right.type)) refuse(symbol(op));
         return made(op === 'pow' ? (isKnown(left.type) && isKnown(right.type) ? float_type : any_type) : numericResult(left.type, right.type));
@@ -387,6 +395,35 @@ export class ExpressionBinder {
     const args = argExprs.map((a) => this.bind(a, env));
     checkFunctionArguments(signature.name, args, span, name);
     return { kind: 'function', name: signature.name, signature, args, type: functionResultType(signature.name, args), span };
+  }
+}
+
+/**
+ * The type of `+`, `-`, `*` or `/` with a temporal operand (the manual's temporal arithmetic): an instant
+ * plus or minus a duration is that instant, durations add and subtract, a string plus a temporal value
+ * is a string (its text), a duration times or divided by a
+ * number is a duration. Undefined when the operation can never succeed (`date() + 1`, `date() - date()`,
+ * `2 / duration(...)`); ANY while an operand is unknown.
+ */
+function temporalArithmetic(op: 'add' | 'sub' | 'mul' | 'div', left: StaticType, right: StaticType): StaticType | undefined {
+  if (!isKnown(left) || !isKnown(right)) return any_type;
+  const duration = (t: StaticType): boolean => t.kind === 'duration';
+  switch (op) {
+    case 'add':
+      // A temporal value joins a string as its text.
+      if (left.kind === 'string' || right.kind === 'string') return string_type;
+      if (isInstant(left) && duration(right)) return left;
+      if (duration(left) && (isInstant(right) || duration(right))) return right;
+      return undefined;
+    case 'sub':
+      if ((isInstant(left) || duration(left)) && duration(right)) return left;
+      return undefined;
+    case 'mul':
+      if (duration(left) && isNumeric(right)) return left;
+      if (isNumeric(left) && duration(right)) return right;
+      return undefined;
+    case 'div':
+      return duration(left) && isNumeric(right) ? left : undefined;
   }
 }
 

@@ -7,7 +7,7 @@ import type { BoundHints, BoundSessionSet, VectorConsistency } from './bound-sta
 import { bindError } from './context.js';
 import type { ExpressionBinder } from './bind-expression.js';
 import { Scope } from './scope.js';
-import { describeType, isKnown } from './static-type.js';
+import { describeType, isKnown, isTemporal } from './static-type.js';
 
 /** vector_build_wait is carried as a uint32 of milliseconds (SPEC 4.1). */
 export const vector_build_wait_ms_max = 2 ** 32 - 1;
@@ -98,8 +98,8 @@ function bindValidAt(h: Hint, expressions: ExpressionBinder): BoundExpression {
   }
   if (referencesVariables(arg)) throw bindError('NonConstantExpression', 'valid_at must not depend on variables', arg.span);
   const bound = expressions.bind(arg, { scope: new Scope(), aggregation: 'forbidden', predicate: false });
-  // The static types know no temporal kind: a type known at all is not a datetime.
-  if (isKnown(bound.type)) {
+  // A temporal value is checked when the statement runs (a DATE or LOCAL DATETIME is refused there).
+  if (isKnown(bound.type) && !isTemporal(bound.type)) {
     throw bindError('InvalidArgumentType', `valid_at takes a datetime, not a ${describeType(bound.type)}`, arg.span);
   }
   return bound;

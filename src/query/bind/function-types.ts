@@ -4,6 +4,10 @@ import { bindError } from './context.js';
 import {
   any_type,
   boolean_type,
+  duration_type,
+  instant_kinds,
+  scalar,
+  temporal_kinds,
   describeType,
   elementOf,
   float_type,
@@ -25,6 +29,21 @@ const string_arg: Accepted = ['string'];
 const number_arg: Accepted = ['number'];
 const integer_arg: Accepted = ['integer'];
 const list_arg: Accepted = ['list'];
+const instant_arg: Accepted = instant_kinds;
+const temporal_arg: Accepted = temporal_kinds;
+/** A constructor takes text, a map of components, or an instant to take them from. */
+const instant_source_arg: Accepted = ['string', 'map', ...instant_kinds];
+
+/** The argument kinds of the temporal functions of one instant type: the constructor and its clocks and truncate. */
+function instantFunctions(type: string): Record<string, readonly Accepted[]> {
+  return {
+    [type]: [instant_source_arg],
+    [`${type}.statement`]: [string_arg],
+    [`${type}.transaction`]: [string_arg],
+    [`${type}.realtime`]: [string_arg],
+    [`${type}.truncate`]: [string_arg, instant_arg, ['map']],
+  };
+}
 
 /**
  * Argument kinds the built-in functions accept, by position (a position not listed takes anything).
@@ -32,7 +51,7 @@ const list_arg: Accepted = ['list'];
  * succeed, as openCypher and Neo4j do at compile time when an argument's type is known (`labels(p)`
  * on a path, `length(n)` on a node, `properties(1)`, `toUpper(1)`, `sqrt('x')`, `size(length(p))`).
  * A value of unknown type (a property, a parameter, an element of a mixed list) is checked when it
- * arrives. Temporal values have no static type here, so they always pass.
+ * arrives. A temporal value's type is known where a temporal function made it (`toFloat(date())`).
  */
 const accepted_arguments: Readonly<Record<string, readonly Accepted[]>> = {
   labels: [['node']],
@@ -60,7 +79,7 @@ const accepted_arguments: Readonly<Record<string, readonly Accepted[]>> = {
   toboolean: [['string', 'boolean', 'integer']],
   tointeger: [['string', 'number', 'boolean']],
   tofloat: [['string', 'number']],
-  tostring: [['string', 'number', 'boolean']],
+  tostring: [['string', 'number', 'boolean', ...temporal_kinds]],
   toupper: [string_arg],
   tolower: [string_arg],
   upper: [string_arg],
@@ -105,14 +124,30 @@ const accepted_arguments: Readonly<Record<string, readonly Accepted[]>> = {
   point: [['map']],
   'vector.similarity.cosine': [list_arg, list_arg],
   'vector.similarity.euclidean': [list_arg, list_arg],
-  // sum and avg take durations too, which have no static type here and so always pass.
-  sum: [number_arg],
-  avg: [number_arg],
+  sum: [['number', 'duration']],
+  avg: [['number', 'duration']],
   stdev: [number_arg],
   stdevp: [number_arg],
   percentilecont: [number_arg, number_arg],
   percentiledisc: [number_arg, number_arg],
+  ...instantFunctions('date'),
+  ...instantFunctions('localtime'),
+  ...instantFunctions('time'),
+  ...instantFunctions('localdatetime'),
+  ...instantFunctions('datetime'),
+  'datetime.fromepoch': [number_arg, number_arg],
+  'datetime.fromepochmillis': [number_arg],
+  duration: [['string', 'map', 'duration']],
+  'duration.between': [instant_arg, instant_arg],
+  'duration.inmonths': [instant_arg, instant_arg],
+  'duration.indays': [instant_arg, instant_arg],
+  'duration.inseconds': [instant_arg, instant_arg],
 };
+
+/** The kinds argument `position` (from 0) of `name` may have; undefined when it takes anything. */
+export function acceptedArgumentKinds(name: string, position: number): Accepted | undefined {
+  return accepted_arguments[name]?.[position];
+}
 
 /** Refuses an argument of a type `name` can never take; the message names the function as `written`. */
 export function checkFunctionArguments(name: string, args: readonly BoundExpression[], span: Span, written = name): void {
@@ -206,9 +241,30 @@ export function functionResultType(name: string, args: readonly BoundExpression[
     case 'min':
     case 'max':
       return a0;
+    case 'timestamp':
+      return integer_type;
+    case 'date':
+    case 'localtime':
+    case 'time':
+    case 'localdatetime':
+    case 'datetime':
+      return scalar(name);
+    case 'datetime.fromepoch':
+    case 'datetime.fromepochmillis':
+      return scalar('datetime');
+    case 'duration':
+    case 'duration.between':
+    case 'duration.inmonths':
+    case 'duration.indays':
+    case 'duration.inseconds':
+      return duration_type;
     case 'coalesce':
       return args.reduce<StaticType>((t, a) => join(t, a.type), { kind: 'null' });
-    default:
-      return any_type;
+    default: {
+      // The clocks and truncate of an instant type give that type (`date.statement()`, `datetime.truncate(...)`).
+      const [type, verb] = name.split('.');
+      const instant = instant_kinds.find((k) => k === type);
+      return instant !== undefined && (verb === 'statement' || verb === 'transaction' || verb === 'realtime' || verb === 'truncate') ? scalar(instant) : any_type;
+    }
   }
 }

@@ -2,7 +2,33 @@
  * What the binder knows of a value's type before any row exists. 'any' means unknown (a parameter,
  * a property, most function results); a check only fires when the type is known and wrong.
  */
-export type ScalarTypeName = 'any' | 'null' | 'boolean' | 'integer' | 'float' | 'number' | 'string' | 'map' | 'node' | 'relationship' | 'path';
+export type ScalarTypeName =
+  | 'any'
+  | 'null'
+  | 'boolean'
+  | 'integer'
+  | 'float'
+  | 'number'
+  | 'string'
+  | 'map'
+  | 'node'
+  | 'relationship'
+  | 'path'
+  | InstantTypeName
+  | 'duration';
+
+/** The temporal instants; with DURATION, the temporal types a constructor's result is known to have. */
+export type InstantTypeName = 'date' | 'localtime' | 'time' | 'localdatetime' | 'datetime';
+export const instant_kinds: readonly InstantTypeName[] = ['date', 'localtime', 'time', 'localdatetime', 'datetime'];
+export const temporal_kinds: readonly ScalarTypeName[] = [...instant_kinds, 'duration'];
+
+export function isInstant(t: StaticType): boolean {
+  return (instant_kinds as readonly string[]).includes(t.kind);
+}
+
+export function isTemporal(t: StaticType): boolean {
+  return (temporal_kinds as readonly string[]).includes(t.kind);
+}
 
 export type StaticType = { readonly kind: ScalarTypeName } | { readonly kind: 'list'; readonly element: StaticType };
 
@@ -27,6 +53,7 @@ export const map_type = scalar('map');
 export const node_type = scalar('node');
 export const relationship_type = scalar('relationship');
 export const path_type = scalar('path');
+export const duration_type = scalar('duration');
 
 export function listOf(element: StaticType): StaticType {
   return { kind: 'list', element };
@@ -82,6 +109,12 @@ export function describeType(t: StaticType): string {
     node: 'Node',
     relationship: 'Relationship',
     path: 'Path',
+    date: 'Date',
+    localtime: 'LocalTime',
+    time: 'Time',
+    localdatetime: 'LocalDateTime',
+    datetime: 'DateTime',
+    duration: 'Duration',
   };
   return names[t.kind];
 }

@@ -3,6 +3,7 @@ import type { GraphReader } from '../../projections/graph/view.js';
 import { string_type } from '../bind/static-type.js';
 import type { Procedure, ProcedureLibrary } from './procedures.js';
 import { show_procedures, showProceduresProcedure } from './show-procedures.js';
+import { show_transactions_procedure, terminate_transactions_procedure } from './show-transactions.js';
 
 /**
  * The schema procedures every Neo4j database answers, so the CALL examples of the Cypher manual run
@@ -49,7 +50,7 @@ const builtins: readonly Procedure[] = [
 ];
 
 const by_name: ReadonlyMap<string, Procedure> = new Map(
-  [...builtins, ...show_procedures, showProceduresProcedure(() => builtins)].map((p) => [p.name, p]),
+  [...builtins, ...show_procedures, show_transactions_procedure, terminate_transactions_procedure, showProceduresProcedure(() => builtins)].map((p) => [p.name, p]),
 );
 
 /** `library` with the built-in procedures behind it: a name the library knows is its own. */

@@ -19,7 +19,8 @@ export function call(op: Op<'call'>, input: PhysicalOp, env: OpEnv): PhysicalOp 
     const proc = env.cx.procedures.lookup(name);
     if (proc === undefined) throw new CypherError('ProcedureError', 'compile time', 'ProcedureNotFound', `there is no procedure ${name}`);
     const schema = env.cx.indexes.schemaObjects?.();
-    const context: ProcedureContext = { graph: env.cx.graph, ...(schema !== undefined && { schema }) };
+    const transactions = env.cx.transactions;
+    const context: ProcedureContext = { graph: env.cx.graph, ...(schema !== undefined && { schema }), ...(transactions !== undefined && { transactions }) };
     return input(arg, (row) => {
       const values = args.map((f) => f(row));
       if (outputs.length === 0) {

@@ -10,6 +10,7 @@ import type { LogicalOp } from '../plan/logical.js';
 import type { Deadline, MemoryBudget } from './budget.js';
 import type { ProcedureLibrary } from './procedures.js';
 import type { Flow } from './slices.js';
+import type { TransactionAdmin } from './transaction-admin.js';
 
 /**
  * A row: one value per slot of the statement (`BoundVariable.id`). Operators write the slots they
@@ -76,6 +77,8 @@ export interface ExecContext {
   readonly candidates: Map<number, Iterable<NodeState>>;
   /** How `CALL { } IN TRANSACTIONS` commits its batches; absent where a statement cannot commit mid-run. */
   readonly batches: BatchCommits | undefined;
+  /** The member's running statements and open transactions (SHOW and TERMINATE TRANSACTIONS); absent outside a server or Db. */
+  readonly transactions: TransactionAdmin | undefined;
   /** Compiles a nested plan (a pattern in an expression, an EXISTS body) in this context. */
   subplan(plan: LogicalOp): PhysicalOp;
   /** Plans the patterns and queries nested in expressions. */

@@ -2,12 +2,15 @@ import type { Value } from '../../common/values/value.js';
 import type { GraphReader } from '../../projections/graph/view.js';
 import type { ProcedureCatalog, ProcedureSignature } from '../bind/procedures.js';
 import type { SchemaObjects } from '../plan/explain.js';
+import type { TransactionAdmin } from './transaction-admin.js';
 
 /** What a procedure may read while it runs: the graph as the calling statement sees it, and the schema. */
 export interface ProcedureContext {
   readonly graph: GraphReader;
   /** The indexes and constraints of the member (SHOW INDEXES, SHOW CONSTRAINTS); absent where there is no catalog. */
   readonly schema?: SchemaObjects;
+  /** The member's running statements and open transactions (SHOW and TERMINATE TRANSACTIONS); absent where there are none to list. */
+  readonly transactions?: TransactionAdmin;
 }
 
 

@@ -3,7 +3,10 @@ import type { ConstraintRecord, IndexRecord } from '../../projections/catalog/ty
 import { typeText } from '../../projections/catalog/value-types.js';
 import { show_commands, type ShowKind } from '../ast/show-commands.js';
 import { any_type, boolean_type, float_type, integer_type, listOf, map_type, string_type, type StaticType } from '../bind/static-type.js';
+import { acceptedArgumentKinds, functionResultType } from '../bind/function-types.js';
 import { allFunctionsByCategory } from '../functions/catalog.js';
+import type { FunctionDefinition } from '../functions/definition.js';
+import { manualName } from '../functions/neo4j-names.js';
 import type { Procedure, ProcedureContext } from './procedures.js';
 
 /**
@@ -32,7 +35,7 @@ const column_types: ReadonlyMap<string, StaticType> = new Map([
   ...['name', 'state', 'type', 'entityType', 'indexProvider', 'owningConstraint', 'ownedIndex', 'propertyType', 'failureMessage', 'createStatement'].map(
     (c) => [c, string_type] as const,
   ),
-  ...['category', 'description', 'signature', 'returnDescription', 'deprecatedBy', 'mode'].map((c) => [c, string_type] as const),
+  ...['category', 'description', 'signature', 'deprecatedBy', 'mode'].map((c) => [c, string_type] as const),
 ]);
 
 function showProcedure(kind: ShowKind, rows: (filter: string, context: ProcedureContext) => Iterable<ReadonlyMap<string, Value>>): Procedure {
@@ -135,22 +138,83 @@ function constraintStatement(c: ConstraintRecord): string {
   return `CREATE CONSTRAINT ${quoted(c.name)} FOR (n:${quoted(c.label)}) REQUIRE ${target} ${requirement}`;
 }
 
+/** A static type as the manual writes types in signatures (`STRING`, `LIST<INTEGER>`, `INTEGER | FLOAT`). */
+function typeWord(t: StaticType): string {
+  if (t.kind === 'list') return `LIST<${typeWord(t.element)}>`;
+  return kind_words[t.kind];
+}
+
+const kind_words: Readonly<Record<StaticType['kind'] & string, string>> = {
+  any: 'ANY',
+  null: 'NULL',
+  boolean: 'BOOLEAN',
+  integer: 'INTEGER',
+  float: 'FLOAT',
+  number: 'INTEGER | FLOAT',
+  string: 'STRING',
+  map: 'MAP',
+  node: 'NODE',
+  relationship: 'RELATIONSHIP',
+  path: 'PATH',
+  date: 'DATE',
+  localtime: 'LOCAL TIME',
+  time: 'ZONED TIME',
+  localdatetime: 'LOCAL DATETIME',
+  datetime: 'ZONED DATETIME',
+  duration: 'DURATION',
+  list: 'LIST<ANY>',
+};
+
+/**
+ * A function's arguments as the binder checks them (bind/function-types.ts): each named `input` when the
+ * function takes one, else `arg1`, `arg2`, ...; typed by the kinds it accepts (ANY where the binder leaves
+ * the check to run time); those past `min_args` optional.
+ */
+function functionArguments(f: FunctionDefinition): { name: string; type: string; optional: boolean }[] {
+  const count = f.max_args === Infinity ? Math.max(1, f.min_args) : f.max_args;
+  return Array.from({ length: count }, (_, i) => {
+    const kinds = acceptedArgumentKinds(f.name, i);
+    return {
+      name: count === 1 ? 'input' : `arg${i + 1}`,
+      type: kinds === undefined ? 'ANY' : kinds.map((k) => kind_words[k]).join(' | '),
+      optional: i >= f.min_args,
+    };
+  });
+}
+
 function* functionRows(filter: string): Iterable<ReadonlyMap<string, Value>> {
   if (filter === 'USER DEFINED') return;
   const rows = allFunctionsByCategory()
-    .flatMap(({ category, functions }) => functions.map((f) => ({ category, f })))
+    .flatMap(({ category, functions }) => functions.map((f) => ({ category, f, name: manualName(f.name) })))
     .filter(({ f }) => !f.name.includes(' ') && !/^[^a-z]/.test(f.name))
-    .sort((a, b) => (a.f.name < b.f.name ? -1 : a.f.name > b.f.name ? 1 : 0));
-  for (const { category, f } of rows) {
-    const max = f.max_args === Infinity ? '...' : String(f.max_args);
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const { category, f, name } of rows) {
+    const args = functionArguments(f);
+    const result = functionResultType(f.name, []);
+    // coalesce of no known argument is typed null: it returns whatever its arguments hold.
+    const returns = typeWord(result.kind === 'null' ? any_type : result);
+    const written = args.map((a) => (a.optional ? `[${a.name} :: ${a.type}]` : `${a.name} :: ${a.type}`));
+    if (f.max_args === Infinity) written.push('...');
     yield new Map<string, Value>([
-      ['name', f.name],
+      ['name', name],
       ['category', category],
       ['description', null],
-      ['signature', `${f.name}(${f.min_args === f.max_args ? f.min_args : `${f.min_args}..${max}`} arguments)`],
+      ['signature', `${name}(${written.join(', ')}) :: ${returns}`],
       ['isBuiltIn', true],
-      ['argumentDescription', []],
-      ['returnDescription', null],
+      [
+        'argumentDescription',
+        args.map(
+          (a) =>
+            new Map<string, Value>([
+              ['name', a.name],
+              ['description', null],
+              ['type', a.type],
+              ['isDeprecated', false],
+              ['optional', a.optional],
+            ]),
+        ),
+      ],
+      ['returnDescription', returns],
       ['aggregating', f.kind === 'aggregate'],
       ['rolesExecution', null],
       ['rolesBoostedExecution', null],
@@ -166,6 +230,16 @@ export const show_procedures: readonly Procedure[] = [
   showProcedure('functions', (filter) => functionRows(filter)),
 ];
 
+/** A procedure's input or output as the manual describes it: name, type, description (Weft has none). */
+function fieldDescription(name: string, type: StaticType): Value {
+  return new Map<string, Value>([
+    ['name', name],
+    ['type', typeWord(type)],
+    ['description', null],
+    ['isDeprecated', false],
+  ]);
+}
+
 /** SHOW PROCEDURES over the built-in procedures `listed` (the schema procedures; SHOW's own are internal). */
 export function showProceduresProcedure(listed: () => readonly Procedure[]): Procedure {
   return showProcedure('procedures', () =>
@@ -178,9 +252,9 @@ export function showProceduresProcedure(listed: () => readonly Procedure[]): Pro
             ['description', null],
             ['mode', 'READ'],
             ['worksOnSystem', false],
-            ['signature', `${p.name}(${p.inputs.map((i) => i.name).join(', ')}) :: (${p.outputs.map((o) => o.name).join(', ')})`],
-            ['argumentDescription', p.inputs.map((i) => new Map<string, Value>([['name', i.name]]))],
-            ['returnDescription', p.outputs.map((o) => new Map<string, Value>([['name', o.name]]))],
+            ['signature', `${p.name}(${p.inputs.map((i) => `${i.name} :: ${typeWord(i.type)}`).join(', ')}) :: (${p.outputs.map((o) => `${o.name} :: ${typeWord(o.type)}`).join(', ')})`],
+            ['argumentDescription', p.inputs.map((i) => fieldDescription(i.name, i.type))],
+            ['returnDescription', p.outputs.map((o) => fieldDescription(o.name, o.type))],
             ['admin', false],
             ['rolesExecution', null],
             ['rolesBoostedExecution', null],

@@ -237,7 +237,8 @@ export async function drive(flow: Flow, deadline: Deadline, signal: AbortSignal 
   }
 }
 
-function abortReason(signal: AbortSignal): WeftError {
+/** Why `signal` was aborted: its reason when that is a WeftError (a deadline, a termination), else CANCELLED. */
+export function abortReason(signal: AbortSignal): WeftError {
   const reason: unknown = signal.reason;
   return reason instanceof WeftError ? reason : new WeftError('CANCELLED', 'the statement was cancelled');
 }

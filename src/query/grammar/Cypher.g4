@@ -31,6 +31,7 @@ statement
     : sessionCommand
     | schemaCommand
     | showCommand
+    | terminateCommand
     | query
     ;
 
@@ -38,8 +39,31 @@ statement
 // (Neo4j 5). The words before YIELD or WHERE are checked by the builder, which writes the command as a
 // query over an internal procedure; the YIELD part reads as a WITH, and the clauses after it follow it.
 showCommand
-    : SHOW showWord+ where?
-    | SHOW showWord+ YIELD projectionBody where? clause*
+    : SHOW showWord+ transactionIds? where?
+    | SHOW showWord+ transactionIds? YIELD projectionBody where? clause* chainedTransactionCommand?
+    ;
+
+// TERMINATE TRANSACTION[S] id[, ...] [YIELD ... [WHERE ...] [RETURN ...]] (Neo4j 5), written as SHOW is.
+terminateCommand
+    : TERMINATE showWord transactionIds (YIELD projectionBody where? clause* chainedTransactionCommand?)?
+    ;
+
+// SHOW or TERMINATE TRANSACTIONS after another transaction command's YIELD (Neo4j 5): its ids may be any
+// expressions over the columns yielded before (`... YIELD transactionId AS t TERMINATE TRANSACTIONS t`).
+chainedTransactionCommand
+    : (SHOW | TERMINATE) showWord (expression (COMMA expression)*)? (YIELD projectionBody where? clause* chainedTransactionCommand?)?
+    ;
+
+// The ids of SHOW and TERMINATE TRANSACTIONS: quoted strings, parameters, or lists of them. None starts
+// with a name, so they never run into the words before them.
+transactionIds
+    : transactionIdsItem (COMMA transactionIdsItem)*
+    ;
+
+transactionIdsItem
+    : StringLiteral
+    | parameter
+    | listLiteral
     ;
 
 showWord
@@ -895,6 +919,7 @@ nonReservedKeyword
     | NODETACH
     | INSERT
     | SHOW
+    | TERMINATE
     ;
 
 // Labels, relationship types and property keys may be any word, reserved or not (`n.count`, `:End`).
@@ -1008,6 +1033,7 @@ RETURN      : 'RETURN';
 SET         : 'SET';
 SINGLE      : 'SINGLE';
 SHOW        : 'SHOW';
+TERMINATE   : 'TERMINATE';
 SKIP_       : 'SKIP';
 STARTS      : 'STARTS';
 THEN        : 'THEN';

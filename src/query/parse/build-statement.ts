@@ -37,7 +37,7 @@ import {
   type TypeNameContext,
 } from '../grammar/gen/CypherParser.js';
 import { schemaName, symbolicName, variableName, type Builder } from './builder.js';
-import { showQuery } from './build-show.js';
+import { showQuery, terminateQuery } from './build-show.js';
 import type { ClauseBuilder } from './build-clause.js';
 import type { ExpressionBuilder } from './build-expression.js';
 
@@ -56,9 +56,13 @@ export class StatementBuilder {
     const options = this.b.options;
     assert(options !== undefined, 'a top-level statement has options');
     const show = ctx.showCommand();
+    const terminate = ctx.terminateCommand();
     let built: Query;
     if (show !== null) {
-      built = showQuery(show, this.b, this.clauses);
+      built = showQuery(show, this.b, this.clauses, this.expressions);
+      checkComposition(built, false, this.b);
+    } else if (terminate !== null) {
+      built = terminateQuery(terminate, this.b, this.clauses, this.expressions);
       checkComposition(built, false, this.b);
     } else {
       built = this.query(ctx.query()!, false);

@@ -324,6 +324,12 @@ function mayHoldEntity(t: StaticType): boolean {
     case 'float':
     case 'number':
     case 'string':
+    case 'date':
+    case 'localtime':
+    case 'time':
+    case 'localdatetime':
+    case 'datetime':
+    case 'duration':
       return false;
     case 'any':
     case 'map':

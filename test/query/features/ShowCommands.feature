@@ -135,14 +135,14 @@ Feature: ShowCommands - SHOW INDEXES, CONSTRAINTS, FUNCTIONS and PROCEDURES
     When executing query:
       """
       SHOW FUNCTIONS YIELD name, category, aggregating
-      WHERE name IN ['count', 'tolower', 'date']
+      WHERE name IN ['count', 'toLower', 'date']
       RETURN name, category, aggregating ORDER BY name
       """
     Then the result should be, in order:
       | name      | category      | aggregating |
       | 'count'   | 'Aggregating' | true        |
       | 'date'    | 'Temporal'    | false       |
-      | 'tolower' | 'String'      | false       |
+      | 'toLower' | 'String'      | false       |
     And no side effects
 
   Scenario: [9] SHOW BUILT IN FUNCTIONS EXECUTABLE BY CURRENT USER, with SKIP and LIMIT; no user-defined ones
@@ -216,11 +216,11 @@ Feature: ShowCommands - SHOW INDEXES, CONSTRAINTS, FUNCTIONS and PROCEDURES
       """
     Then a SyntaxError should be raised at compile time: UnexpectedSyntax
 
-  Scenario: [16] SHOW TRANSACTIONS is not supported
+  Scenario: [16] Only SHOW TRANSACTIONS takes ids
     Given any graph
     When executing query:
       """
-      SHOW TRANSACTIONS
+      SHOW INDEXES 'weft-transaction-1'
       """
     Then a SyntaxError should be raised at compile time: UnexpectedSyntax
 
@@ -241,4 +241,51 @@ Feature: ShowCommands - SHOW INDEXES, CONSTRAINTS, FUNCTIONS and PROCEDURES
     Then the result should be, in any order:
       | show |
       | 1    |
+    And no side effects
+
+  Scenario: [19] SHOW FUNCTIONS names functions as the manual spells them, with a signature typed as the binder checks it
+    Given any graph
+    When executing query:
+      """
+      SHOW FUNCTIONS YIELD name, signature, isBuiltIn, returnDescription, argumentDescription
+      WHERE name IN ['toUpper', 'toIntegerOrNull', 'stDev', 'percentileCont', 'elementId', 'duration.inDays', 'substring', 'coalesce', 'vector.similarity.cosine']
+      RETURN name, signature, isBuiltIn, returnDescription, [a IN argumentDescription | a.name + ' ' + a.type] AS arguments ORDER BY name
+      """
+    Then the result should be, in order:
+      | name                       | signature                                                                    | isBuiltIn | returnDescription | arguments                                         |
+      | 'coalesce'                 | 'coalesce(input :: ANY, ...) :: ANY'                                         | true      | 'ANY'             | ['input ANY']                                     |
+      | 'duration.inDays'          | 'duration.inDays(arg1 :: DATE \| LOCAL TIME \| ZONED TIME \| LOCAL DATETIME \| ZONED DATETIME, arg2 :: DATE \| LOCAL TIME \| ZONED TIME \| LOCAL DATETIME \| ZONED DATETIME) :: DURATION' | true | 'DURATION' | ['arg1 DATE \| LOCAL TIME \| ZONED TIME \| LOCAL DATETIME \| ZONED DATETIME', 'arg2 DATE \| LOCAL TIME \| ZONED TIME \| LOCAL DATETIME \| ZONED DATETIME'] |
+      | 'elementId'                | 'elementId(input :: NODE \| RELATIONSHIP) :: ANY'                            | true      | 'ANY'             | ['input NODE \| RELATIONSHIP']                    |
+      | 'percentileCont'           | 'percentileCont(arg1 :: INTEGER \| FLOAT, arg2 :: INTEGER \| FLOAT) :: FLOAT' | true      | 'FLOAT'           | ['arg1 INTEGER \| FLOAT', 'arg2 INTEGER \| FLOAT'] |
+      | 'stDev'                    | 'stDev(input :: INTEGER \| FLOAT) :: FLOAT'                                  | true      | 'FLOAT'           | ['input INTEGER \| FLOAT']                        |
+      | 'substring'                | 'substring(arg1 :: STRING, arg2 :: INTEGER, [arg3 :: INTEGER]) :: STRING'    | true      | 'STRING'          | ['arg1 STRING', 'arg2 INTEGER', 'arg3 INTEGER']   |
+      | 'toIntegerOrNull'          | 'toIntegerOrNull(input :: ANY) :: ANY'                                       | true      | 'ANY'             | ['input ANY']                                     |
+      | 'toUpper'                  | 'toUpper(input :: STRING) :: STRING'                                         | true      | 'STRING'          | ['input STRING']                                  |
+      | 'vector.similarity.cosine' | 'vector.similarity.cosine(arg1 :: LIST<ANY>, arg2 :: LIST<ANY>) :: FLOAT'    | true      | 'FLOAT'           | ['arg1 LIST<ANY>', 'arg2 LIST<ANY>']              |
+    And no side effects
+
+  Scenario: [20] SHOW FUNCTIONS EXECUTABLE lists every function; no name is listed in Weft's lower-case spelling where the manual capitalizes it
+    Given any graph
+    When executing query:
+      """
+      SHOW FUNCTIONS EXECUTABLE YIELD name
+      WHERE name IN ['tolower', 'toLower', 'randomuuid', 'randomUUID', 'isempty', 'isEmpty', 'lower']
+      RETURN collect(name) AS names
+      """
+    Then the result should be, in any order:
+      | names                                      |
+      | ['isEmpty', 'lower', 'randomUUID', 'toLower'] |
+    And no side effects
+
+  Scenario: [21] SHOW PROCEDURES EXECUTABLE BY CURRENT USER gives typed signatures and descriptions of arguments and outputs
+    Given any graph
+    When executing query:
+      """
+      SHOW PROCEDURES EXECUTABLE BY CURRENT USER YIELD name, signature, argumentDescription, returnDescription
+      WHERE name = 'db.labels'
+      RETURN name, signature, argumentDescription, [r IN returnDescription | r.name + ' :: ' + r.type] AS returns
+      """
+    Then the result should be, in any order:
+      | name        | signature                          | argumentDescription | returns             |
+      | 'db.labels' | 'db.labels() :: (label :: STRING)' | []                  | ['label :: STRING'] |
     And no side effects

@@ -26,7 +26,7 @@ Feature: Manual - casting data values
       """
       WITH date({year: 2023, month: 5, day: 2}) AS d RETURN toFloat(d)
       """
-    Then a TypeError should be raised at runtime: InvalidArgumentValue
+    Then a SyntaxError should be raised at compile time: InvalidArgumentType
 
   Scenario: [3] The OrNull form of the same conversion gives null
     When executing query:

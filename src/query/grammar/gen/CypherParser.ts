@@ -65,217 +65,222 @@ export class CypherParser extends antlr.Parser {
     public static readonly SET = 55;
     public static readonly SINGLE = 56;
     public static readonly SHOW = 57;
-    public static readonly SKIP_ = 58;
-    public static readonly STARTS = 59;
-    public static readonly THEN = 60;
-    public static readonly TIMESTAMP = 61;
-    public static readonly TRUE = 62;
-    public static readonly TYPED = 63;
-    public static readonly NORMALIZED = 64;
-    public static readonly LEADING = 65;
-    public static readonly TRAILING = 66;
-    public static readonly BOTH = 67;
-    public static readonly FROM = 68;
-    public static readonly OFFSET = 69;
-    public static readonly UNION = 70;
-    public static readonly UNIQUE = 71;
-    public static readonly UNWIND = 72;
-    public static readonly USING = 73;
-    public static readonly WHEN = 74;
-    public static readonly WHERE = 75;
-    public static readonly WITH = 76;
-    public static readonly XOR = 77;
-    public static readonly YIELD = 78;
-    public static readonly COLONCOLON = 79;
-    public static readonly DOTDOT = 80;
-    public static readonly PLUSEQ = 81;
-    public static readonly REGEX_MATCH = 82;
-    public static readonly NEQ = 83;
-    public static readonly LTE = 84;
-    public static readonly GTE = 85;
-    public static readonly EQ = 86;
-    public static readonly LT = 87;
-    public static readonly GT = 88;
-    public static readonly PLUS = 89;
-    public static readonly MINUS = 90;
-    public static readonly STAR = 91;
-    public static readonly SLASH = 92;
-    public static readonly PERCENT = 93;
-    public static readonly AMP = 94;
-    public static readonly BANG = 95;
-    public static readonly CARET = 96;
-    public static readonly DOT = 97;
-    public static readonly COMMA = 98;
-    public static readonly COLON = 99;
-    public static readonly SEMI = 100;
-    public static readonly DOUBLEBAR = 101;
-    public static readonly PIPE = 102;
-    public static readonly DOLLAR = 103;
-    public static readonly LPAREN = 104;
-    public static readonly RPAREN = 105;
-    public static readonly LBRACK = 106;
-    public static readonly RBRACK = 107;
-    public static readonly LBRACE = 108;
-    public static readonly RBRACE = 109;
-    public static readonly HexInteger = 110;
-    public static readonly OctalInteger = 111;
-    public static readonly DecimalInteger = 112;
-    public static readonly FloatLiteral = 113;
-    public static readonly StringLiteral = 114;
-    public static readonly EscapedSymbolicName = 115;
-    public static readonly UnescapedSymbolicName = 116;
-    public static readonly WHITESPACE = 117;
-    public static readonly HINT_COMMENT = 118;
-    public static readonly BLOCK_COMMENT = 119;
-    public static readonly LINE_COMMENT = 120;
+    public static readonly TERMINATE = 58;
+    public static readonly SKIP_ = 59;
+    public static readonly STARTS = 60;
+    public static readonly THEN = 61;
+    public static readonly TIMESTAMP = 62;
+    public static readonly TRUE = 63;
+    public static readonly TYPED = 64;
+    public static readonly NORMALIZED = 65;
+    public static readonly LEADING = 66;
+    public static readonly TRAILING = 67;
+    public static readonly BOTH = 68;
+    public static readonly FROM = 69;
+    public static readonly OFFSET = 70;
+    public static readonly UNION = 71;
+    public static readonly UNIQUE = 72;
+    public static readonly UNWIND = 73;
+    public static readonly USING = 74;
+    public static readonly WHEN = 75;
+    public static readonly WHERE = 76;
+    public static readonly WITH = 77;
+    public static readonly XOR = 78;
+    public static readonly YIELD = 79;
+    public static readonly COLONCOLON = 80;
+    public static readonly DOTDOT = 81;
+    public static readonly PLUSEQ = 82;
+    public static readonly REGEX_MATCH = 83;
+    public static readonly NEQ = 84;
+    public static readonly LTE = 85;
+    public static readonly GTE = 86;
+    public static readonly EQ = 87;
+    public static readonly LT = 88;
+    public static readonly GT = 89;
+    public static readonly PLUS = 90;
+    public static readonly MINUS = 91;
+    public static readonly STAR = 92;
+    public static readonly SLASH = 93;
+    public static readonly PERCENT = 94;
+    public static readonly AMP = 95;
+    public static readonly BANG = 96;
+    public static readonly CARET = 97;
+    public static readonly DOT = 98;
+    public static readonly COMMA = 99;
+    public static readonly COLON = 100;
+    public static readonly SEMI = 101;
+    public static readonly DOUBLEBAR = 102;
+    public static readonly PIPE = 103;
+    public static readonly DOLLAR = 104;
+    public static readonly LPAREN = 105;
+    public static readonly RPAREN = 106;
+    public static readonly LBRACK = 107;
+    public static readonly RBRACK = 108;
+    public static readonly LBRACE = 109;
+    public static readonly RBRACE = 110;
+    public static readonly HexInteger = 111;
+    public static readonly OctalInteger = 112;
+    public static readonly DecimalInteger = 113;
+    public static readonly FloatLiteral = 114;
+    public static readonly StringLiteral = 115;
+    public static readonly EscapedSymbolicName = 116;
+    public static readonly UnescapedSymbolicName = 117;
+    public static readonly WHITESPACE = 118;
+    public static readonly HINT_COMMENT = 119;
+    public static readonly BLOCK_COMMENT = 120;
+    public static readonly LINE_COMMENT = 121;
     public static readonly RULE_script = 0;
     public static readonly RULE_statement = 1;
     public static readonly RULE_showCommand = 2;
-    public static readonly RULE_showWord = 3;
-    public static readonly RULE_sessionCommand = 4;
-    public static readonly RULE_sessionValue = 5;
-    public static readonly RULE_query = 6;
-    public static readonly RULE_queryOption = 7;
-    public static readonly RULE_unionPart = 8;
-    public static readonly RULE_singleQuery = 9;
-    public static readonly RULE_asOfTimestamp = 10;
-    public static readonly RULE_queryHint = 11;
-    public static readonly RULE_hintCommentBody = 12;
-    public static readonly RULE_hintCall = 13;
-    public static readonly RULE_clause = 14;
-    public static readonly RULE_matchClause = 15;
-    public static readonly RULE_unwindClause = 16;
-    public static readonly RULE_callClause = 17;
-    public static readonly RULE_subqueryCallClause = 18;
-    public static readonly RULE_subqueryScope = 19;
-    public static readonly RULE_inTransactions = 20;
-    public static readonly RULE_inTransactionsParameter = 21;
-    public static readonly RULE_inTransactionsRetry = 22;
-    public static readonly RULE_inTransactionsReport = 23;
-    public static readonly RULE_procedureName = 24;
-    public static readonly RULE_yieldItems = 25;
-    public static readonly RULE_yieldItem = 26;
-    public static readonly RULE_createClause = 27;
-    public static readonly RULE_mergeClause = 28;
-    public static readonly RULE_mergeAction = 29;
-    public static readonly RULE_setClause = 30;
-    public static readonly RULE_setItem = 31;
-    public static readonly RULE_removeClause = 32;
-    public static readonly RULE_removeItem = 33;
-    public static readonly RULE_deleteClause = 34;
-    public static readonly RULE_foreachClause = 35;
-    public static readonly RULE_orderSkipLimitClause = 36;
-    public static readonly RULE_finishClause = 37;
-    public static readonly RULE_letClause = 38;
-    public static readonly RULE_letItem = 39;
-    public static readonly RULE_filterClause = 40;
-    public static readonly RULE_withClause = 41;
-    public static readonly RULE_returnClause = 42;
-    public static readonly RULE_projectionBody = 43;
-    public static readonly RULE_projectionItems = 44;
-    public static readonly RULE_projectionItem = 45;
-    public static readonly RULE_order = 46;
-    public static readonly RULE_skip = 47;
-    public static readonly RULE_limit = 48;
-    public static readonly RULE_sortItem = 49;
-    public static readonly RULE_where = 50;
-    public static readonly RULE_pattern = 51;
-    public static readonly RULE_patternPart = 52;
-    public static readonly RULE_pathSelector = 53;
-    public static readonly RULE_shortestPathPattern = 54;
-    public static readonly RULE_patternElement = 55;
-    public static readonly RULE_relationshipsPattern = 56;
-    public static readonly RULE_nodePattern = 57;
-    public static readonly RULE_isLabelExpression = 58;
-    public static readonly RULE_labelExpression = 59;
-    public static readonly RULE_labelDisjunction = 60;
-    public static readonly RULE_labelConjunction = 61;
-    public static readonly RULE_labelNegation = 62;
-    public static readonly RULE_labelAtom = 63;
-    public static readonly RULE_patternElementChain = 64;
-    public static readonly RULE_quantifiedPath = 65;
-    public static readonly RULE_pathQuantifier = 66;
-    public static readonly RULE_relationshipPattern = 67;
-    public static readonly RULE_relationshipDetail = 68;
-    public static readonly RULE_properties = 69;
-    public static readonly RULE_relationshipTypes = 70;
-    public static readonly RULE_nodeLabels = 71;
-    public static readonly RULE_nodeLabel = 72;
-    public static readonly RULE_dynamicName = 73;
-    public static readonly RULE_rangeLiteral = 74;
-    public static readonly RULE_rangeBound = 75;
-    public static readonly RULE_labelName = 76;
-    public static readonly RULE_relTypeName = 77;
-    public static readonly RULE_propertyExpression = 78;
-    public static readonly RULE_expression = 79;
-    public static readonly RULE_orExpression = 80;
-    public static readonly RULE_xorExpression = 81;
-    public static readonly RULE_andExpression = 82;
-    public static readonly RULE_notExpression = 83;
-    public static readonly RULE_comparisonExpression = 84;
-    public static readonly RULE_comparisonOperator = 85;
-    public static readonly RULE_predicateExpression = 86;
-    public static readonly RULE_predicateSuffix = 87;
-    public static readonly RULE_valueTypeExpression = 88;
-    public static readonly RULE_valueTypeAlternative = 89;
-    public static readonly RULE_valueTypeWord = 90;
-    public static readonly RULE_addOrSubtractExpression = 91;
-    public static readonly RULE_addOrSubtractOperator = 92;
-    public static readonly RULE_multiplyDivideModuloExpression = 93;
-    public static readonly RULE_multiplyDivideModuloOperator = 94;
-    public static readonly RULE_powerOfExpression = 95;
-    public static readonly RULE_unaryAddOrSubtractExpression = 96;
-    public static readonly RULE_nonArithmeticOperatorExpression = 97;
-    public static readonly RULE_listOperator = 98;
-    public static readonly RULE_propertyLookup = 99;
-    public static readonly RULE_atom = 100;
-    public static readonly RULE_countStar = 101;
-    public static readonly RULE_caseExpression = 102;
-    public static readonly RULE_caseAlternative = 103;
-    public static readonly RULE_caseWhenOperand = 104;
-    public static readonly RULE_listComprehension = 105;
-    public static readonly RULE_patternComprehension = 106;
-    public static readonly RULE_quantifierExpression = 107;
-    public static readonly RULE_quantifier = 108;
-    public static readonly RULE_filterExpression = 109;
-    public static readonly RULE_reduceExpression = 110;
-    public static readonly RULE_subqueryExpression = 111;
-    public static readonly RULE_parenthesizedExpression = 112;
-    public static readonly RULE_trimFromExpression = 113;
-    public static readonly RULE_functionInvocation = 114;
-    public static readonly RULE_functionName = 115;
-    public static readonly RULE_namespace = 116;
-    public static readonly RULE_mapProjection = 117;
-    public static readonly RULE_mapProjectionItem = 118;
-    public static readonly RULE_parameter = 119;
-    public static readonly RULE_literal = 120;
-    public static readonly RULE_booleanLiteral = 121;
-    public static readonly RULE_numberLiteral = 122;
-    public static readonly RULE_integerLiteral = 123;
-    public static readonly RULE_listLiteral = 124;
-    public static readonly RULE_mapLiteral = 125;
-    public static readonly RULE_propertyKeyName = 126;
-    public static readonly RULE_schemaCommand = 127;
-    public static readonly RULE_createConstraint = 128;
-    public static readonly RULE_constraintRequirement = 129;
-    public static readonly RULE_propertyReference = 130;
-    public static readonly RULE_propertyReferenceList = 131;
-    public static readonly RULE_typeName = 132;
-    public static readonly RULE_dropConstraint = 133;
-    public static readonly RULE_createIndex = 134;
-    public static readonly RULE_indexTarget = 135;
-    public static readonly RULE_createSearchIndex = 136;
-    public static readonly RULE_searchIndexProperties = 137;
-    public static readonly RULE_indexOptions = 138;
-    public static readonly RULE_dropIndex = 139;
-    public static readonly RULE_ifNotExists = 140;
-    public static readonly RULE_ifExists = 141;
-    public static readonly RULE_variable = 142;
-    public static readonly RULE_keywordVariable = 143;
-    public static readonly RULE_symbolicName = 144;
-    public static readonly RULE_nonReservedKeyword = 145;
-    public static readonly RULE_schemaName = 146;
-    public static readonly RULE_reservedWord = 147;
+    public static readonly RULE_terminateCommand = 3;
+    public static readonly RULE_chainedTransactionCommand = 4;
+    public static readonly RULE_transactionIds = 5;
+    public static readonly RULE_transactionIdsItem = 6;
+    public static readonly RULE_showWord = 7;
+    public static readonly RULE_sessionCommand = 8;
+    public static readonly RULE_sessionValue = 9;
+    public static readonly RULE_query = 10;
+    public static readonly RULE_queryOption = 11;
+    public static readonly RULE_unionPart = 12;
+    public static readonly RULE_singleQuery = 13;
+    public static readonly RULE_asOfTimestamp = 14;
+    public static readonly RULE_queryHint = 15;
+    public static readonly RULE_hintCommentBody = 16;
+    public static readonly RULE_hintCall = 17;
+    public static readonly RULE_clause = 18;
+    public static readonly RULE_matchClause = 19;
+    public static readonly RULE_unwindClause = 20;
+    public static readonly RULE_callClause = 21;
+    public static readonly RULE_subqueryCallClause = 22;
+    public static readonly RULE_subqueryScope = 23;
+    public static readonly RULE_inTransactions = 24;
+    public static readonly RULE_inTransactionsParameter = 25;
+    public static readonly RULE_inTransactionsRetry = 26;
+    public static readonly RULE_inTransactionsReport = 27;
+    public static readonly RULE_procedureName = 28;
+    public static readonly RULE_yieldItems = 29;
+    public static readonly RULE_yieldItem = 30;
+    public static readonly RULE_createClause = 31;
+    public static readonly RULE_mergeClause = 32;
+    public static readonly RULE_mergeAction = 33;
+    public static readonly RULE_setClause = 34;
+    public static readonly RULE_setItem = 35;
+    public static readonly RULE_removeClause = 36;
+    public static readonly RULE_removeItem = 37;
+    public static readonly RULE_deleteClause = 38;
+    public static readonly RULE_foreachClause = 39;
+    public static readonly RULE_orderSkipLimitClause = 40;
+    public static readonly RULE_finishClause = 41;
+    public static readonly RULE_letClause = 42;
+    public static readonly RULE_letItem = 43;
+    public static readonly RULE_filterClause = 44;
+    public static readonly RULE_withClause = 45;
+    public static readonly RULE_returnClause = 46;
+    public static readonly RULE_projectionBody = 47;
+    public static readonly RULE_projectionItems = 48;
+    public static readonly RULE_projectionItem = 49;
+    public static readonly RULE_order = 50;
+    public static readonly RULE_skip = 51;
+    public static readonly RULE_limit = 52;
+    public static readonly RULE_sortItem = 53;
+    public static readonly RULE_where = 54;
+    public static readonly RULE_pattern = 55;
+    public static readonly RULE_patternPart = 56;
+    public static readonly RULE_pathSelector = 57;
+    public static readonly RULE_shortestPathPattern = 58;
+    public static readonly RULE_patternElement = 59;
+    public static readonly RULE_relationshipsPattern = 60;
+    public static readonly RULE_nodePattern = 61;
+    public static readonly RULE_isLabelExpression = 62;
+    public static readonly RULE_labelExpression = 63;
+    public static readonly RULE_labelDisjunction = 64;
+    public static readonly RULE_labelConjunction = 65;
+    public static readonly RULE_labelNegation = 66;
+    public static readonly RULE_labelAtom = 67;
+    public static readonly RULE_patternElementChain = 68;
+    public static readonly RULE_quantifiedPath = 69;
+    public static readonly RULE_pathQuantifier = 70;
+    public static readonly RULE_relationshipPattern = 71;
+    public static readonly RULE_relationshipDetail = 72;
+    public static readonly RULE_properties = 73;
+    public static readonly RULE_relationshipTypes = 74;
+    public static readonly RULE_nodeLabels = 75;
+    public static readonly RULE_nodeLabel = 76;
+    public static readonly RULE_dynamicName = 77;
+    public static readonly RULE_rangeLiteral = 78;
+    public static readonly RULE_rangeBound = 79;
+    public static readonly RULE_labelName = 80;
+    public static readonly RULE_relTypeName = 81;
+    public static readonly RULE_propertyExpression = 82;
+    public static readonly RULE_expression = 83;
+    public static readonly RULE_orExpression = 84;
+    public static readonly RULE_xorExpression = 85;
+    public static readonly RULE_andExpression = 86;
+    public static readonly RULE_notExpression = 87;
+    public static readonly RULE_comparisonExpression = 88;
+    public static readonly RULE_comparisonOperator = 89;
+    public static readonly RULE_predicateExpression = 90;
+    public static readonly RULE_predicateSuffix = 91;
+    public static readonly RULE_valueTypeExpression = 92;
+    public static readonly RULE_valueTypeAlternative = 93;
+    public static readonly RULE_valueTypeWord = 94;
+    public static readonly RULE_addOrSubtractExpression = 95;
+    public static readonly RULE_addOrSubtractOperator = 96;
+    public static readonly RULE_multiplyDivideModuloExpression = 97;
+    public static readonly RULE_multiplyDivideModuloOperator = 98;
+    public static readonly RULE_powerOfExpression = 99;
+    public static readonly RULE_unaryAddOrSubtractExpression = 100;
+    public static readonly RULE_nonArithmeticOperatorExpression = 101;
+    public static readonly RULE_listOperator = 102;
+    public static readonly RULE_propertyLookup = 103;
+    public static readonly RULE_atom = 104;
+    public static readonly RULE_countStar = 105;
+    public static readonly RULE_caseExpression = 106;
+    public static readonly RULE_caseAlternative = 107;
+    public static readonly RULE_caseWhenOperand = 108;
+    public static readonly RULE_listComprehension = 109;
+    public static readonly RULE_patternComprehension = 110;
+    public static readonly RULE_quantifierExpression = 111;
+    public static readonly RULE_quantifier = 112;
+    public static readonly RULE_filterExpression = 113;
+    public static readonly RULE_reduceExpression = 114;
+    public static readonly RULE_subqueryExpression = 115;
+    public static readonly RULE_parenthesizedExpression = 116;
+    public static readonly RULE_trimFromExpression = 117;
+    public static readonly RULE_functionInvocation = 118;
+    public static readonly RULE_functionName = 119;
+    public static readonly RULE_namespace = 120;
+    public static readonly RULE_mapProjection = 121;
+    public static readonly RULE_mapProjectionItem = 122;
+    public static readonly RULE_parameter = 123;
+    public static readonly RULE_literal = 124;
+    public static readonly RULE_booleanLiteral = 125;
+    public static readonly RULE_numberLiteral = 126;
+    public static readonly RULE_integerLiteral = 127;
+    public static readonly RULE_listLiteral = 128;
+    public static readonly RULE_mapLiteral = 129;
+    public static readonly RULE_propertyKeyName = 130;
+    public static readonly RULE_schemaCommand = 131;
+    public static readonly RULE_createConstraint = 132;
+    public static readonly RULE_constraintRequirement = 133;
+    public static readonly RULE_propertyReference = 134;
+    public static readonly RULE_propertyReferenceList = 135;
+    public static readonly RULE_typeName = 136;
+    public static readonly RULE_dropConstraint = 137;
+    public static readonly RULE_createIndex = 138;
+    public static readonly RULE_indexTarget = 139;
+    public static readonly RULE_createSearchIndex = 140;
+    public static readonly RULE_searchIndexProperties = 141;
+    public static readonly RULE_indexOptions = 142;
+    public static readonly RULE_dropIndex = 143;
+    public static readonly RULE_ifNotExists = 144;
+    public static readonly RULE_ifExists = 145;
+    public static readonly RULE_variable = 146;
+    public static readonly RULE_keywordVariable = 147;
+    public static readonly RULE_symbolicName = 148;
+    public static readonly RULE_nonReservedKeyword = 149;
+    public static readonly RULE_schemaName = 150;
+    public static readonly RULE_reservedWord = 151;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
@@ -286,14 +291,14 @@ export class CypherParser extends antlr.Parser {
         "'INSERT'", "'FILTER'", "'IF'", "'IN'", "'INDEX'", "'IS'", "'KEY'", 
         "'LIMIT'", "'MATCH'", "'MERGE'", "'NODE'", "'NONE'", "'NOT'", "'NULL'", 
         "'OF'", "'ON'", "'OPTIONAL'", "'OR'", "'ORDER'", "'REDUCE'", "'REMOVE'", 
-        "'REQUIRE'", "'RETURN'", "'SET'", "'SINGLE'", "'SHOW'", "'SKIP'", 
-        "'STARTS'", "'THEN'", "'TIMESTAMP'", "'TRUE'", "'TYPED'", "'NORMALIZED'", 
-        "'LEADING'", "'TRAILING'", "'BOTH'", "'FROM'", "'OFFSET'", "'UNION'", 
-        "'UNIQUE'", "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", "'WITH'", 
-        "'XOR'", "'YIELD'", "'::'", "'..'", "'+='", "'=~'", "'<>'", "'<='", 
-        "'>='", "'='", "'<'", "'>'", "'+'", "'-'", "'*'", "'/'", "'%'", 
-        "'&'", "'!'", "'^'", "'.'", "','", "':'", "';'", "'||'", "'|'", 
-        "'$'", "'('", "')'", "'['", "']'", "'{'", "'}'"
+        "'REQUIRE'", "'RETURN'", "'SET'", "'SINGLE'", "'SHOW'", "'TERMINATE'", 
+        "'SKIP'", "'STARTS'", "'THEN'", "'TIMESTAMP'", "'TRUE'", "'TYPED'", 
+        "'NORMALIZED'", "'LEADING'", "'TRAILING'", "'BOTH'", "'FROM'", "'OFFSET'", 
+        "'UNION'", "'UNIQUE'", "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", 
+        "'WITH'", "'XOR'", "'YIELD'", "'::'", "'..'", "'+='", "'=~'", "'<>'", 
+        "'<='", "'>='", "'='", "'<'", "'>'", "'+'", "'-'", "'*'", "'/'", 
+        "'%'", "'&'", "'!'", "'^'", "'.'", "','", "':'", "';'", "'||'", 
+        "'|'", "'$'", "'('", "')'", "'['", "']'", "'{'", "'}'"
     ];
 
     public static readonly symbolicNames = [
@@ -304,19 +309,21 @@ export class CypherParser extends antlr.Parser {
         "NODETACH", "INSERT", "FILTER", "IF", "IN", "INDEX", "IS", "KEY", 
         "LIMIT", "MATCH", "MERGE", "NODE", "NONE", "NOT", "NULL", "OF", 
         "ON", "OPTIONAL", "OR", "ORDER", "REDUCE", "REMOVE", "REQUIRE", 
-        "RETURN", "SET", "SINGLE", "SHOW", "SKIP_", "STARTS", "THEN", "TIMESTAMP", 
-        "TRUE", "TYPED", "NORMALIZED", "LEADING", "TRAILING", "BOTH", "FROM", 
-        "OFFSET", "UNION", "UNIQUE", "UNWIND", "USING", "WHEN", "WHERE", 
-        "WITH", "XOR", "YIELD", "COLONCOLON", "DOTDOT", "PLUSEQ", "REGEX_MATCH", 
-        "NEQ", "LTE", "GTE", "EQ", "LT", "GT", "PLUS", "MINUS", "STAR", 
-        "SLASH", "PERCENT", "AMP", "BANG", "CARET", "DOT", "COMMA", "COLON", 
-        "SEMI", "DOUBLEBAR", "PIPE", "DOLLAR", "LPAREN", "RPAREN", "LBRACK", 
-        "RBRACK", "LBRACE", "RBRACE", "HexInteger", "OctalInteger", "DecimalInteger", 
-        "FloatLiteral", "StringLiteral", "EscapedSymbolicName", "UnescapedSymbolicName", 
-        "WHITESPACE", "HINT_COMMENT", "BLOCK_COMMENT", "LINE_COMMENT"
+        "RETURN", "SET", "SINGLE", "SHOW", "TERMINATE", "SKIP_", "STARTS", 
+        "THEN", "TIMESTAMP", "TRUE", "TYPED", "NORMALIZED", "LEADING", "TRAILING", 
+        "BOTH", "FROM", "OFFSET", "UNION", "UNIQUE", "UNWIND", "USING", 
+        "WHEN", "WHERE", "WITH", "XOR", "YIELD", "COLONCOLON", "DOTDOT", 
+        "PLUSEQ", "REGEX_MATCH", "NEQ", "LTE", "GTE", "EQ", "LT", "GT", 
+        "PLUS", "MINUS", "STAR", "SLASH", "PERCENT", "AMP", "BANG", "CARET", 
+        "DOT", "COMMA", "COLON", "SEMI", "DOUBLEBAR", "PIPE", "DOLLAR", 
+        "LPAREN", "RPAREN", "LBRACK", "RBRACK", "LBRACE", "RBRACE", "HexInteger", 
+        "OctalInteger", "DecimalInteger", "FloatLiteral", "StringLiteral", 
+        "EscapedSymbolicName", "UnescapedSymbolicName", "WHITESPACE", "HINT_COMMENT", 
+        "BLOCK_COMMENT", "LINE_COMMENT"
     ];
     public static readonly ruleNames = [
-        "script", "statement", "showCommand", "showWord", "sessionCommand", 
+        "script", "statement", "showCommand", "terminateCommand", "chainedTransactionCommand", 
+        "transactionIds", "transactionIdsItem", "showWord", "sessionCommand", 
         "sessionValue", "query", "queryOption", "unionPart", "singleQuery", 
         "asOfTimestamp", "queryHint", "hintCommentBody", "hintCall", "clause", 
         "matchClause", "unwindClause", "callClause", "subqueryCallClause", 
@@ -374,19 +381,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 296;
+            this.state = 304;
             this.statement();
-            this.state = 298;
+            this.state = 306;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 100) {
+            if (_la === 101) {
                 {
-                this.state = 297;
+                this.state = 305;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 300;
+            this.state = 308;
             this.match(CypherParser.EOF);
             }
         }
@@ -407,34 +414,41 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 306;
+            this.state = 315;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 302;
+                this.state = 310;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 303;
+                this.state = 311;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 304;
+                this.state = 312;
                 this.showCommand();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 305;
+                this.state = 313;
+                this.terminateCommand();
+                }
+                break;
+            case 5:
+                this.enterOuterAlt(localContext, 5);
+                {
+                this.state = 314;
                 this.query();
                 }
                 break;
@@ -458,42 +472,11 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 4, CypherParser.RULE_showCommand);
         let _la: number;
         try {
-            this.state = 334;
+            this.state = 352;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 7, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 10, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
-                {
-                this.state = 308;
-                this.match(CypherParser.SHOW);
-                this.state = 310;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                do {
-                    {
-                    {
-                    this.state = 309;
-                    this.showWord();
-                    }
-                    }
-                    this.state = 312;
-                    this.errorHandler.sync(this);
-                    _la = this.tokenStream.LA(1);
-                } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690378) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327199) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116);
-                this.state = 315;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 75) {
-                    {
-                    this.state = 314;
-                    this.where();
-                    }
-                }
-
-                }
-                break;
-            case 2:
-                this.enterOuterAlt(localContext, 2);
                 {
                 this.state = 317;
                 this.match(CypherParser.SHOW);
@@ -510,35 +493,96 @@ export class CypherParser extends antlr.Parser {
                     this.state = 321;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690378) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327199) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116);
-                this.state = 323;
-                this.match(CypherParser.YIELD);
+                } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690378) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117);
                 this.state = 324;
-                this.projectionBody();
-                this.state = 326;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 75) {
+                if (((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 2057) !== 0)) {
                     {
-                    this.state = 325;
+                    this.state = 323;
+                    this.transactionIds();
+                    }
+                }
+
+                this.state = 327;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 76) {
+                    {
+                    this.state = 326;
                     this.where();
                     }
                 }
 
+                }
+                break;
+            case 2:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 329;
+                this.match(CypherParser.SHOW);
                 this.state = 331;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 81068931) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 137) !== 0)) {
+                do {
                     {
                     {
-                    this.state = 328;
-                    this.clause();
+                    this.state = 330;
+                    this.showWord();
                     }
                     }
                     this.state = 333;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
+                } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690378) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117);
+                this.state = 336;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 2057) !== 0)) {
+                    {
+                    this.state = 335;
+                    this.transactionIds();
+                    }
                 }
+
+                this.state = 338;
+                this.match(CypherParser.YIELD);
+                this.state = 339;
+                this.projectionBody();
+                this.state = 341;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 76) {
+                    {
+                    this.state = 340;
+                    this.where();
+                    }
+                }
+
+                this.state = 346;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 137) !== 0)) {
+                    {
+                    {
+                    this.state = 343;
+                    this.clause();
+                    }
+                    }
+                    this.state = 348;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                this.state = 350;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 57 || _la === 58) {
+                    {
+                    this.state = 349;
+                    this.chainedTransactionCommand();
+                    }
+                }
+
                 }
                 break;
             }
@@ -556,11 +600,275 @@ export class CypherParser extends antlr.Parser {
         }
         return localContext;
     }
+    public terminateCommand(): TerminateCommandContext {
+        let localContext = new TerminateCommandContext(this.context, this.state);
+        this.enterRule(localContext, 6, CypherParser.RULE_terminateCommand);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 354;
+            this.match(CypherParser.TERMINATE);
+            this.state = 355;
+            this.showWord();
+            this.state = 356;
+            this.transactionIds();
+            this.state = 371;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 79) {
+                {
+                this.state = 357;
+                this.match(CypherParser.YIELD);
+                this.state = 358;
+                this.projectionBody();
+                this.state = 360;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 76) {
+                    {
+                    this.state = 359;
+                    this.where();
+                    }
+                }
+
+                this.state = 365;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 137) !== 0)) {
+                    {
+                    {
+                    this.state = 362;
+                    this.clause();
+                    }
+                    }
+                    this.state = 367;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                this.state = 369;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 57 || _la === 58) {
+                    {
+                    this.state = 368;
+                    this.chainedTransactionCommand();
+                    }
+                }
+
+                }
+            }
+
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public chainedTransactionCommand(): ChainedTransactionCommandContext {
+        let localContext = new ChainedTransactionCommandContext(this.context, this.state);
+        this.enterRule(localContext, 8, CypherParser.RULE_chainedTransactionCommand);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 373;
+            _la = this.tokenStream.LA(1);
+            if(!(_la === 57 || _la === 58)) {
+            this.errorHandler.recoverInline(this);
+            }
+            else {
+                this.errorHandler.reportMatch(this);
+                this.consume();
+            }
+            this.state = 374;
+            this.showWord();
+            this.state = 383;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 16, this.context) ) {
+            case 1:
+                {
+                this.state = 375;
+                this.expression();
+                this.state = 380;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while (_la === 99) {
+                    {
+                    {
+                    this.state = 376;
+                    this.match(CypherParser.COMMA);
+                    this.state = 377;
+                    this.expression();
+                    }
+                    }
+                    this.state = 382;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                }
+                break;
+            }
+            this.state = 399;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 79) {
+                {
+                this.state = 385;
+                this.match(CypherParser.YIELD);
+                this.state = 386;
+                this.projectionBody();
+                this.state = 388;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 76) {
+                    {
+                    this.state = 387;
+                    this.where();
+                    }
+                }
+
+                this.state = 393;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 137) !== 0)) {
+                    {
+                    {
+                    this.state = 390;
+                    this.clause();
+                    }
+                    }
+                    this.state = 395;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                this.state = 397;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 57 || _la === 58) {
+                    {
+                    this.state = 396;
+                    this.chainedTransactionCommand();
+                    }
+                }
+
+                }
+            }
+
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public transactionIds(): TransactionIdsContext {
+        let localContext = new TransactionIdsContext(this.context, this.state);
+        this.enterRule(localContext, 10, CypherParser.RULE_transactionIds);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 401;
+            this.transactionIdsItem();
+            this.state = 406;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            while (_la === 99) {
+                {
+                {
+                this.state = 402;
+                this.match(CypherParser.COMMA);
+                this.state = 403;
+                this.transactionIdsItem();
+                }
+                }
+                this.state = 408;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public transactionIdsItem(): TransactionIdsItemContext {
+        let localContext = new TransactionIdsItemContext(this.context, this.state);
+        this.enterRule(localContext, 12, CypherParser.RULE_transactionIdsItem);
+        try {
+            this.state = 412;
+            this.errorHandler.sync(this);
+            switch (this.tokenStream.LA(1)) {
+            case CypherParser.StringLiteral:
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 409;
+                this.match(CypherParser.StringLiteral);
+                }
+                break;
+            case CypherParser.DOLLAR:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 410;
+                this.parameter();
+                }
+                break;
+            case CypherParser.LBRACK:
+                this.enterOuterAlt(localContext, 3);
+                {
+                this.state = 411;
+                this.listLiteral();
+                }
+                break;
+            default:
+                throw new antlr.NoViableAltException(this);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
     public showWord(): ShowWordContext {
         let localContext = new ShowWordContext(this.context, this.state);
-        this.enterRule(localContext, 6, CypherParser.RULE_showWord);
+        this.enterRule(localContext, 14, CypherParser.RULE_showWord);
         try {
-            this.state = 340;
+            this.state = 418;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -589,6 +897,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.REQUIRE:
             case CypherParser.SINGLE:
             case CypherParser.SHOW:
+            case CypherParser.TERMINATE:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
             case CypherParser.NORMALIZED:
@@ -603,28 +912,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 336;
+                this.state = 414;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.ALL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 337;
+                this.state = 415;
                 this.match(CypherParser.ALL);
                 }
                 break;
             case CypherParser.IN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 338;
+                this.state = 416;
                 this.match(CypherParser.IN);
                 }
                 break;
             case CypherParser.BY:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 339;
+                this.state = 417;
                 this.match(CypherParser.BY);
                 }
                 break;
@@ -647,17 +956,17 @@ export class CypherParser extends antlr.Parser {
     }
     public sessionCommand(): SessionCommandContext {
         let localContext = new SessionCommandContext(this.context, this.state);
-        this.enterRule(localContext, 8, CypherParser.RULE_sessionCommand);
+        this.enterRule(localContext, 16, CypherParser.RULE_sessionCommand);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 342;
+            this.state = 420;
             this.match(CypherParser.SET);
-            this.state = 343;
+            this.state = 421;
             this.symbolicName();
-            this.state = 344;
+            this.state = 422;
             this.match(CypherParser.EQ);
-            this.state = 345;
+            this.state = 423;
             this.sessionValue();
             }
         }
@@ -676,15 +985,15 @@ export class CypherParser extends antlr.Parser {
     }
     public sessionValue(): SessionValueContext {
         let localContext = new SessionValueContext(this.context, this.state);
-        this.enterRule(localContext, 10, CypherParser.RULE_sessionValue);
+        this.enterRule(localContext, 18, CypherParser.RULE_sessionValue);
         try {
-            this.state = 351;
+            this.state = 429;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 347;
+                this.state = 425;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -694,7 +1003,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 348;
+                this.state = 426;
                 this.numberLiteral();
                 }
                 break;
@@ -702,7 +1011,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 349;
+                this.state = 427;
                 this.booleanLiteral();
                 }
                 break;
@@ -732,6 +1041,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.REQUIRE:
             case CypherParser.SINGLE:
             case CypherParser.SHOW:
+            case CypherParser.TERMINATE:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
             case CypherParser.NORMALIZED:
@@ -746,7 +1056,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 350;
+                this.state = 428;
                 this.symbolicName();
                 }
                 break;
@@ -769,52 +1079,52 @@ export class CypherParser extends antlr.Parser {
     }
     public query(): QueryContext {
         let localContext = new QueryContext(this.context, this.state);
-        this.enterRule(localContext, 12, CypherParser.RULE_query);
+        this.enterRule(localContext, 20, CypherParser.RULE_query);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 356;
+            this.state = 434;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 73) {
+            while (_la === 4 || _la === 74) {
                 {
                 {
-                this.state = 353;
+                this.state = 431;
                 this.queryOption();
                 }
                 }
-                this.state = 358;
+                this.state = 436;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 359;
+            this.state = 437;
             this.singleQuery();
-            this.state = 363;
+            this.state = 441;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 70) {
+            while (_la === 71) {
                 {
                 {
-                this.state = 360;
+                this.state = 438;
                 this.unionPart();
                 }
                 }
-                this.state = 365;
+                this.state = 443;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 369;
+            this.state = 447;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 73) {
+            while (_la === 4 || _la === 74) {
                 {
                 {
-                this.state = 366;
+                this.state = 444;
                 this.queryOption();
                 }
                 }
-                this.state = 371;
+                this.state = 449;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -835,22 +1145,22 @@ export class CypherParser extends antlr.Parser {
     }
     public queryOption(): QueryOptionContext {
         let localContext = new QueryOptionContext(this.context, this.state);
-        this.enterRule(localContext, 14, CypherParser.RULE_queryOption);
+        this.enterRule(localContext, 22, CypherParser.RULE_queryOption);
         try {
-            this.state = 374;
+            this.state = 452;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 372;
+                this.state = 450;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 373;
+                this.state = 451;
                 this.queryHint();
                 }
                 break;
@@ -873,19 +1183,19 @@ export class CypherParser extends antlr.Parser {
     }
     public unionPart(): UnionPartContext {
         let localContext = new UnionPartContext(this.context, this.state);
-        this.enterRule(localContext, 16, CypherParser.RULE_unionPart);
+        this.enterRule(localContext, 24, CypherParser.RULE_unionPart);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 376;
+            this.state = 454;
             this.match(CypherParser.UNION);
-            this.state = 378;
+            this.state = 456;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 20) {
                 {
-                this.state = 377;
+                this.state = 455;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -897,7 +1207,7 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 380;
+            this.state = 458;
             this.singleQuery();
             }
         }
@@ -916,25 +1226,25 @@ export class CypherParser extends antlr.Parser {
     }
     public singleQuery(): SingleQueryContext {
         let localContext = new SingleQueryContext(this.context, this.state);
-        this.enterRule(localContext, 18, CypherParser.RULE_singleQuery);
+        this.enterRule(localContext, 26, CypherParser.RULE_singleQuery);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 383;
+            this.state = 461;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 382;
+                this.state = 460;
                 this.clause();
                 }
                 }
-                this.state = 385;
+                this.state = 463;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 81068931) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 137) !== 0));
+            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 137) !== 0));
             }
         }
         catch (re) {
@@ -952,17 +1262,17 @@ export class CypherParser extends antlr.Parser {
     }
     public asOfTimestamp(): AsOfTimestampContext {
         let localContext = new AsOfTimestampContext(this.context, this.state);
-        this.enterRule(localContext, 20, CypherParser.RULE_asOfTimestamp);
+        this.enterRule(localContext, 28, CypherParser.RULE_asOfTimestamp);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 387;
+            this.state = 465;
             this.match(CypherParser.AS);
-            this.state = 388;
+            this.state = 466;
             this.match(CypherParser.OF);
-            this.state = 389;
+            this.state = 467;
             this.match(CypherParser.TIMESTAMP);
-            this.state = 390;
+            this.state = 468;
             this.expression();
             }
         }
@@ -981,44 +1291,44 @@ export class CypherParser extends antlr.Parser {
     }
     public queryHint(): QueryHintContext {
         let localContext = new QueryHintContext(this.context, this.state);
-        this.enterRule(localContext, 22, CypherParser.RULE_queryHint);
+        this.enterRule(localContext, 30, CypherParser.RULE_queryHint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 392;
+            this.state = 470;
             this.match(CypherParser.USING);
-            this.state = 393;
+            this.state = 471;
             this.functionName();
-            this.state = 394;
+            this.state = 472;
             this.match(CypherParser.LPAREN);
-            this.state = 403;
+            this.state = 481;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 201392127) !== 0) || ((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 16299) !== 0)) {
                 {
-                this.state = 395;
+                this.state = 473;
                 this.expression();
-                this.state = 400;
+                this.state = 478;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 98) {
+                while (_la === 99) {
                     {
                     {
-                    this.state = 396;
+                    this.state = 474;
                     this.match(CypherParser.COMMA);
-                    this.state = 397;
+                    this.state = 475;
                     this.expression();
                     }
                     }
-                    this.state = 402;
+                    this.state = 480;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 405;
+            this.state = 483;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1037,26 +1347,26 @@ export class CypherParser extends antlr.Parser {
     }
     public hintCommentBody(): HintCommentBodyContext {
         let localContext = new HintCommentBodyContext(this.context, this.state);
-        this.enterRule(localContext, 24, CypherParser.RULE_hintCommentBody);
+        this.enterRule(localContext, 32, CypherParser.RULE_hintCommentBody);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 410;
+            this.state = 488;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
+            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117) {
                 {
                 {
-                this.state = 407;
+                this.state = 485;
                 this.hintCall();
                 }
                 }
-                this.state = 412;
+                this.state = 490;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 413;
+            this.state = 491;
             this.match(CypherParser.EOF);
             }
         }
@@ -1075,42 +1385,42 @@ export class CypherParser extends antlr.Parser {
     }
     public hintCall(): HintCallContext {
         let localContext = new HintCallContext(this.context, this.state);
-        this.enterRule(localContext, 26, CypherParser.RULE_hintCall);
+        this.enterRule(localContext, 34, CypherParser.RULE_hintCall);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 415;
+            this.state = 493;
             this.functionName();
-            this.state = 416;
+            this.state = 494;
             this.match(CypherParser.LPAREN);
-            this.state = 425;
+            this.state = 503;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 201392127) !== 0) || ((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 16299) !== 0)) {
                 {
-                this.state = 417;
+                this.state = 495;
                 this.expression();
-                this.state = 422;
+                this.state = 500;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 98) {
+                while (_la === 99) {
                     {
                     {
-                    this.state = 418;
+                    this.state = 496;
                     this.match(CypherParser.COMMA);
-                    this.state = 419;
+                    this.state = 497;
                     this.expression();
                     }
                     }
-                    this.state = 424;
+                    this.state = 502;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 427;
+            this.state = 505;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1129,120 +1439,120 @@ export class CypherParser extends antlr.Parser {
     }
     public clause(): ClauseContext {
         let localContext = new ClauseContext(this.context, this.state);
-        this.enterRule(localContext, 28, CypherParser.RULE_clause);
+        this.enterRule(localContext, 36, CypherParser.RULE_clause);
         try {
-            this.state = 445;
+            this.state = 523;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 21, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 36, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 429;
+                this.state = 507;
                 this.matchClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 430;
+                this.state = 508;
                 this.unwindClause();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 431;
+                this.state = 509;
                 this.subqueryCallClause();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 432;
+                this.state = 510;
                 this.callClause();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 433;
+                this.state = 511;
                 this.createClause();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 434;
+                this.state = 512;
                 this.mergeClause();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 435;
+                this.state = 513;
                 this.setClause();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 436;
+                this.state = 514;
                 this.removeClause();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 437;
+                this.state = 515;
                 this.deleteClause();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 438;
+                this.state = 516;
                 this.withClause();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 439;
+                this.state = 517;
                 this.returnClause();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 440;
+                this.state = 518;
                 this.foreachClause();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 441;
+                this.state = 519;
                 this.finishClause();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 442;
+                this.state = 520;
                 this.orderSkipLimitClause();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 443;
+                this.state = 521;
                 this.letClause();
                 }
                 break;
             case 16:
                 this.enterOuterAlt(localContext, 16);
                 {
-                this.state = 444;
+                this.state = 522;
                 this.filterClause();
                 }
                 break;
@@ -1263,48 +1573,48 @@ export class CypherParser extends antlr.Parser {
     }
     public matchClause(): MatchClauseContext {
         let localContext = new MatchClauseContext(this.context, this.state);
-        this.enterRule(localContext, 30, CypherParser.RULE_matchClause);
+        this.enterRule(localContext, 38, CypherParser.RULE_matchClause);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 448;
+            this.state = 526;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 447;
+                this.state = 525;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 450;
+            this.state = 528;
             this.match(CypherParser.MATCH);
-            this.state = 451;
+            this.state = 529;
             this.pattern();
-            this.state = 455;
+            this.state = 533;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 23, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 38, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 452;
+                    this.state = 530;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 457;
+                this.state = 535;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 23, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 38, this.context);
             }
-            this.state = 459;
+            this.state = 537;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 75) {
+            if (_la === 76) {
                 {
-                this.state = 458;
+                this.state = 536;
                 this.where();
                 }
             }
@@ -1326,17 +1636,17 @@ export class CypherParser extends antlr.Parser {
     }
     public unwindClause(): UnwindClauseContext {
         let localContext = new UnwindClauseContext(this.context, this.state);
-        this.enterRule(localContext, 32, CypherParser.RULE_unwindClause);
+        this.enterRule(localContext, 40, CypherParser.RULE_unwindClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 461;
+            this.state = 539;
             this.match(CypherParser.UNWIND);
-            this.state = 462;
+            this.state = 540;
             this.expression();
-            this.state = 463;
+            this.state = 541;
             this.match(CypherParser.AS);
-            this.state = 464;
+            this.state = 542;
             this.variable();
             }
         }
@@ -1355,76 +1665,76 @@ export class CypherParser extends antlr.Parser {
     }
     public callClause(): CallClauseContext {
         let localContext = new CallClauseContext(this.context, this.state);
-        this.enterRule(localContext, 34, CypherParser.RULE_callClause);
+        this.enterRule(localContext, 42, CypherParser.RULE_callClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 467;
+            this.state = 545;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 466;
+                this.state = 544;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 469;
+            this.state = 547;
             this.match(CypherParser.CALL);
-            this.state = 470;
+            this.state = 548;
             this.procedureName();
-            this.state = 483;
+            this.state = 561;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 104) {
+            if (_la === 105) {
                 {
-                this.state = 471;
+                this.state = 549;
                 this.match(CypherParser.LPAREN);
-                this.state = 480;
+                this.state = 558;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 201392127) !== 0) || ((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 16299) !== 0)) {
                     {
-                    this.state = 472;
+                    this.state = 550;
                     this.expression();
-                    this.state = 477;
+                    this.state = 555;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    while (_la === 98) {
+                    while (_la === 99) {
                         {
                         {
-                        this.state = 473;
+                        this.state = 551;
                         this.match(CypherParser.COMMA);
-                        this.state = 474;
+                        this.state = 552;
                         this.expression();
                         }
                         }
-                        this.state = 479;
+                        this.state = 557;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 482;
+                this.state = 560;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 490;
+            this.state = 568;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 78) {
+            if (_la === 79) {
                 {
-                this.state = 485;
+                this.state = 563;
                 this.match(CypherParser.YIELD);
-                this.state = 488;
+                this.state = 566;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 486;
+                    this.state = 564;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1483,6 +1793,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.SET:
                 case CypherParser.SINGLE:
                 case CypherParser.SHOW:
+                case CypherParser.TERMINATE:
                 case CypherParser.SKIP_:
                 case CypherParser.STARTS:
                 case CypherParser.THEN:
@@ -1506,7 +1817,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 487;
+                    this.state = 565;
                     this.yieldItems();
                     }
                     break;
@@ -1533,45 +1844,45 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryCallClause(): SubqueryCallClauseContext {
         let localContext = new SubqueryCallClauseContext(this.context, this.state);
-        this.enterRule(localContext, 36, CypherParser.RULE_subqueryCallClause);
+        this.enterRule(localContext, 44, CypherParser.RULE_subqueryCallClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 493;
+            this.state = 571;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 492;
+                this.state = 570;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 495;
+            this.state = 573;
             this.match(CypherParser.CALL);
-            this.state = 497;
+            this.state = 575;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 104) {
+            if (_la === 105) {
                 {
-                this.state = 496;
+                this.state = 574;
                 this.subqueryScope();
                 }
             }
 
-            this.state = 499;
+            this.state = 577;
             this.match(CypherParser.LBRACE);
-            this.state = 500;
+            this.state = 578;
             this.query();
-            this.state = 501;
+            this.state = 579;
             this.match(CypherParser.RBRACE);
-            this.state = 503;
+            this.state = 581;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 35) {
                 {
-                this.state = 502;
+                this.state = 580;
                 this.inTransactions();
                 }
             }
@@ -1593,19 +1904,19 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryScope(): SubqueryScopeContext {
         let localContext = new SubqueryScopeContext(this.context, this.state);
-        this.enterRule(localContext, 38, CypherParser.RULE_subqueryScope);
+        this.enterRule(localContext, 46, CypherParser.RULE_subqueryScope);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 505;
+            this.state = 583;
             this.match(CypherParser.LPAREN);
-            this.state = 515;
+            this.state = 593;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 {
-                this.state = 506;
+                this.state = 584;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -1664,6 +1975,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.SET:
             case CypherParser.SINGLE:
             case CypherParser.SHOW:
+            case CypherParser.TERMINATE:
             case CypherParser.SKIP_:
             case CypherParser.STARTS:
             case CypherParser.THEN:
@@ -1687,21 +1999,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 507;
+                this.state = 585;
                 this.variable();
-                this.state = 512;
+                this.state = 590;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 98) {
+                while (_la === 99) {
                     {
                     {
-                    this.state = 508;
+                    this.state = 586;
                     this.match(CypherParser.COMMA);
-                    this.state = 509;
+                    this.state = 587;
                     this.variable();
                     }
                     }
-                    this.state = 514;
+                    this.state = 592;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1712,7 +2024,7 @@ export class CypherParser extends antlr.Parser {
             default:
                 break;
             }
-            this.state = 517;
+            this.state = 595;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1731,71 +2043,71 @@ export class CypherParser extends antlr.Parser {
     }
     public inTransactions(): InTransactionsContext {
         let localContext = new InTransactionsContext(this.context, this.state);
-        this.enterRule(localContext, 40, CypherParser.RULE_inTransactions);
+        this.enterRule(localContext, 48, CypherParser.RULE_inTransactions);
         try {
             let alternative: number;
-            this.state = 539;
+            this.state = 617;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 39, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 54, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 519;
+                this.state = 597;
                 this.match(CypherParser.IN);
-                this.state = 520;
+                this.state = 598;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 524;
+                this.state = 602;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 36, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 51, this.context);
                 while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                     if (alternative === 1) {
                         {
                         {
-                        this.state = 521;
+                        this.state = 599;
                         this.inTransactionsParameter();
                         }
                         }
                     }
-                    this.state = 526;
+                    this.state = 604;
                     this.errorHandler.sync(this);
-                    alternative = this.interpreter.adaptivePredict(this.tokenStream, 36, this.context);
+                    alternative = this.interpreter.adaptivePredict(this.tokenStream, 51, this.context);
                 }
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 527;
+                this.state = 605;
                 this.match(CypherParser.IN);
-                this.state = 529;
+                this.state = 607;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 37, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 52, this.context) ) {
                 case 1:
                     {
-                    this.state = 528;
+                    this.state = 606;
                     localContext._concurrency = this.expression();
                     }
                     break;
                 }
-                this.state = 531;
+                this.state = 609;
                 localContext._concurrentWord = this.symbolicName();
-                this.state = 532;
+                this.state = 610;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 536;
+                this.state = 614;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 38, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 53, this.context);
                 while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                     if (alternative === 1) {
                         {
                         {
-                        this.state = 533;
+                        this.state = 611;
                         this.inTransactionsParameter();
                         }
                         }
                     }
-                    this.state = 538;
+                    this.state = 616;
                     this.errorHandler.sync(this);
-                    alternative = this.interpreter.adaptivePredict(this.tokenStream, 38, this.context);
+                    alternative = this.interpreter.adaptivePredict(this.tokenStream, 53, this.context);
                 }
                 }
                 break;
@@ -1816,20 +2128,20 @@ export class CypherParser extends antlr.Parser {
     }
     public inTransactionsParameter(): InTransactionsParameterContext {
         let localContext = new InTransactionsParameterContext(this.context, this.state);
-        this.enterRule(localContext, 42, CypherParser.RULE_inTransactionsParameter);
+        this.enterRule(localContext, 50, CypherParser.RULE_inTransactionsParameter);
         try {
-            this.state = 552;
+            this.state = 630;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 41, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 56, this.context) ) {
             case 1:
                 localContext = new InTransactionsRowsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 541;
+                this.state = 619;
                 this.match(CypherParser.OF);
-                this.state = 542;
+                this.state = 620;
                 (localContext as InTransactionsRowsContext)._batchSize = this.expression();
-                this.state = 543;
+                this.state = 621;
                 (localContext as InTransactionsRowsContext)._rowsWord = this.symbolicName();
                 }
                 break;
@@ -1837,18 +2149,18 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InTransactionsErrorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 545;
+                this.state = 623;
                 this.match(CypherParser.ON);
-                this.state = 546;
+                this.state = 624;
                 (localContext as InTransactionsErrorContext)._errorWord = this.symbolicName();
-                this.state = 547;
+                this.state = 625;
                 (localContext as InTransactionsErrorContext)._errorMode = this.symbolicName();
-                this.state = 549;
+                this.state = 627;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 40, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 55, this.context) ) {
                 case 1:
                     {
-                    this.state = 548;
+                    this.state = 626;
                     this.inTransactionsRetry();
                     }
                     break;
@@ -1859,7 +2171,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InTransactionsStatusContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 551;
+                this.state = 629;
                 this.inTransactionsReport();
                 }
                 break;
@@ -1880,46 +2192,46 @@ export class CypherParser extends antlr.Parser {
     }
     public inTransactionsRetry(): InTransactionsRetryContext {
         let localContext = new InTransactionsRetryContext(this.context, this.state);
-        this.enterRule(localContext, 44, CypherParser.RULE_inTransactionsRetry);
+        this.enterRule(localContext, 52, CypherParser.RULE_inTransactionsRetry);
         let _la: number;
         try {
-            this.state = 565;
+            this.state = 643;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 44, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 554;
+                this.state = 632;
                 this.match(CypherParser.THEN);
-                this.state = 555;
+                this.state = 633;
                 localContext._thenMode = this.symbolicName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 557;
+                this.state = 635;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 42, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 57, this.context) ) {
                 case 1:
                     {
-                    this.state = 556;
+                    this.state = 634;
                     this.match(CypherParser.FOR);
                     }
                     break;
                 }
-                this.state = 559;
+                this.state = 637;
                 localContext._duration = this.expression();
-                this.state = 560;
+                this.state = 638;
                 localContext._unitWord = this.symbolicName();
-                this.state = 563;
+                this.state = 641;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 60) {
+                if (_la === 61) {
                     {
-                    this.state = 561;
+                    this.state = 639;
                     this.match(CypherParser.THEN);
-                    this.state = 562;
+                    this.state = 640;
                     localContext._thenMode = this.symbolicName();
                     }
                 }
@@ -1943,17 +2255,17 @@ export class CypherParser extends antlr.Parser {
     }
     public inTransactionsReport(): InTransactionsReportContext {
         let localContext = new InTransactionsReportContext(this.context, this.state);
-        this.enterRule(localContext, 46, CypherParser.RULE_inTransactionsReport);
+        this.enterRule(localContext, 54, CypherParser.RULE_inTransactionsReport);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 567;
+            this.state = 645;
             localContext._reportWord = this.symbolicName();
-            this.state = 568;
+            this.state = 646;
             localContext._statusWord = this.symbolicName();
-            this.state = 569;
+            this.state = 647;
             this.match(CypherParser.AS);
-            this.state = 570;
+            this.state = 648;
             this.variable();
             }
         }
@@ -1972,30 +2284,30 @@ export class CypherParser extends antlr.Parser {
     }
     public procedureName(): ProcedureNameContext {
         let localContext = new ProcedureNameContext(this.context, this.state);
-        this.enterRule(localContext, 48, CypherParser.RULE_procedureName);
+        this.enterRule(localContext, 56, CypherParser.RULE_procedureName);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 577;
+            this.state = 655;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 45, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 60, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 572;
+                    this.state = 650;
                     this.schemaName();
-                    this.state = 573;
+                    this.state = 651;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 579;
+                this.state = 657;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 45, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 60, this.context);
             }
-            this.state = 580;
+            this.state = 658;
             this.schemaName();
             }
         }
@@ -2014,35 +2326,35 @@ export class CypherParser extends antlr.Parser {
     }
     public yieldItems(): YieldItemsContext {
         let localContext = new YieldItemsContext(this.context, this.state);
-        this.enterRule(localContext, 50, CypherParser.RULE_yieldItems);
+        this.enterRule(localContext, 58, CypherParser.RULE_yieldItems);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 582;
+            this.state = 660;
             this.yieldItem();
-            this.state = 587;
+            this.state = 665;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 98) {
+            while (_la === 99) {
                 {
                 {
-                this.state = 583;
+                this.state = 661;
                 this.match(CypherParser.COMMA);
-                this.state = 584;
+                this.state = 662;
                 this.yieldItem();
                 }
                 }
-                this.state = 589;
+                this.state = 667;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 591;
+            this.state = 669;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 75) {
+            if (_la === 76) {
                 {
-                this.state = 590;
+                this.state = 668;
                 this.where();
                 }
             }
@@ -2064,23 +2376,23 @@ export class CypherParser extends antlr.Parser {
     }
     public yieldItem(): YieldItemContext {
         let localContext = new YieldItemContext(this.context, this.state);
-        this.enterRule(localContext, 52, CypherParser.RULE_yieldItem);
+        this.enterRule(localContext, 60, CypherParser.RULE_yieldItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 596;
+            this.state = 674;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 48, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 63, this.context) ) {
             case 1:
                 {
-                this.state = 593;
+                this.state = 671;
                 this.symbolicName();
-                this.state = 594;
+                this.state = 672;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 598;
+            this.state = 676;
             this.variable();
             }
         }
@@ -2099,12 +2411,12 @@ export class CypherParser extends antlr.Parser {
     }
     public createClause(): CreateClauseContext {
         let localContext = new CreateClauseContext(this.context, this.state);
-        this.enterRule(localContext, 54, CypherParser.RULE_createClause);
+        this.enterRule(localContext, 62, CypherParser.RULE_createClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 600;
+            this.state = 678;
             _la = this.tokenStream.LA(1);
             if(!(_la === 15 || _la === 32)) {
             this.errorHandler.recoverInline(this);
@@ -2113,7 +2425,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 601;
+            this.state = 679;
             this.pattern();
             }
         }
@@ -2132,26 +2444,26 @@ export class CypherParser extends antlr.Parser {
     }
     public mergeClause(): MergeClauseContext {
         let localContext = new MergeClauseContext(this.context, this.state);
-        this.enterRule(localContext, 56, CypherParser.RULE_mergeClause);
+        this.enterRule(localContext, 64, CypherParser.RULE_mergeClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 603;
+            this.state = 681;
             this.match(CypherParser.MERGE);
-            this.state = 604;
+            this.state = 682;
             this.patternPart();
-            this.state = 608;
+            this.state = 686;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 47) {
                 {
                 {
-                this.state = 605;
+                this.state = 683;
                 this.mergeAction();
                 }
                 }
-                this.state = 610;
+                this.state = 688;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2172,30 +2484,30 @@ export class CypherParser extends antlr.Parser {
     }
     public mergeAction(): MergeActionContext {
         let localContext = new MergeActionContext(this.context, this.state);
-        this.enterRule(localContext, 58, CypherParser.RULE_mergeAction);
+        this.enterRule(localContext, 66, CypherParser.RULE_mergeAction);
         try {
-            this.state = 617;
+            this.state = 695;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 50, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 611;
+                this.state = 689;
                 this.match(CypherParser.ON);
-                this.state = 612;
+                this.state = 690;
                 this.match(CypherParser.MATCH);
-                this.state = 613;
+                this.state = 691;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 614;
+                this.state = 692;
                 this.match(CypherParser.ON);
-                this.state = 615;
+                this.state = 693;
                 this.match(CypherParser.CREATE);
-                this.state = 616;
+                this.state = 694;
                 this.setClause();
                 }
                 break;
@@ -2216,28 +2528,28 @@ export class CypherParser extends antlr.Parser {
     }
     public setClause(): SetClauseContext {
         let localContext = new SetClauseContext(this.context, this.state);
-        this.enterRule(localContext, 60, CypherParser.RULE_setClause);
+        this.enterRule(localContext, 68, CypherParser.RULE_setClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 619;
+            this.state = 697;
             this.match(CypherParser.SET);
-            this.state = 620;
+            this.state = 698;
             this.setItem();
-            this.state = 625;
+            this.state = 703;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 98) {
+            while (_la === 99) {
                 {
                 {
-                this.state = 621;
+                this.state = 699;
                 this.match(CypherParser.COMMA);
-                this.state = 622;
+                this.state = 700;
                 this.setItem();
                 }
                 }
-                this.state = 627;
+                this.state = 705;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2258,20 +2570,20 @@ export class CypherParser extends antlr.Parser {
     }
     public setItem(): SetItemContext {
         let localContext = new SetItemContext(this.context, this.state);
-        this.enterRule(localContext, 62, CypherParser.RULE_setItem);
+        this.enterRule(localContext, 70, CypherParser.RULE_setItem);
         try {
-            this.state = 650;
+            this.state = 728;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 52, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 67, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 628;
+                this.state = 706;
                 this.propertyExpression();
-                this.state = 629;
+                this.state = 707;
                 this.match(CypherParser.EQ);
-                this.state = 630;
+                this.state = 708;
                 this.expression();
                 }
                 break;
@@ -2279,11 +2591,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 632;
+                this.state = 710;
                 this.variable();
-                this.state = 633;
+                this.state = 711;
                 this.match(CypherParser.EQ);
-                this.state = 634;
+                this.state = 712;
                 this.expression();
                 }
                 break;
@@ -2291,11 +2603,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 636;
+                this.state = 714;
                 this.variable();
-                this.state = 637;
+                this.state = 715;
                 this.match(CypherParser.PLUSEQ);
-                this.state = 638;
+                this.state = 716;
                 this.expression();
                 }
                 break;
@@ -2303,9 +2615,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 640;
+                this.state = 718;
                 this.variable();
-                this.state = 641;
+                this.state = 719;
                 this.nodeLabels();
                 }
                 break;
@@ -2313,17 +2625,17 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 643;
+                this.state = 721;
                 this.atom();
-                this.state = 644;
+                this.state = 722;
                 this.match(CypherParser.LBRACK);
-                this.state = 645;
+                this.state = 723;
                 (localContext as SetDynamicPropertyContext)._key = this.expression();
-                this.state = 646;
+                this.state = 724;
                 this.match(CypherParser.RBRACK);
-                this.state = 647;
+                this.state = 725;
                 this.match(CypherParser.EQ);
-                this.state = 648;
+                this.state = 726;
                 (localContext as SetDynamicPropertyContext)._value = this.expression();
                 }
                 break;
@@ -2344,28 +2656,28 @@ export class CypherParser extends antlr.Parser {
     }
     public removeClause(): RemoveClauseContext {
         let localContext = new RemoveClauseContext(this.context, this.state);
-        this.enterRule(localContext, 64, CypherParser.RULE_removeClause);
+        this.enterRule(localContext, 72, CypherParser.RULE_removeClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 652;
+            this.state = 730;
             this.match(CypherParser.REMOVE);
-            this.state = 653;
+            this.state = 731;
             this.removeItem();
-            this.state = 658;
+            this.state = 736;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 98) {
+            while (_la === 99) {
                 {
                 {
-                this.state = 654;
+                this.state = 732;
                 this.match(CypherParser.COMMA);
-                this.state = 655;
+                this.state = 733;
                 this.removeItem();
                 }
                 }
-                this.state = 660;
+                this.state = 738;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2386,18 +2698,18 @@ export class CypherParser extends antlr.Parser {
     }
     public removeItem(): RemoveItemContext {
         let localContext = new RemoveItemContext(this.context, this.state);
-        this.enterRule(localContext, 66, CypherParser.RULE_removeItem);
+        this.enterRule(localContext, 74, CypherParser.RULE_removeItem);
         try {
-            this.state = 670;
+            this.state = 748;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 54, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 69, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 661;
+                this.state = 739;
                 this.variable();
-                this.state = 662;
+                this.state = 740;
                 this.nodeLabels();
                 }
                 break;
@@ -2405,7 +2717,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 664;
+                this.state = 742;
                 this.propertyExpression();
                 }
                 break;
@@ -2413,13 +2725,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemoveDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 665;
+                this.state = 743;
                 this.atom();
-                this.state = 666;
+                this.state = 744;
                 this.match(CypherParser.LBRACK);
-                this.state = 667;
+                this.state = 745;
                 this.expression();
-                this.state = 668;
+                this.state = 746;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -2440,17 +2752,17 @@ export class CypherParser extends antlr.Parser {
     }
     public deleteClause(): DeleteClauseContext {
         let localContext = new DeleteClauseContext(this.context, this.state);
-        this.enterRule(localContext, 68, CypherParser.RULE_deleteClause);
+        this.enterRule(localContext, 76, CypherParser.RULE_deleteClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 673;
+            this.state = 751;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19 || _la === 31) {
                 {
-                this.state = 672;
+                this.state = 750;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 19 || _la === 31)) {
                 this.errorHandler.recoverInline(this);
@@ -2462,23 +2774,23 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 675;
+            this.state = 753;
             this.match(CypherParser.DELETE);
-            this.state = 676;
+            this.state = 754;
             this.expression();
-            this.state = 681;
+            this.state = 759;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 98) {
+            while (_la === 99) {
                 {
                 {
-                this.state = 677;
+                this.state = 755;
                 this.match(CypherParser.COMMA);
-                this.state = 678;
+                this.state = 756;
                 this.expression();
                 }
                 }
-                this.state = 683;
+                this.state = 761;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2499,38 +2811,38 @@ export class CypherParser extends antlr.Parser {
     }
     public foreachClause(): ForeachClauseContext {
         let localContext = new ForeachClauseContext(this.context, this.state);
-        this.enterRule(localContext, 70, CypherParser.RULE_foreachClause);
+        this.enterRule(localContext, 78, CypherParser.RULE_foreachClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 684;
+            this.state = 762;
             this.match(CypherParser.FOREACH);
-            this.state = 685;
+            this.state = 763;
             this.match(CypherParser.LPAREN);
-            this.state = 686;
+            this.state = 764;
             this.variable();
-            this.state = 687;
+            this.state = 765;
             this.match(CypherParser.IN);
-            this.state = 688;
+            this.state = 766;
             this.expression();
-            this.state = 689;
+            this.state = 767;
             this.match(CypherParser.PIPE);
-            this.state = 691;
+            this.state = 769;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 690;
+                this.state = 768;
                 this.clause();
                 }
                 }
-                this.state = 693;
+                this.state = 771;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 81068931) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 137) !== 0));
-            this.state = 695;
+            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 137) !== 0));
+            this.state = 773;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2549,32 +2861,32 @@ export class CypherParser extends antlr.Parser {
     }
     public orderSkipLimitClause(): OrderSkipLimitClauseContext {
         let localContext = new OrderSkipLimitClauseContext(this.context, this.state);
-        this.enterRule(localContext, 72, CypherParser.RULE_orderSkipLimitClause);
+        this.enterRule(localContext, 80, CypherParser.RULE_orderSkipLimitClause);
         try {
-            this.state = 709;
+            this.state = 787;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ORDER:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 697;
+                this.state = 775;
                 this.order();
-                this.state = 699;
+                this.state = 777;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 73, this.context) ) {
                 case 1:
                     {
-                    this.state = 698;
+                    this.state = 776;
                     this.skip();
                     }
                     break;
                 }
-                this.state = 702;
+                this.state = 780;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 74, this.context) ) {
                 case 1:
                     {
-                    this.state = 701;
+                    this.state = 779;
                     this.limit();
                     }
                     break;
@@ -2585,14 +2897,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.OFFSET:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 704;
+                this.state = 782;
                 this.skip();
-                this.state = 706;
+                this.state = 784;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 60, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 75, this.context) ) {
                 case 1:
                     {
-                    this.state = 705;
+                    this.state = 783;
                     this.limit();
                     }
                     break;
@@ -2602,7 +2914,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.LIMIT:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 708;
+                this.state = 786;
                 this.limit();
                 }
                 break;
@@ -2625,11 +2937,11 @@ export class CypherParser extends antlr.Parser {
     }
     public finishClause(): FinishClauseContext {
         let localContext = new FinishClauseContext(this.context, this.state);
-        this.enterRule(localContext, 74, CypherParser.RULE_finishClause);
+        this.enterRule(localContext, 82, CypherParser.RULE_finishClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 711;
+            this.state = 789;
             this.match(CypherParser.FINISH);
             }
         }
@@ -2648,28 +2960,28 @@ export class CypherParser extends antlr.Parser {
     }
     public letClause(): LetClauseContext {
         let localContext = new LetClauseContext(this.context, this.state);
-        this.enterRule(localContext, 76, CypherParser.RULE_letClause);
+        this.enterRule(localContext, 84, CypherParser.RULE_letClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 713;
+            this.state = 791;
             this.match(CypherParser.LET);
-            this.state = 714;
+            this.state = 792;
             this.letItem();
-            this.state = 719;
+            this.state = 797;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 98) {
+            while (_la === 99) {
                 {
                 {
-                this.state = 715;
+                this.state = 793;
                 this.match(CypherParser.COMMA);
-                this.state = 716;
+                this.state = 794;
                 this.letItem();
                 }
                 }
-                this.state = 721;
+                this.state = 799;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2690,15 +3002,15 @@ export class CypherParser extends antlr.Parser {
     }
     public letItem(): LetItemContext {
         let localContext = new LetItemContext(this.context, this.state);
-        this.enterRule(localContext, 78, CypherParser.RULE_letItem);
+        this.enterRule(localContext, 86, CypherParser.RULE_letItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 722;
+            this.state = 800;
             this.variable();
-            this.state = 723;
+            this.state = 801;
             this.match(CypherParser.EQ);
-            this.state = 724;
+            this.state = 802;
             this.expression();
             }
         }
@@ -2717,23 +3029,23 @@ export class CypherParser extends antlr.Parser {
     }
     public filterClause(): FilterClauseContext {
         let localContext = new FilterClauseContext(this.context, this.state);
-        this.enterRule(localContext, 80, CypherParser.RULE_filterClause);
+        this.enterRule(localContext, 88, CypherParser.RULE_filterClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 726;
+            this.state = 804;
             this.match(CypherParser.FILTER);
-            this.state = 728;
+            this.state = 806;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 63, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 78, this.context) ) {
             case 1:
                 {
-                this.state = 727;
+                this.state = 805;
                 this.match(CypherParser.WHERE);
                 }
                 break;
             }
-            this.state = 730;
+            this.state = 808;
             this.expression();
             }
         }
@@ -2752,21 +3064,21 @@ export class CypherParser extends antlr.Parser {
     }
     public withClause(): WithClauseContext {
         let localContext = new WithClauseContext(this.context, this.state);
-        this.enterRule(localContext, 82, CypherParser.RULE_withClause);
+        this.enterRule(localContext, 90, CypherParser.RULE_withClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 732;
+            this.state = 810;
             this.match(CypherParser.WITH);
-            this.state = 733;
+            this.state = 811;
             this.projectionBody();
-            this.state = 735;
+            this.state = 813;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 75) {
+            if (_la === 76) {
                 {
-                this.state = 734;
+                this.state = 812;
                 this.where();
                 }
             }
@@ -2788,13 +3100,13 @@ export class CypherParser extends antlr.Parser {
     }
     public returnClause(): ReturnClauseContext {
         let localContext = new ReturnClauseContext(this.context, this.state);
-        this.enterRule(localContext, 84, CypherParser.RULE_returnClause);
+        this.enterRule(localContext, 92, CypherParser.RULE_returnClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 737;
+            this.state = 815;
             this.match(CypherParser.RETURN);
-            this.state = 738;
+            this.state = 816;
             this.projectionBody();
             }
         }
@@ -2813,48 +3125,48 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionBody(): ProjectionBodyContext {
         let localContext = new ProjectionBodyContext(this.context, this.state);
-        this.enterRule(localContext, 86, CypherParser.RULE_projectionBody);
+        this.enterRule(localContext, 94, CypherParser.RULE_projectionBody);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 741;
+            this.state = 819;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 80, this.context) ) {
             case 1:
                 {
-                this.state = 740;
+                this.state = 818;
                 this.match(CypherParser.DISTINCT);
                 }
                 break;
             }
-            this.state = 743;
+            this.state = 821;
             this.projectionItems();
-            this.state = 745;
+            this.state = 823;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 66, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 81, this.context) ) {
             case 1:
                 {
-                this.state = 744;
+                this.state = 822;
                 this.order();
                 }
                 break;
             }
-            this.state = 748;
+            this.state = 826;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 67, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 82, this.context) ) {
             case 1:
                 {
-                this.state = 747;
+                this.state = 825;
                 this.skip();
                 }
                 break;
             }
-            this.state = 751;
+            this.state = 829;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 68, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 83, this.context) ) {
             case 1:
                 {
-                this.state = 750;
+                this.state = 828;
                 this.limit();
                 }
                 break;
@@ -2876,30 +3188,30 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItems(): ProjectionItemsContext {
         let localContext = new ProjectionItemsContext(this.context, this.state);
-        this.enterRule(localContext, 88, CypherParser.RULE_projectionItems);
+        this.enterRule(localContext, 96, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 769;
+            this.state = 847;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 753;
+                this.state = 831;
                 this.match(CypherParser.STAR);
-                this.state = 758;
+                this.state = 836;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 98) {
+                while (_la === 99) {
                     {
                     {
-                    this.state = 754;
+                    this.state = 832;
                     this.match(CypherParser.COMMA);
-                    this.state = 755;
+                    this.state = 833;
                     this.projectionItem();
                     }
                     }
-                    this.state = 760;
+                    this.state = 838;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2962,6 +3274,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.SET:
             case CypherParser.SINGLE:
             case CypherParser.SHOW:
+            case CypherParser.TERMINATE:
             case CypherParser.SKIP_:
             case CypherParser.STARTS:
             case CypherParser.THEN:
@@ -2998,21 +3311,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 761;
+                this.state = 839;
                 this.projectionItem();
-                this.state = 766;
+                this.state = 844;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 98) {
+                while (_la === 99) {
                     {
                     {
-                    this.state = 762;
+                    this.state = 840;
                     this.match(CypherParser.COMMA);
-                    this.state = 763;
+                    this.state = 841;
                     this.projectionItem();
                     }
                     }
-                    this.state = 768;
+                    this.state = 846;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3037,20 +3350,20 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItem(): ProjectionItemContext {
         let localContext = new ProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 90, CypherParser.RULE_projectionItem);
+        this.enterRule(localContext, 98, CypherParser.RULE_projectionItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 771;
+            this.state = 849;
             this.expression();
-            this.state = 774;
+            this.state = 852;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 72, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 87, this.context) ) {
             case 1:
                 {
-                this.state = 772;
+                this.state = 850;
                 this.match(CypherParser.AS);
-                this.state = 773;
+                this.state = 851;
                 this.variable();
                 }
                 break;
@@ -3072,30 +3385,30 @@ export class CypherParser extends antlr.Parser {
     }
     public order(): OrderContext {
         let localContext = new OrderContext(this.context, this.state);
-        this.enterRule(localContext, 92, CypherParser.RULE_order);
+        this.enterRule(localContext, 100, CypherParser.RULE_order);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 776;
+            this.state = 854;
             this.match(CypherParser.ORDER);
-            this.state = 777;
+            this.state = 855;
             this.match(CypherParser.BY);
-            this.state = 778;
+            this.state = 856;
             this.sortItem();
-            this.state = 783;
+            this.state = 861;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 98) {
+            while (_la === 99) {
                 {
                 {
-                this.state = 779;
+                this.state = 857;
                 this.match(CypherParser.COMMA);
-                this.state = 780;
+                this.state = 858;
                 this.sortItem();
                 }
                 }
-                this.state = 785;
+                this.state = 863;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3116,21 +3429,21 @@ export class CypherParser extends antlr.Parser {
     }
     public skip(): SkipContext {
         let localContext = new SkipContext(this.context, this.state);
-        this.enterRule(localContext, 94, CypherParser.RULE_skip);
+        this.enterRule(localContext, 102, CypherParser.RULE_skip);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 786;
+            this.state = 864;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 58 || _la === 69)) {
+            if(!(_la === 59 || _la === 70)) {
             this.errorHandler.recoverInline(this);
             }
             else {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 787;
+            this.state = 865;
             this.expression();
             }
         }
@@ -3149,13 +3462,13 @@ export class CypherParser extends antlr.Parser {
     }
     public limit(): LimitContext {
         let localContext = new LimitContext(this.context, this.state);
-        this.enterRule(localContext, 96, CypherParser.RULE_limit);
+        this.enterRule(localContext, 104, CypherParser.RULE_limit);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 789;
+            this.state = 867;
             this.match(CypherParser.LIMIT);
-            this.state = 790;
+            this.state = 868;
             this.expression();
             }
         }
@@ -3174,19 +3487,19 @@ export class CypherParser extends antlr.Parser {
     }
     public sortItem(): SortItemContext {
         let localContext = new SortItemContext(this.context, this.state);
-        this.enterRule(localContext, 98, CypherParser.RULE_sortItem);
+        this.enterRule(localContext, 106, CypherParser.RULE_sortItem);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 792;
+            this.state = 870;
             this.expression();
-            this.state = 794;
+            this.state = 872;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 793;
+                this.state = 871;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -3215,13 +3528,13 @@ export class CypherParser extends antlr.Parser {
     }
     public where(): WhereContext {
         let localContext = new WhereContext(this.context, this.state);
-        this.enterRule(localContext, 100, CypherParser.RULE_where);
+        this.enterRule(localContext, 108, CypherParser.RULE_where);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 796;
+            this.state = 874;
             this.match(CypherParser.WHERE);
-            this.state = 797;
+            this.state = 875;
             this.expression();
             }
         }
@@ -3240,26 +3553,26 @@ export class CypherParser extends antlr.Parser {
     }
     public pattern(): PatternContext {
         let localContext = new PatternContext(this.context, this.state);
-        this.enterRule(localContext, 102, CypherParser.RULE_pattern);
+        this.enterRule(localContext, 110, CypherParser.RULE_pattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 799;
+            this.state = 877;
             this.patternPart();
-            this.state = 804;
+            this.state = 882;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 98) {
+            while (_la === 99) {
                 {
                 {
-                this.state = 800;
+                this.state = 878;
                 this.match(CypherParser.COMMA);
-                this.state = 801;
+                this.state = 879;
                 this.patternPart();
                 }
                 }
-                this.state = 806;
+                this.state = 884;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3280,32 +3593,32 @@ export class CypherParser extends antlr.Parser {
     }
     public patternPart(): PatternPartContext {
         let localContext = new PatternPartContext(this.context, this.state);
-        this.enterRule(localContext, 104, CypherParser.RULE_patternPart);
+        this.enterRule(localContext, 112, CypherParser.RULE_patternPart);
         try {
-            this.state = 824;
+            this.state = 902;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 79, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 94, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 810;
+                this.state = 888;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 76, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 91, this.context) ) {
                 case 1:
                     {
-                    this.state = 807;
+                    this.state = 885;
                     this.variable();
-                    this.state = 808;
+                    this.state = 886;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 814;
+                this.state = 892;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LPAREN:
                     {
-                    this.state = 812;
+                    this.state = 890;
                     this.patternElement();
                     }
                     break;
@@ -3335,6 +3648,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.REQUIRE:
                 case CypherParser.SINGLE:
                 case CypherParser.SHOW:
+                case CypherParser.TERMINATE:
                 case CypherParser.TIMESTAMP:
                 case CypherParser.TYPED:
                 case CypherParser.NORMALIZED:
@@ -3348,7 +3662,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 813;
+                    this.state = 891;
                     this.shortestPathPattern();
                     }
                     break;
@@ -3360,21 +3674,21 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 819;
+                this.state = 897;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 78, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 93, this.context) ) {
                 case 1:
                     {
-                    this.state = 816;
+                    this.state = 894;
                     this.variable();
-                    this.state = 817;
+                    this.state = 895;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 821;
+                this.state = 899;
                 this.pathSelector();
-                this.state = 822;
+                this.state = 900;
                 this.patternElement();
                 }
                 break;
@@ -3395,29 +3709,29 @@ export class CypherParser extends antlr.Parser {
     }
     public pathSelector(): PathSelectorContext {
         let localContext = new PathSelectorContext(this.context, this.state);
-        this.enterRule(localContext, 106, CypherParser.RULE_pathSelector);
+        this.enterRule(localContext, 114, CypherParser.RULE_pathSelector);
         let _la: number;
         try {
-            this.state = 869;
+            this.state = 947;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 87, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 826;
+                this.state = 904;
                 this.match(CypherParser.ALL);
-                this.state = 830;
+                this.state = 908;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117) {
                     {
                     {
-                    this.state = 827;
+                    this.state = 905;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 832;
+                    this.state = 910;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3426,30 +3740,30 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 833;
+                this.state = 911;
                 this.match(CypherParser.ANY);
-                this.state = 835;
+                this.state = 913;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 110)) & ~0x1F) === 0 && ((1 << (_la - 110)) & 7) !== 0)) {
+                if (((((_la - 111)) & ~0x1F) === 0 && ((1 << (_la - 111)) & 7) !== 0)) {
                     {
-                    this.state = 834;
+                    this.state = 912;
                     localContext._count = this.integerLiteral();
                     }
                 }
 
-                this.state = 840;
+                this.state = 918;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117) {
                     {
                     {
-                    this.state = 837;
+                    this.state = 915;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 842;
+                    this.state = 920;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3458,31 +3772,31 @@ export class CypherParser extends antlr.Parser {
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 843;
+                this.state = 921;
                 localContext._symbolicName = this.symbolicName();
                 localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 845;
+                this.state = 923;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 110)) & ~0x1F) === 0 && ((1 << (_la - 110)) & 7) !== 0)) {
+                if (((((_la - 111)) & ~0x1F) === 0 && ((1 << (_la - 111)) & 7) !== 0)) {
                     {
-                    this.state = 844;
+                    this.state = 922;
                     localContext._count = this.integerLiteral();
                     }
                 }
 
-                this.state = 850;
+                this.state = 928;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117) {
                     {
                     {
-                    this.state = 847;
+                    this.state = 925;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 852;
+                    this.state = 930;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3491,22 +3805,22 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 853;
+                this.state = 931;
                 this.match(CypherParser.ANY);
-                this.state = 854;
+                this.state = 932;
                 localContext._countParameter = this.parameter();
-                this.state = 858;
+                this.state = 936;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117) {
                     {
                     {
-                    this.state = 855;
+                    this.state = 933;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 860;
+                    this.state = 938;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3515,23 +3829,23 @@ export class CypherParser extends antlr.Parser {
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 861;
+                this.state = 939;
                 localContext._symbolicName = this.symbolicName();
                 localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 862;
+                this.state = 940;
                 localContext._countParameter = this.parameter();
-                this.state = 866;
+                this.state = 944;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117) {
                     {
                     {
-                    this.state = 863;
+                    this.state = 941;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 868;
+                    this.state = 946;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3554,17 +3868,17 @@ export class CypherParser extends antlr.Parser {
     }
     public shortestPathPattern(): ShortestPathPatternContext {
         let localContext = new ShortestPathPatternContext(this.context, this.state);
-        this.enterRule(localContext, 108, CypherParser.RULE_shortestPathPattern);
+        this.enterRule(localContext, 116, CypherParser.RULE_shortestPathPattern);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 871;
+            this.state = 949;
             this.symbolicName();
-            this.state = 872;
+            this.state = 950;
             this.match(CypherParser.LPAREN);
-            this.state = 873;
+            this.state = 951;
             this.patternElement();
-            this.state = 874;
+            this.state = 952;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3583,28 +3897,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElement(): PatternElementContext {
         let localContext = new PatternElementContext(this.context, this.state);
-        this.enterRule(localContext, 110, CypherParser.RULE_patternElement);
+        this.enterRule(localContext, 118, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 910;
+            this.state = 988;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 93, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 108, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 876;
+                this.state = 954;
                 this.nodePattern();
-                this.state = 880;
+                this.state = 958;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 131081) !== 0)) {
+                while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 877;
+                    this.state = 955;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 882;
+                    this.state = 960;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3613,40 +3927,40 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 883;
+                this.state = 961;
                 this.match(CypherParser.LPAREN);
-                this.state = 884;
+                this.state = 962;
                 this.patternElement();
-                this.state = 885;
+                this.state = 963;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 887;
+                this.state = 965;
                 this.quantifiedPath();
-                this.state = 889;
+                this.state = 967;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 89, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 104, this.context) ) {
                 case 1:
                     {
-                    this.state = 888;
+                    this.state = 966;
                     this.nodePattern();
                     }
                     break;
                 }
-                this.state = 894;
+                this.state = 972;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 131081) !== 0)) {
+                while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 891;
+                    this.state = 969;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 896;
+                    this.state = 974;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3655,35 +3969,35 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 897;
+                this.state = 975;
                 this.match(CypherParser.LPAREN);
-                this.state = 901;
+                this.state = 979;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3221217279) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 32767) !== 0) || _la === 115 || _la === 116) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2147475455) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 65535) !== 0) || _la === 116 || _la === 117) {
                     {
-                    this.state = 898;
+                    this.state = 976;
                     localContext._subpath = this.variable();
-                    this.state = 899;
+                    this.state = 977;
                     this.match(CypherParser.EQ);
                     }
                 }
 
-                this.state = 903;
+                this.state = 981;
                 this.patternElement();
-                this.state = 906;
+                this.state = 984;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 75) {
+                if (_la === 76) {
                     {
-                    this.state = 904;
+                    this.state = 982;
                     this.match(CypherParser.WHERE);
-                    this.state = 905;
+                    this.state = 983;
                     this.expression();
                     }
                 }
 
-                this.state = 908;
+                this.state = 986;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3704,14 +4018,14 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipsPattern(): RelationshipsPatternContext {
         let localContext = new RelationshipsPatternContext(this.context, this.state);
-        this.enterRule(localContext, 112, CypherParser.RULE_relationshipsPattern);
+        this.enterRule(localContext, 120, CypherParser.RULE_relationshipsPattern);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 912;
+            this.state = 990;
             this.nodePattern();
-            this.state = 914;
+            this.state = 992;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -3719,7 +4033,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 913;
+                    this.state = 991;
                     this.patternElementChain();
                     }
                     }
@@ -3727,9 +4041,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 916;
+                this.state = 994;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 94, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 109, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -3748,109 +4062,109 @@ export class CypherParser extends antlr.Parser {
     }
     public nodePattern(): NodePatternContext {
         let localContext = new NodePatternContext(this.context, this.state);
-        this.enterRule(localContext, 114, CypherParser.RULE_nodePattern);
+        this.enterRule(localContext, 122, CypherParser.RULE_nodePattern);
         let _la: number;
         try {
-            this.state = 948;
+            this.state = 1026;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 117, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 918;
+                this.state = 996;
                 this.match(CypherParser.LPAREN);
-                this.state = 920;
+                this.state = 998;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 95, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 110, this.context) ) {
                 case 1:
                     {
-                    this.state = 919;
+                    this.state = 997;
                     this.variable();
                     }
                     break;
                 }
-                this.state = 924;
+                this.state = 1002;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 96, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 111, this.context) ) {
                 case 1:
                     {
-                    this.state = 922;
+                    this.state = 1000;
                     this.nodeLabels();
                     }
                     break;
                 case 2:
                     {
-                    this.state = 923;
+                    this.state = 1001;
                     this.labelExpression();
                     }
                     break;
                 }
-                this.state = 927;
+                this.state = 1005;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 103 || _la === 108) {
+                if (_la === 104 || _la === 109) {
                     {
-                    this.state = 926;
+                    this.state = 1004;
                     this.properties();
                     }
                 }
 
-                this.state = 931;
+                this.state = 1009;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 75) {
+                if (_la === 76) {
                     {
-                    this.state = 929;
+                    this.state = 1007;
                     this.match(CypherParser.WHERE);
-                    this.state = 930;
+                    this.state = 1008;
                     localContext._nodeWhere = this.expression();
                     }
                 }
 
-                this.state = 933;
+                this.state = 1011;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 934;
+                this.state = 1012;
                 this.match(CypherParser.LPAREN);
-                this.state = 936;
+                this.state = 1014;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 99, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 114, this.context) ) {
                 case 1:
                     {
-                    this.state = 935;
+                    this.state = 1013;
                     this.variable();
                     }
                     break;
                 }
-                this.state = 938;
+                this.state = 1016;
                 this.isLabelExpression();
-                this.state = 940;
+                this.state = 1018;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 103 || _la === 108) {
+                if (_la === 104 || _la === 109) {
                     {
-                    this.state = 939;
+                    this.state = 1017;
                     this.properties();
                     }
                 }
 
-                this.state = 944;
+                this.state = 1022;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 75) {
+                if (_la === 76) {
                     {
-                    this.state = 942;
+                    this.state = 1020;
                     this.match(CypherParser.WHERE);
-                    this.state = 943;
+                    this.state = 1021;
                     localContext._nodeWhere = this.expression();
                     }
                 }
 
-                this.state = 946;
+                this.state = 1024;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3871,13 +4185,13 @@ export class CypherParser extends antlr.Parser {
     }
     public isLabelExpression(): IsLabelExpressionContext {
         let localContext = new IsLabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 116, CypherParser.RULE_isLabelExpression);
+        this.enterRule(localContext, 124, CypherParser.RULE_isLabelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 950;
+            this.state = 1028;
             this.match(CypherParser.IS);
-            this.state = 951;
+            this.state = 1029;
             this.labelDisjunction();
             }
         }
@@ -3896,13 +4210,13 @@ export class CypherParser extends antlr.Parser {
     }
     public labelExpression(): LabelExpressionContext {
         let localContext = new LabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 118, CypherParser.RULE_labelExpression);
+        this.enterRule(localContext, 126, CypherParser.RULE_labelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 953;
+            this.state = 1031;
             this.match(CypherParser.COLON);
-            this.state = 954;
+            this.state = 1032;
             this.labelDisjunction();
             }
         }
@@ -3921,41 +4235,41 @@ export class CypherParser extends antlr.Parser {
     }
     public labelDisjunction(): LabelDisjunctionContext {
         let localContext = new LabelDisjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 120, CypherParser.RULE_labelDisjunction);
+        this.enterRule(localContext, 128, CypherParser.RULE_labelDisjunction);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 956;
+            this.state = 1034;
             this.labelConjunction();
-            this.state = 964;
+            this.state = 1042;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 104, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 119, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 957;
+                    this.state = 1035;
                     this.match(CypherParser.PIPE);
-                    this.state = 959;
+                    this.state = 1037;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 99) {
+                    if (_la === 100) {
                         {
-                        this.state = 958;
+                        this.state = 1036;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 961;
+                    this.state = 1039;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 966;
+                this.state = 1044;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 104, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 119, this.context);
             }
             }
         }
@@ -3974,26 +4288,26 @@ export class CypherParser extends antlr.Parser {
     }
     public labelConjunction(): LabelConjunctionContext {
         let localContext = new LabelConjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 122, CypherParser.RULE_labelConjunction);
+        this.enterRule(localContext, 130, CypherParser.RULE_labelConjunction);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 967;
+            this.state = 1045;
             this.labelNegation();
-            this.state = 972;
+            this.state = 1050;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 94) {
+            while (_la === 95) {
                 {
                 {
-                this.state = 968;
+                this.state = 1046;
                 this.match(CypherParser.AMP);
-                this.state = 969;
+                this.state = 1047;
                 this.labelNegation();
                 }
                 }
-                this.state = 974;
+                this.state = 1052;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4014,17 +4328,17 @@ export class CypherParser extends antlr.Parser {
     }
     public labelNegation(): LabelNegationContext {
         let localContext = new LabelNegationContext(this.context, this.state);
-        this.enterRule(localContext, 124, CypherParser.RULE_labelNegation);
+        this.enterRule(localContext, 132, CypherParser.RULE_labelNegation);
         try {
-            this.state = 978;
+            this.state = 1056;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 975;
+                this.state = 1053;
                 this.match(CypherParser.BANG);
-                this.state = 976;
+                this.state = 1054;
                 this.labelNegation();
                 }
                 break;
@@ -4085,6 +4399,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.SET:
             case CypherParser.SINGLE:
             case CypherParser.SHOW:
+            case CypherParser.TERMINATE:
             case CypherParser.SKIP_:
             case CypherParser.STARTS:
             case CypherParser.THEN:
@@ -4112,7 +4427,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 977;
+                this.state = 1055;
                 this.labelAtom();
                 }
                 break;
@@ -4135,9 +4450,9 @@ export class CypherParser extends antlr.Parser {
     }
     public labelAtom(): LabelAtomContext {
         let localContext = new LabelAtomContext(this.context, this.state);
-        this.enterRule(localContext, 126, CypherParser.RULE_labelAtom);
+        this.enterRule(localContext, 134, CypherParser.RULE_labelAtom);
         try {
-            this.state = 986;
+            this.state = 1064;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -4197,6 +4512,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.SET:
             case CypherParser.SINGLE:
             case CypherParser.SHOW:
+            case CypherParser.TERMINATE:
             case CypherParser.SKIP_:
             case CypherParser.STARTS:
             case CypherParser.THEN:
@@ -4222,25 +4538,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 980;
+                this.state = 1058;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 981;
+                this.state = 1059;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 982;
+                this.state = 1060;
                 this.match(CypherParser.LPAREN);
-                this.state = 983;
+                this.state = 1061;
                 this.labelDisjunction();
-                this.state = 984;
+                this.state = 1062;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -4263,44 +4579,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElementChain(): PatternElementChainContext {
         let localContext = new PatternElementChainContext(this.context, this.state);
-        this.enterRule(localContext, 128, CypherParser.RULE_patternElementChain);
+        this.enterRule(localContext, 136, CypherParser.RULE_patternElementChain);
         let _la: number;
         try {
-            this.state = 998;
+            this.state = 1076;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 109, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 124, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 988;
+                this.state = 1066;
                 this.relationshipPattern();
-                this.state = 990;
+                this.state = 1068;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 524293) !== 0)) {
+                if (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 524293) !== 0)) {
                     {
-                    this.state = 989;
+                    this.state = 1067;
                     this.pathQuantifier();
                     }
                 }
 
-                this.state = 992;
+                this.state = 1070;
                 this.nodePattern();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 994;
+                this.state = 1072;
                 this.quantifiedPath();
-                this.state = 995;
+                this.state = 1073;
                 this.nodePattern();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 997;
+                this.state = 1075;
                 this.quantifiedPath();
                 }
                 break;
@@ -4321,102 +4637,102 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifiedPath(): QuantifiedPathContext {
         let localContext = new QuantifiedPathContext(this.context, this.state);
-        this.enterRule(localContext, 130, CypherParser.RULE_quantifiedPath);
+        this.enterRule(localContext, 138, CypherParser.RULE_quantifiedPath);
         let _la: number;
         try {
-            this.state = 1034;
+            this.state = 1112;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 114, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 129, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1000;
+                this.state = 1078;
                 this.match(CypherParser.LPAREN);
-                this.state = 1001;
+                this.state = 1079;
                 this.nodePattern();
-                this.state = 1002;
+                this.state = 1080;
                 this.relationshipPattern();
-                this.state = 1003;
+                this.state = 1081;
                 this.nodePattern();
-                this.state = 1006;
+                this.state = 1084;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 75) {
+                if (_la === 76) {
                     {
-                    this.state = 1004;
+                    this.state = 1082;
                     this.match(CypherParser.WHERE);
-                    this.state = 1005;
+                    this.state = 1083;
                     this.expression();
                     }
                 }
 
-                this.state = 1008;
+                this.state = 1086;
                 this.match(CypherParser.RPAREN);
-                this.state = 1009;
+                this.state = 1087;
                 this.pathQuantifier();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1011;
+                this.state = 1089;
                 this.match(CypherParser.LPAREN);
-                this.state = 1012;
+                this.state = 1090;
                 this.nodePattern();
-                this.state = 1014;
+                this.state = 1092;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 do {
                     {
                     {
-                    this.state = 1013;
+                    this.state = 1091;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 1016;
+                    this.state = 1094;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                } while (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 131081) !== 0));
-                this.state = 1020;
+                } while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 131081) !== 0));
+                this.state = 1098;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 75) {
+                if (_la === 76) {
                     {
-                    this.state = 1018;
+                    this.state = 1096;
                     this.match(CypherParser.WHERE);
-                    this.state = 1019;
+                    this.state = 1097;
                     this.expression();
                     }
                 }
 
-                this.state = 1022;
+                this.state = 1100;
                 this.match(CypherParser.RPAREN);
-                this.state = 1023;
+                this.state = 1101;
                 this.pathQuantifier();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1025;
+                this.state = 1103;
                 this.match(CypherParser.LPAREN);
-                this.state = 1026;
+                this.state = 1104;
                 this.nodePattern();
-                this.state = 1029;
+                this.state = 1107;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 75) {
+                if (_la === 76) {
                     {
-                    this.state = 1027;
+                    this.state = 1105;
                     this.match(CypherParser.WHERE);
-                    this.state = 1028;
+                    this.state = 1106;
                     this.expression();
                     }
                 }
 
-                this.state = 1031;
+                this.state = 1109;
                 this.match(CypherParser.RPAREN);
-                this.state = 1032;
+                this.state = 1110;
                 this.pathQuantifier();
                 }
                 break;
@@ -4437,40 +4753,40 @@ export class CypherParser extends antlr.Parser {
     }
     public pathQuantifier(): PathQuantifierContext {
         let localContext = new PathQuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 132, CypherParser.RULE_pathQuantifier);
+        this.enterRule(localContext, 140, CypherParser.RULE_pathQuantifier);
         let _la: number;
         try {
-            this.state = 1049;
+            this.state = 1127;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1036;
+                this.state = 1114;
                 this.match(CypherParser.LBRACE);
-                this.state = 1038;
+                this.state = 1116;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 110)) & ~0x1F) === 0 && ((1 << (_la - 110)) & 7) !== 0)) {
+                if (((((_la - 111)) & ~0x1F) === 0 && ((1 << (_la - 111)) & 7) !== 0)) {
                     {
-                    this.state = 1037;
+                    this.state = 1115;
                     localContext._lo = this.integerLiteral();
                     }
                 }
 
-                this.state = 1044;
+                this.state = 1122;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 98) {
+                if (_la === 99) {
                     {
-                    this.state = 1040;
+                    this.state = 1118;
                     this.match(CypherParser.COMMA);
-                    this.state = 1042;
+                    this.state = 1120;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 110)) & ~0x1F) === 0 && ((1 << (_la - 110)) & 7) !== 0)) {
+                    if (((((_la - 111)) & ~0x1F) === 0 && ((1 << (_la - 111)) & 7) !== 0)) {
                         {
-                        this.state = 1041;
+                        this.state = 1119;
                         localContext._hi = this.integerLiteral();
                         }
                     }
@@ -4478,21 +4794,21 @@ export class CypherParser extends antlr.Parser {
                     }
                 }
 
-                this.state = 1046;
+                this.state = 1124;
                 this.match(CypherParser.RBRACE);
                 }
                 break;
             case CypherParser.PLUS:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1047;
+                this.state = 1125;
                 this.match(CypherParser.PLUS);
                 }
                 break;
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1048;
+                this.state = 1126;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -4515,93 +4831,93 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipPattern(): RelationshipPatternContext {
         let localContext = new RelationshipPatternContext(this.context, this.state);
-        this.enterRule(localContext, 134, CypherParser.RULE_relationshipPattern);
+        this.enterRule(localContext, 142, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 1075;
+            this.state = 1153;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 123, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 138, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1051;
+                this.state = 1129;
                 this.match(CypherParser.LT);
-                this.state = 1052;
+                this.state = 1130;
                 this.match(CypherParser.MINUS);
-                this.state = 1054;
+                this.state = 1132;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 106) {
+                if (_la === 107) {
                     {
-                    this.state = 1053;
+                    this.state = 1131;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1056;
+                this.state = 1134;
                 this.match(CypherParser.MINUS);
-                this.state = 1057;
+                this.state = 1135;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1058;
+                this.state = 1136;
                 this.match(CypherParser.LT);
-                this.state = 1059;
+                this.state = 1137;
                 this.match(CypherParser.MINUS);
-                this.state = 1061;
+                this.state = 1139;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 106) {
+                if (_la === 107) {
                     {
-                    this.state = 1060;
+                    this.state = 1138;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1063;
+                this.state = 1141;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1064;
+                this.state = 1142;
                 this.match(CypherParser.MINUS);
-                this.state = 1066;
+                this.state = 1144;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 106) {
+                if (_la === 107) {
                     {
-                    this.state = 1065;
+                    this.state = 1143;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1068;
+                this.state = 1146;
                 this.match(CypherParser.MINUS);
-                this.state = 1069;
+                this.state = 1147;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1070;
+                this.state = 1148;
                 this.match(CypherParser.MINUS);
-                this.state = 1072;
+                this.state = 1150;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 106) {
+                if (_la === 107) {
                     {
-                    this.state = 1071;
+                    this.state = 1149;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1074;
+                this.state = 1152;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -4622,72 +4938,72 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipDetail(): RelationshipDetailContext {
         let localContext = new RelationshipDetailContext(this.context, this.state);
-        this.enterRule(localContext, 136, CypherParser.RULE_relationshipDetail);
+        this.enterRule(localContext, 144, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1077;
+            this.state = 1155;
             this.match(CypherParser.LBRACK);
-            this.state = 1079;
+            this.state = 1157;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 124, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 139, this.context) ) {
             case 1:
                 {
-                this.state = 1078;
+                this.state = 1156;
                 this.variable();
                 }
                 break;
             }
-            this.state = 1083;
+            this.state = 1161;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 125, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 140, this.context) ) {
             case 1:
                 {
-                this.state = 1081;
+                this.state = 1159;
                 this.relationshipTypes();
                 }
                 break;
             case 2:
                 {
-                this.state = 1082;
+                this.state = 1160;
                 this.labelExpression();
                 }
                 break;
             }
-            this.state = 1086;
+            this.state = 1164;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 80 || _la === 91) {
+            if (_la === 81 || _la === 92) {
                 {
-                this.state = 1085;
+                this.state = 1163;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 1089;
+            this.state = 1167;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 103 || _la === 108) {
+            if (_la === 104 || _la === 109) {
                 {
-                this.state = 1088;
+                this.state = 1166;
                 this.properties();
                 }
             }
 
-            this.state = 1093;
+            this.state = 1171;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 75) {
+            if (_la === 76) {
                 {
-                this.state = 1091;
+                this.state = 1169;
                 this.match(CypherParser.WHERE);
-                this.state = 1092;
+                this.state = 1170;
                 localContext._relWhere = this.expression();
                 }
             }
 
-            this.state = 1095;
+            this.state = 1173;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4706,22 +5022,22 @@ export class CypherParser extends antlr.Parser {
     }
     public properties(): PropertiesContext {
         let localContext = new PropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 138, CypherParser.RULE_properties);
+        this.enterRule(localContext, 146, CypherParser.RULE_properties);
         try {
-            this.state = 1099;
+            this.state = 1177;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1097;
+                this.state = 1175;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1098;
+                this.state = 1176;
                 this.parameter();
                 }
                 break;
@@ -4744,42 +5060,42 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipTypes(): RelationshipTypesContext {
         let localContext = new RelationshipTypesContext(this.context, this.state);
-        this.enterRule(localContext, 140, CypherParser.RULE_relationshipTypes);
+        this.enterRule(localContext, 148, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 1124;
+            this.state = 1202;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 133, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 148, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1101;
+                this.state = 1179;
                 this.match(CypherParser.COLON);
-                this.state = 1102;
+                this.state = 1180;
                 this.relTypeName();
-                this.state = 1110;
+                this.state = 1188;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 102) {
+                while (_la === 103) {
                     {
                     {
-                    this.state = 1103;
+                    this.state = 1181;
                     this.match(CypherParser.PIPE);
-                    this.state = 1105;
+                    this.state = 1183;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 99) {
+                    if (_la === 100) {
                         {
-                        this.state = 1104;
+                        this.state = 1182;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 1107;
+                    this.state = 1185;
                     this.relTypeName();
                     }
                     }
-                    this.state = 1112;
+                    this.state = 1190;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -4788,32 +5104,32 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1113;
+                this.state = 1191;
                 this.match(CypherParser.COLON);
-                this.state = 1114;
+                this.state = 1192;
                 this.dynamicName();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1115;
+                this.state = 1193;
                 this.match(CypherParser.IS);
-                this.state = 1116;
+                this.state = 1194;
                 this.relTypeName();
-                this.state = 1121;
+                this.state = 1199;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 102) {
+                while (_la === 103) {
                     {
                     {
-                    this.state = 1117;
+                    this.state = 1195;
                     this.match(CypherParser.PIPE);
-                    this.state = 1118;
+                    this.state = 1196;
                     this.relTypeName();
                     }
                     }
-                    this.state = 1123;
+                    this.state = 1201;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -4836,25 +5152,25 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabels(): NodeLabelsContext {
         let localContext = new NodeLabelsContext(this.context, this.state);
-        this.enterRule(localContext, 142, CypherParser.RULE_nodeLabels);
+        this.enterRule(localContext, 150, CypherParser.RULE_nodeLabels);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1127;
+            this.state = 1205;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1126;
+                this.state = 1204;
                 this.nodeLabel();
                 }
                 }
-                this.state = 1129;
+                this.state = 1207;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 99);
+            } while (_la === 100);
             }
         }
         catch (re) {
@@ -4872,26 +5188,26 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabel(): NodeLabelContext {
         let localContext = new NodeLabelContext(this.context, this.state);
-        this.enterRule(localContext, 144, CypherParser.RULE_nodeLabel);
+        this.enterRule(localContext, 152, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 1135;
+            this.state = 1213;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 135, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 150, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1131;
+                this.state = 1209;
                 this.match(CypherParser.COLON);
-                this.state = 1132;
+                this.state = 1210;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1133;
+                this.state = 1211;
                 this.match(CypherParser.COLON);
-                this.state = 1134;
+                this.state = 1212;
                 this.dynamicName();
                 }
                 break;
@@ -4912,19 +5228,19 @@ export class CypherParser extends antlr.Parser {
     }
     public dynamicName(): DynamicNameContext {
         let localContext = new DynamicNameContext(this.context, this.state);
-        this.enterRule(localContext, 146, CypherParser.RULE_dynamicName);
+        this.enterRule(localContext, 154, CypherParser.RULE_dynamicName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1137;
+            this.state = 1215;
             this.match(CypherParser.DOLLAR);
-            this.state = 1139;
+            this.state = 1217;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 1138;
+                this.state = 1216;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -4936,11 +5252,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 1141;
+            this.state = 1219;
             this.match(CypherParser.LPAREN);
-            this.state = 1142;
+            this.state = 1220;
             this.expression();
-            this.state = 1143;
+            this.state = 1221;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4959,40 +5275,40 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeLiteral(): RangeLiteralContext {
         let localContext = new RangeLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 148, CypherParser.RULE_rangeLiteral);
+        this.enterRule(localContext, 156, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 1159;
+            this.state = 1237;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1145;
+                this.state = 1223;
                 this.match(CypherParser.STAR);
-                this.state = 1147;
+                this.state = 1225;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7340033) !== 0)) {
+                if (((((_la - 91)) & ~0x1F) === 0 && ((1 << (_la - 91)) & 7340033) !== 0)) {
                     {
-                    this.state = 1146;
+                    this.state = 1224;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 1153;
+                this.state = 1231;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 80) {
+                if (_la === 81) {
                     {
-                    this.state = 1149;
+                    this.state = 1227;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 1151;
+                    this.state = 1229;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7340033) !== 0)) {
+                    if (((((_la - 91)) & ~0x1F) === 0 && ((1 << (_la - 91)) & 7340033) !== 0)) {
                         {
-                        this.state = 1150;
+                        this.state = 1228;
                         this.rangeBound();
                         }
                     }
@@ -5005,14 +5321,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1155;
+                this.state = 1233;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1157;
+                this.state = 1235;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7340033) !== 0)) {
+                if (((((_la - 91)) & ~0x1F) === 0 && ((1 << (_la - 91)) & 7340033) !== 0)) {
                     {
-                    this.state = 1156;
+                    this.state = 1234;
                     this.rangeBound();
                     }
                 }
@@ -5038,22 +5354,22 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeBound(): RangeBoundContext {
         let localContext = new RangeBoundContext(this.context, this.state);
-        this.enterRule(localContext, 150, CypherParser.RULE_rangeBound);
+        this.enterRule(localContext, 158, CypherParser.RULE_rangeBound);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1162;
+            this.state = 1240;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 90) {
+            if (_la === 91) {
                 {
-                this.state = 1161;
+                this.state = 1239;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 1164;
+            this.state = 1242;
             this.integerLiteral();
             }
         }
@@ -5072,11 +5388,11 @@ export class CypherParser extends antlr.Parser {
     }
     public labelName(): LabelNameContext {
         let localContext = new LabelNameContext(this.context, this.state);
-        this.enterRule(localContext, 152, CypherParser.RULE_labelName);
+        this.enterRule(localContext, 160, CypherParser.RULE_labelName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1166;
+            this.state = 1244;
             this.schemaName();
             }
         }
@@ -5095,11 +5411,11 @@ export class CypherParser extends antlr.Parser {
     }
     public relTypeName(): RelTypeNameContext {
         let localContext = new RelTypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 154, CypherParser.RULE_relTypeName);
+        this.enterRule(localContext, 162, CypherParser.RULE_relTypeName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1168;
+            this.state = 1246;
             this.schemaName();
             }
         }
@@ -5118,27 +5434,27 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyExpression(): PropertyExpressionContext {
         let localContext = new PropertyExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 156, CypherParser.RULE_propertyExpression);
+        this.enterRule(localContext, 164, CypherParser.RULE_propertyExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1170;
+            this.state = 1248;
             this.atom();
-            this.state = 1172;
+            this.state = 1250;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1171;
+                this.state = 1249;
                 this.propertyLookup();
                 }
                 }
-                this.state = 1174;
+                this.state = 1252;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 97);
+            } while (_la === 98);
             }
         }
         catch (re) {
@@ -5156,11 +5472,11 @@ export class CypherParser extends antlr.Parser {
     }
     public expression(): ExpressionContext {
         let localContext = new ExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 158, CypherParser.RULE_expression);
+        this.enterRule(localContext, 166, CypherParser.RULE_expression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1176;
+            this.state = 1254;
             this.orExpression();
             }
         }
@@ -5179,26 +5495,26 @@ export class CypherParser extends antlr.Parser {
     }
     public orExpression(): OrExpressionContext {
         let localContext = new OrExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_orExpression);
+        this.enterRule(localContext, 168, CypherParser.RULE_orExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1178;
+            this.state = 1256;
             this.xorExpression();
-            this.state = 1183;
+            this.state = 1261;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 49) {
                 {
                 {
-                this.state = 1179;
+                this.state = 1257;
                 this.match(CypherParser.OR);
-                this.state = 1180;
+                this.state = 1258;
                 this.xorExpression();
                 }
                 }
-                this.state = 1185;
+                this.state = 1263;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5219,26 +5535,26 @@ export class CypherParser extends antlr.Parser {
     }
     public xorExpression(): XorExpressionContext {
         let localContext = new XorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_xorExpression);
+        this.enterRule(localContext, 170, CypherParser.RULE_xorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1186;
+            this.state = 1264;
             this.andExpression();
-            this.state = 1191;
+            this.state = 1269;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 77) {
+            while (_la === 78) {
                 {
                 {
-                this.state = 1187;
+                this.state = 1265;
                 this.match(CypherParser.XOR);
-                this.state = 1188;
+                this.state = 1266;
                 this.andExpression();
                 }
                 }
-                this.state = 1193;
+                this.state = 1271;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5259,26 +5575,26 @@ export class CypherParser extends antlr.Parser {
     }
     public andExpression(): AndExpressionContext {
         let localContext = new AndExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_andExpression);
+        this.enterRule(localContext, 172, CypherParser.RULE_andExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1194;
+            this.state = 1272;
             this.notExpression();
-            this.state = 1199;
+            this.state = 1277;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 1195;
+                this.state = 1273;
                 this.match(CypherParser.AND);
-                this.state = 1196;
+                this.state = 1274;
                 this.notExpression();
                 }
                 }
-                this.state = 1201;
+                this.state = 1279;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5299,28 +5615,28 @@ export class CypherParser extends antlr.Parser {
     }
     public notExpression(): NotExpressionContext {
         let localContext = new NotExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_notExpression);
+        this.enterRule(localContext, 174, CypherParser.RULE_notExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1205;
+            this.state = 1283;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 147, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 162, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1202;
+                    this.state = 1280;
                     this.match(CypherParser.NOT);
                     }
                     }
                 }
-                this.state = 1207;
+                this.state = 1285;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 147, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 162, this.context);
             }
-            this.state = 1208;
+            this.state = 1286;
             this.comparisonExpression();
             }
         }
@@ -5339,26 +5655,26 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonExpression(): ComparisonExpressionContext {
         let localContext = new ComparisonExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_comparisonExpression);
+        this.enterRule(localContext, 176, CypherParser.RULE_comparisonExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1210;
+            this.state = 1288;
             this.predicateExpression();
-            this.state = 1216;
+            this.state = 1294;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 63) !== 0)) {
+            while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 63) !== 0)) {
                 {
                 {
-                this.state = 1211;
+                this.state = 1289;
                 this.comparisonOperator();
-                this.state = 1212;
+                this.state = 1290;
                 this.predicateExpression();
                 }
                 }
-                this.state = 1218;
+                this.state = 1296;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5379,14 +5695,14 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonOperator(): ComparisonOperatorContext {
         let localContext = new ComparisonOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_comparisonOperator);
+        this.enterRule(localContext, 178, CypherParser.RULE_comparisonOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1219;
+            this.state = 1297;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 63) !== 0))) {
+            if(!(((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5410,24 +5726,24 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateExpression(): PredicateExpressionContext {
         let localContext = new PredicateExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_predicateExpression);
+        this.enterRule(localContext, 180, CypherParser.RULE_predicateExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1221;
+            this.state = 1299;
             this.addOrSubtractExpression();
-            this.state = 1225;
+            this.state = 1303;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 41947137) !== 0) || ((((_la - 59)) & ~0x1F) === 0 && ((1 << (_la - 59)) & 9437185) !== 0)) {
+            while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 41947137) !== 0) || ((((_la - 60)) & ~0x1F) === 0 && ((1 << (_la - 60)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 1222;
+                this.state = 1300;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 1227;
+                this.state = 1305;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5448,21 +5764,21 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateSuffix(): PredicateSuffixContext {
         let localContext = new PredicateSuffixContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_predicateSuffix);
+        this.enterRule(localContext, 182, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1262;
+            this.state = 1340;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 154, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 169, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1228;
+                this.state = 1306;
                 this.match(CypherParser.STARTS);
-                this.state = 1229;
+                this.state = 1307;
                 this.match(CypherParser.WITH);
-                this.state = 1230;
+                this.state = 1308;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5470,11 +5786,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1231;
+                this.state = 1309;
                 this.match(CypherParser.ENDS);
-                this.state = 1232;
+                this.state = 1310;
                 this.match(CypherParser.WITH);
-                this.state = 1233;
+                this.state = 1311;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5482,9 +5798,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1234;
+                this.state = 1312;
                 this.match(CypherParser.CONTAINS);
-                this.state = 1235;
+                this.state = 1313;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5492,9 +5808,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1236;
+                this.state = 1314;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 1237;
+                this.state = 1315;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5502,9 +5818,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1238;
+                this.state = 1316;
                 this.match(CypherParser.IN);
-                this.state = 1239;
+                this.state = 1317;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5512,9 +5828,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1240;
+                this.state = 1318;
                 this.match(CypherParser.IS);
-                this.state = 1241;
+                this.state = 1319;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5522,11 +5838,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1242;
+                this.state = 1320;
                 this.match(CypherParser.IS);
-                this.state = 1243;
+                this.state = 1321;
                 this.match(CypherParser.NOT);
-                this.state = 1244;
+                this.state = 1322;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5534,26 +5850,26 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1251;
+                this.state = 1329;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 1245;
+                    this.state = 1323;
                     this.match(CypherParser.IS);
-                    this.state = 1247;
+                    this.state = 1325;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 44) {
                         {
-                        this.state = 1246;
+                        this.state = 1324;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 1249;
+                    this.state = 1327;
                     _la = this.tokenStream.LA(1);
-                    if(!(_la === 63 || _la === 79)) {
+                    if(!(_la === 64 || _la === 80)) {
                     this.errorHandler.recoverInline(this);
                     }
                     else {
@@ -5564,14 +5880,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 1250;
+                    this.state = 1328;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1253;
+                this.state = 1331;
                 this.valueTypeExpression();
                 }
                 break;
@@ -5579,29 +5895,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1254;
+                this.state = 1332;
                 this.match(CypherParser.IS);
-                this.state = 1256;
+                this.state = 1334;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 44) {
                     {
-                    this.state = 1255;
+                    this.state = 1333;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1259;
+                this.state = 1337;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 153, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 168, this.context) ) {
                 case 1:
                     {
-                    this.state = 1258;
+                    this.state = 1336;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1261;
+                this.state = 1339;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -5622,30 +5938,30 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeExpression(): ValueTypeExpressionContext {
         let localContext = new ValueTypeExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_valueTypeExpression);
+        this.enterRule(localContext, 184, CypherParser.RULE_valueTypeExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1264;
+            this.state = 1342;
             this.valueTypeAlternative();
-            this.state = 1269;
+            this.state = 1347;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 155, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 170, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1265;
+                    this.state = 1343;
                     this.match(CypherParser.PIPE);
-                    this.state = 1266;
+                    this.state = 1344;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1271;
+                this.state = 1349;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 155, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 170, this.context);
             }
             }
         }
@@ -5664,12 +5980,12 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeAlternative(): ValueTypeAlternativeContext {
         let localContext = new ValueTypeAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_valueTypeAlternative);
+        this.enterRule(localContext, 186, CypherParser.RULE_valueTypeAlternative);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1273;
+            this.state = 1351;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -5677,7 +5993,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1272;
+                    this.state = 1350;
                     this.valueTypeWord();
                     }
                     }
@@ -5685,52 +6001,52 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1275;
+                this.state = 1353;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 156, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 171, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1281;
+            this.state = 1359;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 157, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 172, this.context) ) {
             case 1:
                 {
-                this.state = 1277;
+                this.state = 1355;
                 this.match(CypherParser.WITH);
-                this.state = 1278;
+                this.state = 1356;
                 this.valueTypeWord();
-                this.state = 1279;
+                this.state = 1357;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 1287;
+            this.state = 1365;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 158, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 173, this.context) ) {
             case 1:
                 {
-                this.state = 1283;
+                this.state = 1361;
                 this.match(CypherParser.LT);
-                this.state = 1284;
+                this.state = 1362;
                 this.valueTypeExpression();
-                this.state = 1285;
+                this.state = 1363;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1292;
+            this.state = 1370;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NOT:
                 {
-                this.state = 1289;
+                this.state = 1367;
                 this.match(CypherParser.NOT);
-                this.state = 1290;
+                this.state = 1368;
                 this.match(CypherParser.NULL);
                 }
                 break;
             case CypherParser.BANG:
                 {
-                this.state = 1291;
+                this.state = 1369;
                 this.match(CypherParser.BANG);
                 }
                 break;
@@ -5785,6 +6101,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.SET:
             case CypherParser.SINGLE:
             case CypherParser.SHOW:
+            case CypherParser.TERMINATE:
             case CypherParser.SKIP_:
             case CypherParser.STARTS:
             case CypherParser.THEN:
@@ -5804,6 +6121,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.WHERE:
             case CypherParser.WITH:
             case CypherParser.XOR:
+            case CypherParser.YIELD:
             case CypherParser.COLONCOLON:
             case CypherParser.DOTDOT:
             case CypherParser.REGEX_MATCH:
@@ -5842,9 +6160,9 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeWord(): ValueTypeWordContext {
         let localContext = new ValueTypeWordContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_valueTypeWord);
+        this.enterRule(localContext, 188, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1296;
+            this.state = 1374;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -5873,6 +6191,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.REQUIRE:
             case CypherParser.SINGLE:
             case CypherParser.SHOW:
+            case CypherParser.TERMINATE:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
             case CypherParser.NORMALIZED:
@@ -5887,14 +6206,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1294;
+                this.state = 1372;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1295;
+                this.state = 1373;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5917,26 +6236,26 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractExpression(): AddOrSubtractExpressionContext {
         let localContext = new AddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_addOrSubtractExpression);
+        this.enterRule(localContext, 190, CypherParser.RULE_addOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1298;
+            this.state = 1376;
             this.multiplyDivideModuloExpression();
-            this.state = 1304;
+            this.state = 1382;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 4099) !== 0)) {
+            while (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1299;
+                this.state = 1377;
                 this.addOrSubtractOperator();
-                this.state = 1300;
+                this.state = 1378;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1306;
+                this.state = 1384;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5957,14 +6276,14 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractOperator(): AddOrSubtractOperatorContext {
         let localContext = new AddOrSubtractOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_addOrSubtractOperator);
+        this.enterRule(localContext, 192, CypherParser.RULE_addOrSubtractOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1307;
+            this.state = 1385;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 4099) !== 0))) {
+            if(!(((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5988,26 +6307,26 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloExpression(): MultiplyDivideModuloExpressionContext {
         let localContext = new MultiplyDivideModuloExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_multiplyDivideModuloExpression);
+        this.enterRule(localContext, 194, CypherParser.RULE_multiplyDivideModuloExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1309;
+            this.state = 1387;
             this.powerOfExpression();
-            this.state = 1315;
+            this.state = 1393;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 91)) & ~0x1F) === 0 && ((1 << (_la - 91)) & 7) !== 0)) {
+            while (((((_la - 92)) & ~0x1F) === 0 && ((1 << (_la - 92)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1310;
+                this.state = 1388;
                 this.multiplyDivideModuloOperator();
-                this.state = 1311;
+                this.state = 1389;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1317;
+                this.state = 1395;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -6028,14 +6347,14 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloOperator(): MultiplyDivideModuloOperatorContext {
         let localContext = new MultiplyDivideModuloOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_multiplyDivideModuloOperator);
+        this.enterRule(localContext, 196, CypherParser.RULE_multiplyDivideModuloOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1318;
+            this.state = 1396;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 91)) & ~0x1F) === 0 && ((1 << (_la - 91)) & 7) !== 0))) {
+            if(!(((((_la - 92)) & ~0x1F) === 0 && ((1 << (_la - 92)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6059,26 +6378,26 @@ export class CypherParser extends antlr.Parser {
     }
     public powerOfExpression(): PowerOfExpressionContext {
         let localContext = new PowerOfExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_powerOfExpression);
+        this.enterRule(localContext, 198, CypherParser.RULE_powerOfExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1320;
+            this.state = 1398;
             this.unaryAddOrSubtractExpression();
-            this.state = 1325;
+            this.state = 1403;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 96) {
+            while (_la === 97) {
                 {
                 {
-                this.state = 1321;
+                this.state = 1399;
                 this.match(CypherParser.CARET);
-                this.state = 1322;
+                this.state = 1400;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1327;
+                this.state = 1405;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -6099,20 +6418,20 @@ export class CypherParser extends antlr.Parser {
     }
     public unaryAddOrSubtractExpression(): UnaryAddOrSubtractExpressionContext {
         let localContext = new UnaryAddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_unaryAddOrSubtractExpression);
+        this.enterRule(localContext, 200, CypherParser.RULE_unaryAddOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1331;
+            this.state = 1409;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 89 || _la === 90) {
+            while (_la === 90 || _la === 91) {
                 {
                 {
-                this.state = 1328;
+                this.state = 1406;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 89 || _la === 90)) {
+                if(!(_la === 90 || _la === 91)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -6121,11 +6440,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1333;
+                this.state = 1411;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1334;
+            this.state = 1412;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -6144,30 +6463,30 @@ export class CypherParser extends antlr.Parser {
     }
     public nonArithmeticOperatorExpression(): NonArithmeticOperatorExpressionContext {
         let localContext = new NonArithmeticOperatorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_nonArithmeticOperatorExpression);
+        this.enterRule(localContext, 202, CypherParser.RULE_nonArithmeticOperatorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1336;
+            this.state = 1414;
             this.atom();
-            this.state = 1341;
+            this.state = 1419;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 97 || _la === 106) {
+            while (_la === 98 || _la === 107) {
                 {
-                this.state = 1339;
+                this.state = 1417;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1337;
+                    this.state = 1415;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1338;
+                    this.state = 1416;
                     this.propertyLookup();
                     }
                     break;
@@ -6175,22 +6494,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1343;
+                this.state = 1421;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1346;
+            this.state = 1424;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 167, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 182, this.context) ) {
             case 1:
                 {
-                this.state = 1344;
+                this.state = 1422;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1345;
+                this.state = 1423;
                 this.labelExpression();
                 }
                 break;
@@ -6212,21 +6531,21 @@ export class CypherParser extends antlr.Parser {
     }
     public listOperator(): ListOperatorContext {
         let localContext = new ListOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_listOperator);
+        this.enterRule(localContext, 204, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1361;
+            this.state = 1439;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 170, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 185, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1348;
+                this.state = 1426;
                 this.match(CypherParser.LBRACK);
-                this.state = 1349;
+                this.state = 1427;
                 this.expression();
-                this.state = 1350;
+                this.state = 1428;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -6234,31 +6553,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1352;
+                this.state = 1430;
                 this.match(CypherParser.LBRACK);
-                this.state = 1354;
+                this.state = 1432;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 201392127) !== 0) || ((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 16299) !== 0)) {
                     {
-                    this.state = 1353;
+                    this.state = 1431;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1356;
+                this.state = 1434;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1358;
+                this.state = 1436;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 201392127) !== 0) || ((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 16299) !== 0)) {
                     {
-                    this.state = 1357;
+                    this.state = 1435;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1360;
+                this.state = 1438;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -6279,13 +6598,13 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyLookup(): PropertyLookupContext {
         let localContext = new PropertyLookupContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_propertyLookup);
+        this.enterRule(localContext, 206, CypherParser.RULE_propertyLookup);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1363;
+            this.state = 1441;
             this.match(CypherParser.DOT);
-            this.state = 1364;
+            this.state = 1442;
             this.propertyKeyName();
             }
         }
@@ -6304,113 +6623,113 @@ export class CypherParser extends antlr.Parser {
     }
     public atom(): AtomContext {
         let localContext = new AtomContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_atom);
+        this.enterRule(localContext, 208, CypherParser.RULE_atom);
         try {
-            this.state = 1381;
+            this.state = 1459;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 171, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 186, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1366;
+                this.state = 1444;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1367;
+                this.state = 1445;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1368;
+                this.state = 1446;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1369;
+                this.state = 1447;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1370;
+                this.state = 1448;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1371;
+                this.state = 1449;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1372;
+                this.state = 1450;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1373;
+                this.state = 1451;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1374;
+                this.state = 1452;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1375;
+                this.state = 1453;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1376;
+                this.state = 1454;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1377;
+                this.state = 1455;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1378;
+                this.state = 1456;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1379;
+                this.state = 1457;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1380;
+                this.state = 1458;
                 this.variable();
                 }
                 break;
@@ -6431,17 +6750,17 @@ export class CypherParser extends antlr.Parser {
     }
     public countStar(): CountStarContext {
         let localContext = new CountStarContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_countStar);
+        this.enterRule(localContext, 210, CypherParser.RULE_countStar);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1383;
+            this.state = 1461;
             this.match(CypherParser.COUNT);
-            this.state = 1384;
+            this.state = 1462;
             this.match(CypherParser.LPAREN);
-            this.state = 1385;
+            this.state = 1463;
             this.match(CypherParser.STAR);
-            this.state = 1386;
+            this.state = 1464;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6460,50 +6779,50 @@ export class CypherParser extends antlr.Parser {
     }
     public caseExpression(): CaseExpressionContext {
         let localContext = new CaseExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_caseExpression);
+        this.enterRule(localContext, 212, CypherParser.RULE_caseExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1388;
+            this.state = 1466;
             this.match(CypherParser.CASE);
-            this.state = 1390;
+            this.state = 1468;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 172, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 187, this.context) ) {
             case 1:
                 {
-                this.state = 1389;
+                this.state = 1467;
                 localContext._subject = this.expression();
                 }
                 break;
             }
-            this.state = 1393;
+            this.state = 1471;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1392;
+                this.state = 1470;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1395;
+                this.state = 1473;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 74);
-            this.state = 1399;
+            } while (_la === 75);
+            this.state = 1477;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1397;
+                this.state = 1475;
                 this.match(CypherParser.ELSE);
-                this.state = 1398;
+                this.state = 1476;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1401;
+            this.state = 1479;
             this.match(CypherParser.END);
             }
         }
@@ -6522,34 +6841,34 @@ export class CypherParser extends antlr.Parser {
     }
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_caseAlternative);
+        this.enterRule(localContext, 214, CypherParser.RULE_caseAlternative);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1403;
+            this.state = 1481;
             this.match(CypherParser.WHEN);
-            this.state = 1404;
+            this.state = 1482;
             this.caseWhenOperand();
-            this.state = 1409;
+            this.state = 1487;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 98) {
+            while (_la === 99) {
                 {
                 {
-                this.state = 1405;
+                this.state = 1483;
                 this.match(CypherParser.COMMA);
-                this.state = 1406;
+                this.state = 1484;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1411;
+                this.state = 1489;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1412;
+            this.state = 1490;
             this.match(CypherParser.THEN);
-            this.state = 1413;
+            this.state = 1491;
             this.expression();
             }
         }
@@ -6568,18 +6887,18 @@ export class CypherParser extends antlr.Parser {
     }
     public caseWhenOperand(): CaseWhenOperandContext {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_caseWhenOperand);
+        this.enterRule(localContext, 216, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1420;
+            this.state = 1498;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 176, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 191, this.context) ) {
             case 1:
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1415;
+                this.state = 1493;
                 this.comparisonOperator();
-                this.state = 1416;
+                this.state = 1494;
                 this.expression();
                 }
                 break;
@@ -6587,7 +6906,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1418;
+                this.state = 1496;
                 this.predicateSuffix();
                 }
                 break;
@@ -6595,7 +6914,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1419;
+                this.state = 1497;
                 this.expression();
                 }
                 break;
@@ -6616,28 +6935,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 218, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1422;
+            this.state = 1500;
             this.match(CypherParser.LBRACK);
-            this.state = 1423;
+            this.state = 1501;
             this.filterExpression();
-            this.state = 1426;
+            this.state = 1504;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 102) {
+            if (_la === 103) {
                 {
-                this.state = 1424;
+                this.state = 1502;
                 this.match(CypherParser.PIPE);
-                this.state = 1425;
+                this.state = 1503;
                 this.expression();
                 }
             }
 
-            this.state = 1428;
+            this.state = 1506;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6656,44 +6975,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 220, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1430;
+            this.state = 1508;
             this.match(CypherParser.LBRACK);
-            this.state = 1434;
+            this.state = 1512;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3221217279) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 32767) !== 0) || _la === 115 || _la === 116) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2147475455) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 65535) !== 0) || _la === 116 || _la === 117) {
                 {
-                this.state = 1431;
+                this.state = 1509;
                 this.variable();
-                this.state = 1432;
+                this.state = 1510;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1436;
+            this.state = 1514;
             this.relationshipsPattern();
-            this.state = 1439;
+            this.state = 1517;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 75) {
+            if (_la === 76) {
                 {
-                this.state = 1437;
+                this.state = 1515;
                 this.match(CypherParser.WHERE);
-                this.state = 1438;
+                this.state = 1516;
                 this.expression();
                 }
             }
 
-            this.state = 1441;
+            this.state = 1519;
             this.match(CypherParser.PIPE);
-            this.state = 1442;
+            this.state = 1520;
             this.expression();
-            this.state = 1443;
+            this.state = 1521;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6712,17 +7031,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 222, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1445;
+            this.state = 1523;
             this.quantifier();
-            this.state = 1446;
+            this.state = 1524;
             this.match(CypherParser.LPAREN);
-            this.state = 1447;
+            this.state = 1525;
             this.filterExpression();
-            this.state = 1448;
+            this.state = 1526;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6741,12 +7060,12 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 224, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1450;
+            this.state = 1528;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 43 || _la === 56)) {
             this.errorHandler.recoverInline(this);
@@ -6772,25 +7091,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 226, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1452;
+            this.state = 1530;
             this.variable();
-            this.state = 1453;
+            this.state = 1531;
             this.match(CypherParser.IN);
-            this.state = 1454;
+            this.state = 1532;
             this.expression();
-            this.state = 1457;
+            this.state = 1535;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 75) {
+            if (_la === 76) {
                 {
-                this.state = 1455;
+                this.state = 1533;
                 this.match(CypherParser.WHERE);
-                this.state = 1456;
+                this.state = 1534;
                 this.expression();
                 }
             }
@@ -6812,33 +7131,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 228, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1459;
+            this.state = 1537;
             this.match(CypherParser.REDUCE);
-            this.state = 1460;
+            this.state = 1538;
             this.match(CypherParser.LPAREN);
-            this.state = 1461;
+            this.state = 1539;
             localContext._accumulator = this.variable();
-            this.state = 1462;
+            this.state = 1540;
             this.match(CypherParser.EQ);
-            this.state = 1463;
+            this.state = 1541;
             localContext._initial = this.expression();
-            this.state = 1464;
+            this.state = 1542;
             this.match(CypherParser.COMMA);
-            this.state = 1465;
+            this.state = 1543;
             this.variable();
-            this.state = 1466;
+            this.state = 1544;
             this.match(CypherParser.IN);
-            this.state = 1467;
+            this.state = 1545;
             localContext._source = this.expression();
-            this.state = 1468;
+            this.state = 1546;
             this.match(CypherParser.PIPE);
-            this.state = 1469;
+            this.state = 1547;
             localContext._step = this.expression();
-            this.state = 1470;
+            this.state = 1548;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6857,12 +7176,12 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryExpression(): SubqueryExpressionContext {
         let localContext = new SubqueryExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_subqueryExpression);
+        this.enterRule(localContext, 230, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1472;
+            this.state = 1550;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6871,27 +7190,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1473;
+            this.state = 1551;
             this.match(CypherParser.LBRACE);
-            this.state = 1479;
+            this.state = 1557;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 182, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 197, this.context) ) {
             case 1:
                 {
-                this.state = 1474;
+                this.state = 1552;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1475;
+                this.state = 1553;
                 this.pattern();
-                this.state = 1477;
+                this.state = 1555;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 75) {
+                if (_la === 76) {
                     {
-                    this.state = 1476;
+                    this.state = 1554;
                     this.where();
                     }
                 }
@@ -6899,7 +7218,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1481;
+            this.state = 1559;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6918,15 +7237,15 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 232, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1483;
+            this.state = 1561;
             this.match(CypherParser.LPAREN);
-            this.state = 1484;
+            this.state = 1562;
             this.expression();
-            this.state = 1485;
+            this.state = 1563;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6945,24 +7264,24 @@ export class CypherParser extends antlr.Parser {
     }
     public trimFromExpression(): TrimFromExpressionContext {
         let localContext = new TrimFromExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_trimFromExpression);
+        this.enterRule(localContext, 234, CypherParser.RULE_trimFromExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1487;
+            this.state = 1565;
             this.functionName();
-            this.state = 1488;
+            this.state = 1566;
             this.match(CypherParser.LPAREN);
-            this.state = 1490;
+            this.state = 1568;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 183, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 198, this.context) ) {
             case 1:
                 {
-                this.state = 1489;
+                this.state = 1567;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
-                if(!(((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 7) !== 0))) {
+                if(!(((((_la - 66)) & ~0x1F) === 0 && ((1 << (_la - 66)) & 7) !== 0))) {
                     localContext._side = this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -6972,21 +7291,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1493;
+            this.state = 1571;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 184, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 199, this.context) ) {
             case 1:
                 {
-                this.state = 1492;
+                this.state = 1570;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1495;
+            this.state = 1573;
             this.match(CypherParser.FROM);
-            this.state = 1496;
+            this.state = 1574;
             localContext._source = this.expression();
-            this.state = 1497;
+            this.state = 1575;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7005,21 +7324,21 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 236, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1499;
+            this.state = 1577;
             this.functionName();
-            this.state = 1500;
+            this.state = 1578;
             this.match(CypherParser.LPAREN);
-            this.state = 1502;
+            this.state = 1580;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 185, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 200, this.context) ) {
             case 1:
                 {
-                this.state = 1501;
+                this.state = 1579;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -7031,33 +7350,33 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1512;
+            this.state = 1590;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 201392127) !== 0) || ((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 16299) !== 0)) {
                 {
-                this.state = 1504;
+                this.state = 1582;
                 this.expression();
-                this.state = 1509;
+                this.state = 1587;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 98) {
+                while (_la === 99) {
                     {
                     {
-                    this.state = 1505;
+                    this.state = 1583;
                     this.match(CypherParser.COMMA);
-                    this.state = 1506;
+                    this.state = 1584;
                     this.expression();
                     }
                     }
-                    this.state = 1511;
+                    this.state = 1589;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1514;
+            this.state = 1592;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7076,13 +7395,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 230, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 238, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1516;
+            this.state = 1594;
             this.namespace();
-            this.state = 1517;
+            this.state = 1595;
             this.symbolicName();
             }
         }
@@ -7101,28 +7420,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 240, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1524;
+            this.state = 1602;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 188, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 203, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1519;
+                    this.state = 1597;
                     this.symbolicName();
-                    this.state = 1520;
+                    this.state = 1598;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1526;
+                this.state = 1604;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 188, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 203, this.context);
             }
             }
         }
@@ -7141,42 +7460,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 242, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1527;
+            this.state = 1605;
             this.variable();
-            this.state = 1528;
+            this.state = 1606;
             this.match(CypherParser.LBRACE);
-            this.state = 1537;
+            this.state = 1615;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 32767) !== 0) || ((((_la - 97)) & ~0x1F) === 0 && ((1 << (_la - 97)) & 786433) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 65535) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 786433) !== 0)) {
                 {
-                this.state = 1529;
+                this.state = 1607;
                 this.mapProjectionItem();
-                this.state = 1534;
+                this.state = 1612;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 98) {
+                while (_la === 99) {
                     {
                     {
-                    this.state = 1530;
+                    this.state = 1608;
                     this.match(CypherParser.COMMA);
-                    this.state = 1531;
+                    this.state = 1609;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1536;
+                    this.state = 1614;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1539;
+            this.state = 1617;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -7195,20 +7514,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 236, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 244, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1550;
+            this.state = 1628;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 191, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 206, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1541;
+                this.state = 1619;
                 this.propertyKeyName();
-                this.state = 1542;
+                this.state = 1620;
                 this.match(CypherParser.COLON);
-                this.state = 1543;
+                this.state = 1621;
                 this.expression();
                 }
                 break;
@@ -7216,9 +7535,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1545;
+                this.state = 1623;
                 this.match(CypherParser.DOT);
-                this.state = 1546;
+                this.state = 1624;
                 this.propertyKeyName();
                 }
                 break;
@@ -7226,9 +7545,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1547;
+                this.state = 1625;
                 this.match(CypherParser.DOT);
-                this.state = 1548;
+                this.state = 1626;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -7236,7 +7555,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1549;
+                this.state = 1627;
                 this.variable();
                 }
                 break;
@@ -7257,13 +7576,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 238, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 246, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1552;
+            this.state = 1630;
             this.match(CypherParser.DOLLAR);
-            this.state = 1555;
+            this.state = 1633;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -7323,6 +7642,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.SET:
             case CypherParser.SINGLE:
             case CypherParser.SHOW:
+            case CypherParser.TERMINATE:
             case CypherParser.SKIP_:
             case CypherParser.STARTS:
             case CypherParser.THEN:
@@ -7347,13 +7667,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1553;
+                this.state = 1631;
                 this.schemaName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1554;
+                this.state = 1632;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -7377,23 +7697,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 240, CypherParser.RULE_literal);
+        this.enterRule(localContext, 248, CypherParser.RULE_literal);
         try {
-            this.state = 1563;
+            this.state = 1641;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1557;
+                this.state = 1635;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1558;
+                this.state = 1636;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -7403,28 +7723,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1559;
+                this.state = 1637;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1560;
+                this.state = 1638;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1561;
+                this.state = 1639;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1562;
+                this.state = 1640;
                 this.mapLiteral();
                 }
                 break;
@@ -7447,14 +7767,14 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 242, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 250, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1565;
+            this.state = 1643;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 26 || _la === 62)) {
+            if(!(_la === 26 || _la === 63)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -7478,9 +7798,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 244, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 252, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1569;
+            this.state = 1647;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -7488,14 +7808,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1567;
+                this.state = 1645;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1568;
+                this.state = 1646;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -7518,14 +7838,14 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 246, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 254, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1571;
+            this.state = 1649;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 110)) & ~0x1F) === 0 && ((1 << (_la - 110)) & 7) !== 0))) {
+            if(!(((((_la - 111)) & ~0x1F) === 0 && ((1 << (_la - 111)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -7549,40 +7869,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 248, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 256, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1573;
+            this.state = 1651;
             this.match(CypherParser.LBRACK);
-            this.state = 1582;
+            this.state = 1660;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 201392127) !== 0) || ((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 16299) !== 0)) {
                 {
-                this.state = 1574;
+                this.state = 1652;
                 this.expression();
-                this.state = 1579;
+                this.state = 1657;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 98) {
+                while (_la === 99) {
                     {
                     {
-                    this.state = 1575;
+                    this.state = 1653;
                     this.match(CypherParser.COMMA);
-                    this.state = 1576;
+                    this.state = 1654;
                     this.expression();
                     }
                     }
-                    this.state = 1581;
+                    this.state = 1659;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1584;
+            this.state = 1662;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -7601,48 +7921,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 250, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 258, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1586;
+            this.state = 1664;
             this.match(CypherParser.LBRACE);
-            this.state = 1600;
+            this.state = 1678;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 32767) !== 0) || _la === 115 || _la === 116) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 65535) !== 0) || _la === 116 || _la === 117) {
                 {
-                this.state = 1587;
+                this.state = 1665;
                 this.propertyKeyName();
-                this.state = 1588;
+                this.state = 1666;
                 this.match(CypherParser.COLON);
-                this.state = 1589;
+                this.state = 1667;
                 this.expression();
-                this.state = 1597;
+                this.state = 1675;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 98) {
+                while (_la === 99) {
                     {
                     {
-                    this.state = 1590;
+                    this.state = 1668;
                     this.match(CypherParser.COMMA);
-                    this.state = 1591;
+                    this.state = 1669;
                     this.propertyKeyName();
-                    this.state = 1592;
+                    this.state = 1670;
                     this.match(CypherParser.COLON);
-                    this.state = 1593;
+                    this.state = 1671;
                     this.expression();
                     }
                     }
-                    this.state = 1599;
+                    this.state = 1677;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1602;
+            this.state = 1680;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -7661,11 +7981,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 252, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 260, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1604;
+            this.state = 1682;
             this.schemaName();
             }
         }
@@ -7684,43 +8004,43 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 254, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 262, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1611;
+            this.state = 1689;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 199, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 214, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1606;
+                this.state = 1684;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1607;
+                this.state = 1685;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1608;
+                this.state = 1686;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1609;
+                this.state = 1687;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1610;
+                this.state = 1688;
                 this.dropIndex();
                 }
                 break;
@@ -7741,36 +8061,36 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 256, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 264, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1613;
+            this.state = 1691;
             this.match(CypherParser.CREATE);
-            this.state = 1614;
+            this.state = 1692;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1616;
+            this.state = 1694;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 200, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 215, this.context) ) {
             case 1:
                 {
-                this.state = 1615;
+                this.state = 1693;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1619;
+            this.state = 1697;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1618;
+                this.state = 1696;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1621;
+            this.state = 1699;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 47)) {
             this.errorHandler.recoverInline(this);
@@ -7779,15 +8099,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1622;
+            this.state = 1700;
             this.match(CypherParser.LPAREN);
-            this.state = 1623;
+            this.state = 1701;
             this.variable();
-            this.state = 1624;
+            this.state = 1702;
             this.nodeLabel();
-            this.state = 1625;
+            this.state = 1703;
             this.match(CypherParser.RPAREN);
-            this.state = 1626;
+            this.state = 1704;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 53)) {
             this.errorHandler.recoverInline(this);
@@ -7796,351 +8116,12 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1627;
-            this.constraintRequirement();
-            this.state = 1629;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 75) {
-                {
-                this.state = 1628;
-                this.where();
-                }
-            }
-
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public constraintRequirement(): ConstraintRequirementContext {
-        let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 258, CypherParser.RULE_constraintRequirement);
-        let _la: number;
-        try {
-            this.state = 1659;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 203, this.context) ) {
-            case 1:
-                localContext = new UniqueRequirementContext(localContext);
-                this.enterOuterAlt(localContext, 1);
-                {
-                this.state = 1631;
-                this.propertyReference();
-                this.state = 1632;
-                this.match(CypherParser.IS);
-                this.state = 1633;
-                this.match(CypherParser.UNIQUE);
-                }
-                break;
-            case 2:
-                localContext = new UniqueRequirementContext(localContext);
-                this.enterOuterAlt(localContext, 2);
-                {
-                this.state = 1635;
-                this.propertyReferenceList();
-                this.state = 1636;
-                this.match(CypherParser.IS);
-                this.state = 1637;
-                this.match(CypherParser.UNIQUE);
-                }
-                break;
-            case 3:
-                localContext = new NotNullRequirementContext(localContext);
-                this.enterOuterAlt(localContext, 3);
-                {
-                this.state = 1639;
-                this.propertyReference();
-                this.state = 1640;
-                this.match(CypherParser.IS);
-                this.state = 1641;
-                this.match(CypherParser.NOT);
-                this.state = 1642;
-                this.match(CypherParser.NULL);
-                }
-                break;
-            case 4:
-                localContext = new NodeKeyRequirementContext(localContext);
-                this.enterOuterAlt(localContext, 4);
-                {
-                this.state = 1644;
-                this.propertyReference();
-                this.state = 1645;
-                this.match(CypherParser.IS);
-                this.state = 1646;
-                this.match(CypherParser.NODE);
-                this.state = 1647;
-                this.match(CypherParser.KEY);
-                }
-                break;
-            case 5:
-                localContext = new NodeKeyRequirementContext(localContext);
-                this.enterOuterAlt(localContext, 5);
-                {
-                this.state = 1649;
-                this.propertyReferenceList();
-                this.state = 1650;
-                this.match(CypherParser.IS);
-                this.state = 1651;
-                this.match(CypherParser.NODE);
-                this.state = 1652;
-                this.match(CypherParser.KEY);
-                }
-                break;
-            case 6:
-                localContext = new TypeRequirementContext(localContext);
-                this.enterOuterAlt(localContext, 6);
-                {
-                this.state = 1654;
-                this.propertyReference();
-                this.state = 1655;
-                this.match(CypherParser.IS);
-                this.state = 1656;
-                _la = this.tokenStream.LA(1);
-                if(!(_la === 63 || _la === 79)) {
-                this.errorHandler.recoverInline(this);
-                }
-                else {
-                    this.errorHandler.reportMatch(this);
-                    this.consume();
-                }
-                this.state = 1657;
-                this.typeName();
-                }
-                break;
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public propertyReference(): PropertyReferenceContext {
-        let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 260, CypherParser.RULE_propertyReference);
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1661;
-            this.variable();
-            this.state = 1662;
-            this.match(CypherParser.DOT);
-            this.state = 1663;
-            this.propertyKeyName();
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public propertyReferenceList(): PropertyReferenceListContext {
-        let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 262, CypherParser.RULE_propertyReferenceList);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1665;
-            this.match(CypherParser.LPAREN);
-            this.state = 1666;
-            this.propertyReference();
-            this.state = 1671;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            while (_la === 98) {
-                {
-                {
-                this.state = 1667;
-                this.match(CypherParser.COMMA);
-                this.state = 1668;
-                this.propertyReference();
-                }
-                }
-                this.state = 1673;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-            }
-            this.state = 1674;
-            this.match(CypherParser.RPAREN);
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public typeName(): TypeNameContext {
-        let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 264, CypherParser.RULE_typeName);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1676;
-            this.symbolicName();
-            this.state = 1681;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 87) {
-                {
-                this.state = 1677;
-                this.match(CypherParser.LT);
-                this.state = 1678;
-                this.typeName();
-                this.state = 1679;
-                this.match(CypherParser.GT);
-                }
-            }
-
-            this.state = 1686;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 104) {
-                {
-                this.state = 1683;
-                this.match(CypherParser.LPAREN);
-                this.state = 1684;
-                this.match(CypherParser.DecimalInteger);
-                this.state = 1685;
-                this.match(CypherParser.RPAREN);
-                }
-            }
-
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public dropConstraint(): DropConstraintContext {
-        let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 266, CypherParser.RULE_dropConstraint);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1688;
-            this.match(CypherParser.DROP);
-            this.state = 1689;
-            this.match(CypherParser.CONSTRAINT);
-            this.state = 1690;
-            this.symbolicName();
-            this.state = 1692;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 34) {
-                {
-                this.state = 1691;
-                this.ifExists();
-                }
-            }
-
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public createIndex(): CreateIndexContext {
-        let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 268, CypherParser.RULE_createIndex);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1694;
-            this.match(CypherParser.CREATE);
-            this.state = 1696;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 71) {
-                {
-                this.state = 1695;
-                this.match(CypherParser.UNIQUE);
-                }
-            }
-
-            this.state = 1698;
-            this.match(CypherParser.INDEX);
-            this.state = 1700;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 209, this.context) ) {
-            case 1:
-                {
-                this.state = 1699;
-                this.symbolicName();
-                }
-                break;
-            }
-            this.state = 1703;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 34) {
-                {
-                this.state = 1702;
-                this.ifNotExists();
-                }
-            }
-
             this.state = 1705;
-            this.indexTarget();
+            this.constraintRequirement();
             this.state = 1707;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 75) {
+            if (_la === 76) {
                 {
                 this.state = 1706;
                 this.where();
@@ -8162,51 +8143,390 @@ export class CypherParser extends antlr.Parser {
         }
         return localContext;
     }
-    public indexTarget(): IndexTargetContext {
-        let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 270, CypherParser.RULE_indexTarget);
+    public constraintRequirement(): ConstraintRequirementContext {
+        let localContext = new ConstraintRequirementContext(this.context, this.state);
+        this.enterRule(localContext, 266, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1742;
+            this.state = 1737;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 218, this.context) ) {
+            case 1:
+                localContext = new UniqueRequirementContext(localContext);
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 1709;
+                this.propertyReference();
+                this.state = 1710;
+                this.match(CypherParser.IS);
+                this.state = 1711;
+                this.match(CypherParser.UNIQUE);
+                }
+                break;
+            case 2:
+                localContext = new UniqueRequirementContext(localContext);
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 1713;
+                this.propertyReferenceList();
+                this.state = 1714;
+                this.match(CypherParser.IS);
+                this.state = 1715;
+                this.match(CypherParser.UNIQUE);
+                }
+                break;
+            case 3:
+                localContext = new NotNullRequirementContext(localContext);
+                this.enterOuterAlt(localContext, 3);
+                {
+                this.state = 1717;
+                this.propertyReference();
+                this.state = 1718;
+                this.match(CypherParser.IS);
+                this.state = 1719;
+                this.match(CypherParser.NOT);
+                this.state = 1720;
+                this.match(CypherParser.NULL);
+                }
+                break;
+            case 4:
+                localContext = new NodeKeyRequirementContext(localContext);
+                this.enterOuterAlt(localContext, 4);
+                {
+                this.state = 1722;
+                this.propertyReference();
+                this.state = 1723;
+                this.match(CypherParser.IS);
+                this.state = 1724;
+                this.match(CypherParser.NODE);
+                this.state = 1725;
+                this.match(CypherParser.KEY);
+                }
+                break;
+            case 5:
+                localContext = new NodeKeyRequirementContext(localContext);
+                this.enterOuterAlt(localContext, 5);
+                {
+                this.state = 1727;
+                this.propertyReferenceList();
+                this.state = 1728;
+                this.match(CypherParser.IS);
+                this.state = 1729;
+                this.match(CypherParser.NODE);
+                this.state = 1730;
+                this.match(CypherParser.KEY);
+                }
+                break;
+            case 6:
+                localContext = new TypeRequirementContext(localContext);
+                this.enterOuterAlt(localContext, 6);
+                {
+                this.state = 1732;
+                this.propertyReference();
+                this.state = 1733;
+                this.match(CypherParser.IS);
+                this.state = 1734;
+                _la = this.tokenStream.LA(1);
+                if(!(_la === 64 || _la === 80)) {
+                this.errorHandler.recoverInline(this);
+                }
+                else {
+                    this.errorHandler.reportMatch(this);
+                    this.consume();
+                }
+                this.state = 1735;
+                this.typeName();
+                }
+                break;
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public propertyReference(): PropertyReferenceContext {
+        let localContext = new PropertyReferenceContext(this.context, this.state);
+        this.enterRule(localContext, 268, CypherParser.RULE_propertyReference);
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1739;
+            this.variable();
+            this.state = 1740;
+            this.match(CypherParser.DOT);
+            this.state = 1741;
+            this.propertyKeyName();
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public propertyReferenceList(): PropertyReferenceListContext {
+        let localContext = new PropertyReferenceListContext(this.context, this.state);
+        this.enterRule(localContext, 270, CypherParser.RULE_propertyReferenceList);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1743;
+            this.match(CypherParser.LPAREN);
+            this.state = 1744;
+            this.propertyReference();
+            this.state = 1749;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            while (_la === 99) {
+                {
+                {
+                this.state = 1745;
+                this.match(CypherParser.COMMA);
+                this.state = 1746;
+                this.propertyReference();
+                }
+                }
+                this.state = 1751;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            }
+            this.state = 1752;
+            this.match(CypherParser.RPAREN);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public typeName(): TypeNameContext {
+        let localContext = new TypeNameContext(this.context, this.state);
+        this.enterRule(localContext, 272, CypherParser.RULE_typeName);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1754;
+            this.symbolicName();
+            this.state = 1759;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 88) {
+                {
+                this.state = 1755;
+                this.match(CypherParser.LT);
+                this.state = 1756;
+                this.typeName();
+                this.state = 1757;
+                this.match(CypherParser.GT);
+                }
+            }
+
+            this.state = 1764;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 105) {
+                {
+                this.state = 1761;
+                this.match(CypherParser.LPAREN);
+                this.state = 1762;
+                this.match(CypherParser.DecimalInteger);
+                this.state = 1763;
+                this.match(CypherParser.RPAREN);
+                }
+            }
+
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public dropConstraint(): DropConstraintContext {
+        let localContext = new DropConstraintContext(this.context, this.state);
+        this.enterRule(localContext, 274, CypherParser.RULE_dropConstraint);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1766;
+            this.match(CypherParser.DROP);
+            this.state = 1767;
+            this.match(CypherParser.CONSTRAINT);
+            this.state = 1768;
+            this.symbolicName();
+            this.state = 1770;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 34) {
+                {
+                this.state = 1769;
+                this.ifExists();
+                }
+            }
+
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public createIndex(): CreateIndexContext {
+        let localContext = new CreateIndexContext(this.context, this.state);
+        this.enterRule(localContext, 276, CypherParser.RULE_createIndex);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1772;
+            this.match(CypherParser.CREATE);
+            this.state = 1774;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 72) {
+                {
+                this.state = 1773;
+                this.match(CypherParser.UNIQUE);
+                }
+            }
+
+            this.state = 1776;
+            this.match(CypherParser.INDEX);
+            this.state = 1778;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 224, this.context) ) {
+            case 1:
+                {
+                this.state = 1777;
+                this.symbolicName();
+                }
+                break;
+            }
+            this.state = 1781;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 34) {
+                {
+                this.state = 1780;
+                this.ifNotExists();
+                }
+            }
+
+            this.state = 1783;
+            this.indexTarget();
+            this.state = 1785;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 76) {
+                {
+                this.state = 1784;
+                this.where();
+                }
+            }
+
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public indexTarget(): IndexTargetContext {
+        let localContext = new IndexTargetContext(this.context, this.state);
+        this.enterRule(localContext, 278, CypherParser.RULE_indexTarget);
+        let _la: number;
+        try {
+            this.state = 1820;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1709;
+                this.state = 1787;
                 this.match(CypherParser.FOR);
-                this.state = 1710;
+                this.state = 1788;
                 this.match(CypherParser.LPAREN);
-                this.state = 1711;
+                this.state = 1789;
                 this.variable();
-                this.state = 1712;
+                this.state = 1790;
                 this.nodeLabel();
-                this.state = 1713;
+                this.state = 1791;
                 this.match(CypherParser.RPAREN);
-                this.state = 1714;
+                this.state = 1792;
                 this.match(CypherParser.ON);
-                this.state = 1715;
+                this.state = 1793;
                 this.match(CypherParser.LPAREN);
-                this.state = 1716;
+                this.state = 1794;
                 this.propertyReference();
-                this.state = 1721;
+                this.state = 1799;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 98) {
+                while (_la === 99) {
                     {
                     {
-                    this.state = 1717;
+                    this.state = 1795;
                     this.match(CypherParser.COMMA);
-                    this.state = 1718;
+                    this.state = 1796;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1723;
+                    this.state = 1801;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1724;
+                this.state = 1802;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -8214,41 +8534,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1726;
+                this.state = 1804;
                 this.match(CypherParser.ON);
-                this.state = 1728;
+                this.state = 1806;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 99) {
+                if (_la === 100) {
                     {
-                    this.state = 1727;
+                    this.state = 1805;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1730;
+                this.state = 1808;
                 this.labelName();
-                this.state = 1731;
+                this.state = 1809;
                 this.match(CypherParser.LPAREN);
-                this.state = 1732;
+                this.state = 1810;
                 this.propertyKeyName();
-                this.state = 1737;
+                this.state = 1815;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 98) {
+                while (_la === 99) {
                     {
                     {
-                    this.state = 1733;
+                    this.state = 1811;
                     this.match(CypherParser.COMMA);
-                    this.state = 1734;
+                    this.state = 1812;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1739;
+                    this.state = 1817;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1740;
+                this.state = 1818;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -8271,67 +8591,67 @@ export class CypherParser extends antlr.Parser {
     }
     public createSearchIndex(): CreateSearchIndexContext {
         let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 272, CypherParser.RULE_createSearchIndex);
+        this.enterRule(localContext, 280, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1744;
+            this.state = 1822;
             this.match(CypherParser.CREATE);
-            this.state = 1745;
+            this.state = 1823;
             localContext._searchKind = this.symbolicName();
-            this.state = 1746;
+            this.state = 1824;
             this.match(CypherParser.INDEX);
-            this.state = 1748;
+            this.state = 1826;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 216, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 231, this.context) ) {
             case 1:
                 {
-                this.state = 1747;
+                this.state = 1825;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1751;
+            this.state = 1829;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1750;
+                this.state = 1828;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1753;
+            this.state = 1831;
             this.match(CypherParser.FOR);
-            this.state = 1754;
+            this.state = 1832;
             this.match(CypherParser.LPAREN);
-            this.state = 1755;
+            this.state = 1833;
             this.variable();
-            this.state = 1756;
+            this.state = 1834;
             this.nodeLabel();
-            this.state = 1757;
+            this.state = 1835;
             this.match(CypherParser.RPAREN);
-            this.state = 1758;
+            this.state = 1836;
             this.match(CypherParser.ON);
-            this.state = 1760;
+            this.state = 1838;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117) {
                 {
-                this.state = 1759;
+                this.state = 1837;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1762;
+            this.state = 1840;
             this.searchIndexProperties();
-            this.state = 1764;
+            this.state = 1842;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117) {
                 {
-                this.state = 1763;
+                this.state = 1841;
                 this.indexOptions();
                 }
             }
@@ -8353,63 +8673,63 @@ export class CypherParser extends antlr.Parser {
     }
     public searchIndexProperties(): SearchIndexPropertiesContext {
         let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 274, CypherParser.RULE_searchIndexProperties);
+        this.enterRule(localContext, 282, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1788;
+            this.state = 1866;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1766;
+                this.state = 1844;
                 this.match(CypherParser.LPAREN);
-                this.state = 1767;
+                this.state = 1845;
                 this.propertyReference();
-                this.state = 1772;
+                this.state = 1850;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 98) {
+                while (_la === 99) {
                     {
                     {
-                    this.state = 1768;
+                    this.state = 1846;
                     this.match(CypherParser.COMMA);
-                    this.state = 1769;
+                    this.state = 1847;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1774;
+                    this.state = 1852;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1775;
+                this.state = 1853;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1777;
+                this.state = 1855;
                 this.match(CypherParser.LBRACK);
-                this.state = 1778;
+                this.state = 1856;
                 this.propertyReference();
-                this.state = 1783;
+                this.state = 1861;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 98) {
+                while (_la === 99) {
                     {
                     {
-                    this.state = 1779;
+                    this.state = 1857;
                     this.match(CypherParser.COMMA);
-                    this.state = 1780;
+                    this.state = 1858;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1785;
+                    this.state = 1863;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1786;
+                this.state = 1864;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -8432,13 +8752,13 @@ export class CypherParser extends antlr.Parser {
     }
     public indexOptions(): IndexOptionsContext {
         let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 276, CypherParser.RULE_indexOptions);
+        this.enterRule(localContext, 284, CypherParser.RULE_indexOptions);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1790;
+            this.state = 1868;
             this.symbolicName();
-            this.state = 1791;
+            this.state = 1869;
             this.mapLiteral();
             }
         }
@@ -8457,23 +8777,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 278, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 286, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1793;
+            this.state = 1871;
             this.match(CypherParser.DROP);
-            this.state = 1794;
+            this.state = 1872;
             this.match(CypherParser.INDEX);
-            this.state = 1795;
+            this.state = 1873;
             this.symbolicName();
-            this.state = 1797;
+            this.state = 1875;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1796;
+                this.state = 1874;
                 this.ifExists();
                 }
             }
@@ -8495,15 +8815,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 280, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 288, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1799;
+            this.state = 1877;
             this.match(CypherParser.IF);
-            this.state = 1800;
+            this.state = 1878;
             this.match(CypherParser.NOT);
-            this.state = 1801;
+            this.state = 1879;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -8522,13 +8842,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 282, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 290, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1803;
+            this.state = 1881;
             this.match(CypherParser.IF);
-            this.state = 1804;
+            this.state = 1882;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -8547,9 +8867,9 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 284, CypherParser.RULE_variable);
+        this.enterRule(localContext, 292, CypherParser.RULE_variable);
         try {
-            this.state = 1808;
+            this.state = 1886;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -8578,6 +8898,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.REQUIRE:
             case CypherParser.SINGLE:
             case CypherParser.SHOW:
+            case CypherParser.TERMINATE:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
             case CypherParser.NORMALIZED:
@@ -8592,7 +8913,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1806;
+                this.state = 1884;
                 this.symbolicName();
                 }
                 break;
@@ -8637,7 +8958,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1807;
+                this.state = 1885;
                 this.keywordVariable();
                 }
                 break;
@@ -8660,14 +8981,14 @@ export class CypherParser extends antlr.Parser {
     }
     public keywordVariable(): KeywordVariableContext {
         let localContext = new KeywordVariableContext(this.context, this.state);
-        this.enterRule(localContext, 286, CypherParser.RULE_keywordVariable);
+        this.enterRule(localContext, 294, CypherParser.RULE_keywordVariable);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1810;
+            this.state = 1888;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 31168310) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 60486261) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 501) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 31168310) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 119206517) !== 0) || ((((_la - 71)) & ~0x1F) === 0 && ((1 << (_la - 71)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -8691,22 +9012,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 288, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 296, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1815;
+            this.state = 1893;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1812;
+                this.state = 1890;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1813;
+                this.state = 1891;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -8736,6 +9057,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.REQUIRE:
             case CypherParser.SINGLE:
             case CypherParser.SHOW:
+            case CypherParser.TERMINATE:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
             case CypherParser.NORMALIZED:
@@ -8748,7 +9070,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1814;
+                this.state = 1892;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -8771,14 +9093,14 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 290, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 298, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1817;
+            this.state = 1895;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -8802,9 +9124,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 292, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 300, CypherParser.RULE_schemaName);
         try {
-            this.state = 1821;
+            this.state = 1899;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -8833,6 +9155,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.REQUIRE:
             case CypherParser.SINGLE:
             case CypherParser.SHOW:
+            case CypherParser.TERMINATE:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
             case CypherParser.NORMALIZED:
@@ -8847,7 +9170,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1819;
+                this.state = 1897;
                 this.symbolicName();
                 }
                 break;
@@ -8895,7 +9218,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1820;
+                this.state = 1898;
                 this.reservedWord();
                 }
                 break;
@@ -8918,14 +9241,14 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 294, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 302, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1823;
+            this.state = 1901;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 194705013) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 501) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 387642997) !== 0) || ((((_la - 71)) & ~0x1F) === 0 && ((1 << (_la - 71)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -8949,7 +9272,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,120,1826,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,121,1904,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -8973,727 +9296,763 @@ export class CypherParser extends antlr.Parser {
         7,131,2,132,7,132,2,133,7,133,2,134,7,134,2,135,7,135,2,136,7,136,
         2,137,7,137,2,138,7,138,2,139,7,139,2,140,7,140,2,141,7,141,2,142,
         7,142,2,143,7,143,2,144,7,144,2,145,7,145,2,146,7,146,2,147,7,147,
-        1,0,1,0,3,0,299,8,0,1,0,1,0,1,1,1,1,1,1,1,1,3,1,307,8,1,1,2,1,2,
-        4,2,311,8,2,11,2,12,2,312,1,2,3,2,316,8,2,1,2,1,2,4,2,320,8,2,11,
-        2,12,2,321,1,2,1,2,1,2,3,2,327,8,2,1,2,5,2,330,8,2,10,2,12,2,333,
-        9,2,3,2,335,8,2,1,3,1,3,1,3,1,3,3,3,341,8,3,1,4,1,4,1,4,1,4,1,4,
-        1,5,1,5,1,5,1,5,3,5,352,8,5,1,6,5,6,355,8,6,10,6,12,6,358,9,6,1,
-        6,1,6,5,6,362,8,6,10,6,12,6,365,9,6,1,6,5,6,368,8,6,10,6,12,6,371,
-        9,6,1,7,1,7,3,7,375,8,7,1,8,1,8,3,8,379,8,8,1,8,1,8,1,9,4,9,384,
-        8,9,11,9,12,9,385,1,10,1,10,1,10,1,10,1,10,1,11,1,11,1,11,1,11,1,
-        11,1,11,5,11,399,8,11,10,11,12,11,402,9,11,3,11,404,8,11,1,11,1,
-        11,1,12,5,12,409,8,12,10,12,12,12,412,9,12,1,12,1,12,1,13,1,13,1,
-        13,1,13,1,13,5,13,421,8,13,10,13,12,13,424,9,13,3,13,426,8,13,1,
-        13,1,13,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,
-        14,1,14,1,14,1,14,1,14,3,14,446,8,14,1,15,3,15,449,8,15,1,15,1,15,
-        1,15,5,15,454,8,15,10,15,12,15,457,9,15,1,15,3,15,460,8,15,1,16,
-        1,16,1,16,1,16,1,16,1,17,3,17,468,8,17,1,17,1,17,1,17,1,17,1,17,
-        1,17,5,17,476,8,17,10,17,12,17,479,9,17,3,17,481,8,17,1,17,3,17,
-        484,8,17,1,17,1,17,1,17,3,17,489,8,17,3,17,491,8,17,1,18,3,18,494,
-        8,18,1,18,1,18,3,18,498,8,18,1,18,1,18,1,18,1,18,3,18,504,8,18,1,
-        19,1,19,1,19,1,19,1,19,5,19,511,8,19,10,19,12,19,514,9,19,3,19,516,
-        8,19,1,19,1,19,1,20,1,20,1,20,5,20,523,8,20,10,20,12,20,526,9,20,
-        1,20,1,20,3,20,530,8,20,1,20,1,20,1,20,5,20,535,8,20,10,20,12,20,
-        538,9,20,3,20,540,8,20,1,21,1,21,1,21,1,21,1,21,1,21,1,21,1,21,3,
-        21,550,8,21,1,21,3,21,553,8,21,1,22,1,22,1,22,3,22,558,8,22,1,22,
-        1,22,1,22,1,22,3,22,564,8,22,3,22,566,8,22,1,23,1,23,1,23,1,23,1,
-        23,1,24,1,24,1,24,5,24,576,8,24,10,24,12,24,579,9,24,1,24,1,24,1,
-        25,1,25,1,25,5,25,586,8,25,10,25,12,25,589,9,25,1,25,3,25,592,8,
-        25,1,26,1,26,1,26,3,26,597,8,26,1,26,1,26,1,27,1,27,1,27,1,28,1,
-        28,1,28,5,28,607,8,28,10,28,12,28,610,9,28,1,29,1,29,1,29,1,29,1,
-        29,1,29,3,29,618,8,29,1,30,1,30,1,30,1,30,5,30,624,8,30,10,30,12,
-        30,627,9,30,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,
-        31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,3,31,651,
-        8,31,1,32,1,32,1,32,1,32,5,32,657,8,32,10,32,12,32,660,9,32,1,33,
-        1,33,1,33,1,33,1,33,1,33,1,33,1,33,1,33,3,33,671,8,33,1,34,3,34,
-        674,8,34,1,34,1,34,1,34,1,34,5,34,680,8,34,10,34,12,34,683,9,34,
-        1,35,1,35,1,35,1,35,1,35,1,35,1,35,4,35,692,8,35,11,35,12,35,693,
-        1,35,1,35,1,36,1,36,3,36,700,8,36,1,36,3,36,703,8,36,1,36,1,36,3,
-        36,707,8,36,1,36,3,36,710,8,36,1,37,1,37,1,38,1,38,1,38,1,38,5,38,
-        718,8,38,10,38,12,38,721,9,38,1,39,1,39,1,39,1,39,1,40,1,40,3,40,
-        729,8,40,1,40,1,40,1,41,1,41,1,41,3,41,736,8,41,1,42,1,42,1,42,1,
-        43,3,43,742,8,43,1,43,1,43,3,43,746,8,43,1,43,3,43,749,8,43,1,43,
-        3,43,752,8,43,1,44,1,44,1,44,5,44,757,8,44,10,44,12,44,760,9,44,
-        1,44,1,44,1,44,5,44,765,8,44,10,44,12,44,768,9,44,3,44,770,8,44,
-        1,45,1,45,1,45,3,45,775,8,45,1,46,1,46,1,46,1,46,1,46,5,46,782,8,
-        46,10,46,12,46,785,9,46,1,47,1,47,1,47,1,48,1,48,1,48,1,49,1,49,
-        3,49,795,8,49,1,50,1,50,1,50,1,51,1,51,1,51,5,51,803,8,51,10,51,
-        12,51,806,9,51,1,52,1,52,1,52,3,52,811,8,52,1,52,1,52,3,52,815,8,
-        52,1,52,1,52,1,52,3,52,820,8,52,1,52,1,52,1,52,3,52,825,8,52,1,53,
-        1,53,5,53,829,8,53,10,53,12,53,832,9,53,1,53,1,53,3,53,836,8,53,
-        1,53,5,53,839,8,53,10,53,12,53,842,9,53,1,53,1,53,3,53,846,8,53,
-        1,53,5,53,849,8,53,10,53,12,53,852,9,53,1,53,1,53,1,53,5,53,857,
-        8,53,10,53,12,53,860,9,53,1,53,1,53,1,53,5,53,865,8,53,10,53,12,
-        53,868,9,53,3,53,870,8,53,1,54,1,54,1,54,1,54,1,54,1,55,1,55,5,55,
-        879,8,55,10,55,12,55,882,9,55,1,55,1,55,1,55,1,55,1,55,1,55,3,55,
-        890,8,55,1,55,5,55,893,8,55,10,55,12,55,896,9,55,1,55,1,55,1,55,
-        1,55,3,55,902,8,55,1,55,1,55,1,55,3,55,907,8,55,1,55,1,55,3,55,911,
-        8,55,1,56,1,56,4,56,915,8,56,11,56,12,56,916,1,57,1,57,3,57,921,
-        8,57,1,57,1,57,3,57,925,8,57,1,57,3,57,928,8,57,1,57,1,57,3,57,932,
-        8,57,1,57,1,57,1,57,3,57,937,8,57,1,57,1,57,3,57,941,8,57,1,57,1,
-        57,3,57,945,8,57,1,57,1,57,3,57,949,8,57,1,58,1,58,1,58,1,59,1,59,
-        1,59,1,60,1,60,1,60,3,60,960,8,60,1,60,5,60,963,8,60,10,60,12,60,
-        966,9,60,1,61,1,61,1,61,5,61,971,8,61,10,61,12,61,974,9,61,1,62,
-        1,62,1,62,3,62,979,8,62,1,63,1,63,1,63,1,63,1,63,1,63,3,63,987,8,
-        63,1,64,1,64,3,64,991,8,64,1,64,1,64,1,64,1,64,1,64,1,64,3,64,999,
-        8,64,1,65,1,65,1,65,1,65,1,65,1,65,3,65,1007,8,65,1,65,1,65,1,65,
-        1,65,1,65,1,65,4,65,1015,8,65,11,65,12,65,1016,1,65,1,65,3,65,1021,
-        8,65,1,65,1,65,1,65,1,65,1,65,1,65,1,65,3,65,1030,8,65,1,65,1,65,
-        1,65,3,65,1035,8,65,1,66,1,66,3,66,1039,8,66,1,66,1,66,3,66,1043,
-        8,66,3,66,1045,8,66,1,66,1,66,1,66,3,66,1050,8,66,1,67,1,67,1,67,
-        3,67,1055,8,67,1,67,1,67,1,67,1,67,1,67,3,67,1062,8,67,1,67,1,67,
-        1,67,3,67,1067,8,67,1,67,1,67,1,67,1,67,3,67,1073,8,67,1,67,3,67,
-        1076,8,67,1,68,1,68,3,68,1080,8,68,1,68,1,68,3,68,1084,8,68,1,68,
-        3,68,1087,8,68,1,68,3,68,1090,8,68,1,68,1,68,3,68,1094,8,68,1,68,
-        1,68,1,69,1,69,3,69,1100,8,69,1,70,1,70,1,70,1,70,3,70,1106,8,70,
-        1,70,5,70,1109,8,70,10,70,12,70,1112,9,70,1,70,1,70,1,70,1,70,1,
-        70,1,70,5,70,1120,8,70,10,70,12,70,1123,9,70,3,70,1125,8,70,1,71,
-        4,71,1128,8,71,11,71,12,71,1129,1,72,1,72,1,72,1,72,3,72,1136,8,
-        72,1,73,1,73,3,73,1140,8,73,1,73,1,73,1,73,1,73,1,74,1,74,3,74,1148,
-        8,74,1,74,1,74,3,74,1152,8,74,3,74,1154,8,74,1,74,1,74,3,74,1158,
-        8,74,3,74,1160,8,74,1,75,3,75,1163,8,75,1,75,1,75,1,76,1,76,1,77,
-        1,77,1,78,1,78,4,78,1173,8,78,11,78,12,78,1174,1,79,1,79,1,80,1,
-        80,1,80,5,80,1182,8,80,10,80,12,80,1185,9,80,1,81,1,81,1,81,5,81,
-        1190,8,81,10,81,12,81,1193,9,81,1,82,1,82,1,82,5,82,1198,8,82,10,
-        82,12,82,1201,9,82,1,83,5,83,1204,8,83,10,83,12,83,1207,9,83,1,83,
-        1,83,1,84,1,84,1,84,1,84,5,84,1215,8,84,10,84,12,84,1218,9,84,1,
-        85,1,85,1,86,1,86,5,86,1224,8,86,10,86,12,86,1227,9,86,1,87,1,87,
-        1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,
-        1,87,1,87,1,87,1,87,3,87,1248,8,87,1,87,1,87,3,87,1252,8,87,1,87,
-        1,87,1,87,3,87,1257,8,87,1,87,3,87,1260,8,87,1,87,3,87,1263,8,87,
-        1,88,1,88,1,88,5,88,1268,8,88,10,88,12,88,1271,9,88,1,89,4,89,1274,
-        8,89,11,89,12,89,1275,1,89,1,89,1,89,1,89,3,89,1282,8,89,1,89,1,
-        89,1,89,1,89,3,89,1288,8,89,1,89,1,89,1,89,3,89,1293,8,89,1,90,1,
-        90,3,90,1297,8,90,1,91,1,91,1,91,1,91,5,91,1303,8,91,10,91,12,91,
-        1306,9,91,1,92,1,92,1,93,1,93,1,93,1,93,5,93,1314,8,93,10,93,12,
-        93,1317,9,93,1,94,1,94,1,95,1,95,1,95,5,95,1324,8,95,10,95,12,95,
-        1327,9,95,1,96,5,96,1330,8,96,10,96,12,96,1333,9,96,1,96,1,96,1,
-        97,1,97,1,97,5,97,1340,8,97,10,97,12,97,1343,9,97,1,97,1,97,3,97,
-        1347,8,97,1,98,1,98,1,98,1,98,1,98,1,98,3,98,1355,8,98,1,98,1,98,
-        3,98,1359,8,98,1,98,3,98,1362,8,98,1,99,1,99,1,99,1,100,1,100,1,
-        100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,
-        1,100,1,100,3,100,1382,8,100,1,101,1,101,1,101,1,101,1,101,1,102,
-        1,102,3,102,1391,8,102,1,102,4,102,1394,8,102,11,102,12,102,1395,
-        1,102,1,102,3,102,1400,8,102,1,102,1,102,1,103,1,103,1,103,1,103,
-        5,103,1408,8,103,10,103,12,103,1411,9,103,1,103,1,103,1,103,1,104,
-        1,104,1,104,1,104,1,104,3,104,1421,8,104,1,105,1,105,1,105,1,105,
-        3,105,1427,8,105,1,105,1,105,1,106,1,106,1,106,1,106,3,106,1435,
-        8,106,1,106,1,106,1,106,3,106,1440,8,106,1,106,1,106,1,106,1,106,
-        1,107,1,107,1,107,1,107,1,107,1,108,1,108,1,109,1,109,1,109,1,109,
-        1,109,3,109,1458,8,109,1,110,1,110,1,110,1,110,1,110,1,110,1,110,
-        1,110,1,110,1,110,1,110,1,110,1,110,1,111,1,111,1,111,1,111,1,111,
-        3,111,1478,8,111,3,111,1480,8,111,1,111,1,111,1,112,1,112,1,112,
-        1,112,1,113,1,113,1,113,3,113,1491,8,113,1,113,3,113,1494,8,113,
-        1,113,1,113,1,113,1,113,1,114,1,114,1,114,3,114,1503,8,114,1,114,
-        1,114,1,114,5,114,1508,8,114,10,114,12,114,1511,9,114,3,114,1513,
-        8,114,1,114,1,114,1,115,1,115,1,115,1,116,1,116,1,116,5,116,1523,
-        8,116,10,116,12,116,1526,9,116,1,117,1,117,1,117,1,117,1,117,5,117,
-        1533,8,117,10,117,12,117,1536,9,117,3,117,1538,8,117,1,117,1,117,
-        1,118,1,118,1,118,1,118,1,118,1,118,1,118,1,118,1,118,3,118,1551,
-        8,118,1,119,1,119,1,119,3,119,1556,8,119,1,120,1,120,1,120,1,120,
-        1,120,1,120,3,120,1564,8,120,1,121,1,121,1,122,1,122,3,122,1570,
-        8,122,1,123,1,123,1,124,1,124,1,124,1,124,5,124,1578,8,124,10,124,
-        12,124,1581,9,124,3,124,1583,8,124,1,124,1,124,1,125,1,125,1,125,
-        1,125,1,125,1,125,1,125,1,125,1,125,5,125,1596,8,125,10,125,12,125,
-        1599,9,125,3,125,1601,8,125,1,125,1,125,1,126,1,126,1,127,1,127,
-        1,127,1,127,1,127,3,127,1612,8,127,1,128,1,128,1,128,3,128,1617,
-        8,128,1,128,3,128,1620,8,128,1,128,1,128,1,128,1,128,1,128,1,128,
-        1,128,1,128,3,128,1630,8,128,1,129,1,129,1,129,1,129,1,129,1,129,
-        1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,
-        1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,
-        3,129,1660,8,129,1,130,1,130,1,130,1,130,1,131,1,131,1,131,1,131,
-        5,131,1670,8,131,10,131,12,131,1673,9,131,1,131,1,131,1,132,1,132,
-        1,132,1,132,1,132,3,132,1682,8,132,1,132,1,132,1,132,3,132,1687,
-        8,132,1,133,1,133,1,133,1,133,3,133,1693,8,133,1,134,1,134,3,134,
-        1697,8,134,1,134,1,134,3,134,1701,8,134,1,134,3,134,1704,8,134,1,
-        134,1,134,3,134,1708,8,134,1,135,1,135,1,135,1,135,1,135,1,135,1,
-        135,1,135,1,135,1,135,5,135,1720,8,135,10,135,12,135,1723,9,135,
-        1,135,1,135,1,135,1,135,3,135,1729,8,135,1,135,1,135,1,135,1,135,
-        1,135,5,135,1736,8,135,10,135,12,135,1739,9,135,1,135,1,135,3,135,
-        1743,8,135,1,136,1,136,1,136,1,136,3,136,1749,8,136,1,136,3,136,
-        1752,8,136,1,136,1,136,1,136,1,136,1,136,1,136,1,136,3,136,1761,
-        8,136,1,136,1,136,3,136,1765,8,136,1,137,1,137,1,137,1,137,5,137,
-        1771,8,137,10,137,12,137,1774,9,137,1,137,1,137,1,137,1,137,1,137,
-        1,137,5,137,1782,8,137,10,137,12,137,1785,9,137,1,137,1,137,3,137,
-        1789,8,137,1,138,1,138,1,138,1,139,1,139,1,139,1,139,3,139,1798,
-        8,139,1,140,1,140,1,140,1,140,1,141,1,141,1,141,1,142,1,142,3,142,
-        1809,8,142,1,143,1,143,1,144,1,144,1,144,3,144,1816,8,144,1,145,
-        1,145,1,146,1,146,3,146,1822,8,146,1,147,1,147,1,147,0,0,148,0,2,
-        4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,
-        50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,
-        94,96,98,100,102,104,106,108,110,112,114,116,118,120,122,124,126,
-        128,130,132,134,136,138,140,142,144,146,148,150,152,154,156,158,
-        160,162,164,166,168,170,172,174,176,178,180,182,184,186,188,190,
-        192,194,196,198,200,202,204,206,208,210,212,214,216,218,220,222,
-        224,226,228,230,232,234,236,238,240,242,244,246,248,250,252,254,
-        256,258,260,262,264,266,268,270,272,274,276,278,280,282,284,286,
-        288,290,292,294,0,21,2,0,1,1,20,20,2,0,15,15,32,32,2,0,19,19,31,
-        31,2,0,58,58,69,69,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,83,88,2,0,63,
-        63,79,79,2,0,89,90,101,101,1,0,91,93,1,0,89,90,4,0,1,1,3,3,43,43,
-        56,56,2,0,13,14,25,25,1,0,65,67,2,0,26,26,62,62,1,0,110,112,2,0,
-        27,27,47,47,2,0,6,6,53,53,18,0,1,2,4,5,8,10,12,12,15,17,19,20,22,
-        24,35,35,37,37,39,41,44,44,47,50,52,52,54,55,58,60,70,70,72,72,74,
-        78,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,34,36,36,38,38,
-        42,43,46,46,51,51,53,53,56,57,61,61,63,69,71,71,73,73,20,0,1,2,4,
-        5,8,10,12,12,15,17,19,20,22,24,26,26,35,35,37,37,39,41,44,45,47,
-        50,52,52,54,55,58,60,62,62,70,70,72,72,74,78,1982,0,296,1,0,0,0,
-        2,306,1,0,0,0,4,334,1,0,0,0,6,340,1,0,0,0,8,342,1,0,0,0,10,351,1,
-        0,0,0,12,356,1,0,0,0,14,374,1,0,0,0,16,376,1,0,0,0,18,383,1,0,0,
-        0,20,387,1,0,0,0,22,392,1,0,0,0,24,410,1,0,0,0,26,415,1,0,0,0,28,
-        445,1,0,0,0,30,448,1,0,0,0,32,461,1,0,0,0,34,467,1,0,0,0,36,493,
-        1,0,0,0,38,505,1,0,0,0,40,539,1,0,0,0,42,552,1,0,0,0,44,565,1,0,
-        0,0,46,567,1,0,0,0,48,577,1,0,0,0,50,582,1,0,0,0,52,596,1,0,0,0,
-        54,600,1,0,0,0,56,603,1,0,0,0,58,617,1,0,0,0,60,619,1,0,0,0,62,650,
-        1,0,0,0,64,652,1,0,0,0,66,670,1,0,0,0,68,673,1,0,0,0,70,684,1,0,
-        0,0,72,709,1,0,0,0,74,711,1,0,0,0,76,713,1,0,0,0,78,722,1,0,0,0,
-        80,726,1,0,0,0,82,732,1,0,0,0,84,737,1,0,0,0,86,741,1,0,0,0,88,769,
-        1,0,0,0,90,771,1,0,0,0,92,776,1,0,0,0,94,786,1,0,0,0,96,789,1,0,
-        0,0,98,792,1,0,0,0,100,796,1,0,0,0,102,799,1,0,0,0,104,824,1,0,0,
-        0,106,869,1,0,0,0,108,871,1,0,0,0,110,910,1,0,0,0,112,912,1,0,0,
-        0,114,948,1,0,0,0,116,950,1,0,0,0,118,953,1,0,0,0,120,956,1,0,0,
-        0,122,967,1,0,0,0,124,978,1,0,0,0,126,986,1,0,0,0,128,998,1,0,0,
-        0,130,1034,1,0,0,0,132,1049,1,0,0,0,134,1075,1,0,0,0,136,1077,1,
-        0,0,0,138,1099,1,0,0,0,140,1124,1,0,0,0,142,1127,1,0,0,0,144,1135,
-        1,0,0,0,146,1137,1,0,0,0,148,1159,1,0,0,0,150,1162,1,0,0,0,152,1166,
-        1,0,0,0,154,1168,1,0,0,0,156,1170,1,0,0,0,158,1176,1,0,0,0,160,1178,
-        1,0,0,0,162,1186,1,0,0,0,164,1194,1,0,0,0,166,1205,1,0,0,0,168,1210,
-        1,0,0,0,170,1219,1,0,0,0,172,1221,1,0,0,0,174,1262,1,0,0,0,176,1264,
-        1,0,0,0,178,1273,1,0,0,0,180,1296,1,0,0,0,182,1298,1,0,0,0,184,1307,
-        1,0,0,0,186,1309,1,0,0,0,188,1318,1,0,0,0,190,1320,1,0,0,0,192,1331,
-        1,0,0,0,194,1336,1,0,0,0,196,1361,1,0,0,0,198,1363,1,0,0,0,200,1381,
-        1,0,0,0,202,1383,1,0,0,0,204,1388,1,0,0,0,206,1403,1,0,0,0,208,1420,
-        1,0,0,0,210,1422,1,0,0,0,212,1430,1,0,0,0,214,1445,1,0,0,0,216,1450,
-        1,0,0,0,218,1452,1,0,0,0,220,1459,1,0,0,0,222,1472,1,0,0,0,224,1483,
-        1,0,0,0,226,1487,1,0,0,0,228,1499,1,0,0,0,230,1516,1,0,0,0,232,1524,
-        1,0,0,0,234,1527,1,0,0,0,236,1550,1,0,0,0,238,1552,1,0,0,0,240,1563,
-        1,0,0,0,242,1565,1,0,0,0,244,1569,1,0,0,0,246,1571,1,0,0,0,248,1573,
-        1,0,0,0,250,1586,1,0,0,0,252,1604,1,0,0,0,254,1611,1,0,0,0,256,1613,
-        1,0,0,0,258,1659,1,0,0,0,260,1661,1,0,0,0,262,1665,1,0,0,0,264,1676,
-        1,0,0,0,266,1688,1,0,0,0,268,1694,1,0,0,0,270,1742,1,0,0,0,272,1744,
-        1,0,0,0,274,1788,1,0,0,0,276,1790,1,0,0,0,278,1793,1,0,0,0,280,1799,
-        1,0,0,0,282,1803,1,0,0,0,284,1808,1,0,0,0,286,1810,1,0,0,0,288,1815,
-        1,0,0,0,290,1817,1,0,0,0,292,1821,1,0,0,0,294,1823,1,0,0,0,296,298,
-        3,2,1,0,297,299,5,100,0,0,298,297,1,0,0,0,298,299,1,0,0,0,299,300,
-        1,0,0,0,300,301,5,0,0,1,301,1,1,0,0,0,302,307,3,8,4,0,303,307,3,
-        254,127,0,304,307,3,4,2,0,305,307,3,12,6,0,306,302,1,0,0,0,306,303,
-        1,0,0,0,306,304,1,0,0,0,306,305,1,0,0,0,307,3,1,0,0,0,308,310,5,
-        57,0,0,309,311,3,6,3,0,310,309,1,0,0,0,311,312,1,0,0,0,312,310,1,
-        0,0,0,312,313,1,0,0,0,313,315,1,0,0,0,314,316,3,100,50,0,315,314,
-        1,0,0,0,315,316,1,0,0,0,316,335,1,0,0,0,317,319,5,57,0,0,318,320,
-        3,6,3,0,319,318,1,0,0,0,320,321,1,0,0,0,321,319,1,0,0,0,321,322,
-        1,0,0,0,322,323,1,0,0,0,323,324,5,78,0,0,324,326,3,86,43,0,325,327,
-        3,100,50,0,326,325,1,0,0,0,326,327,1,0,0,0,327,331,1,0,0,0,328,330,
-        3,28,14,0,329,328,1,0,0,0,330,333,1,0,0,0,331,329,1,0,0,0,331,332,
-        1,0,0,0,332,335,1,0,0,0,333,331,1,0,0,0,334,308,1,0,0,0,334,317,
-        1,0,0,0,335,5,1,0,0,0,336,341,3,288,144,0,337,341,5,1,0,0,338,341,
-        5,35,0,0,339,341,5,8,0,0,340,336,1,0,0,0,340,337,1,0,0,0,340,338,
-        1,0,0,0,340,339,1,0,0,0,341,7,1,0,0,0,342,343,5,55,0,0,343,344,3,
-        288,144,0,344,345,5,86,0,0,345,346,3,10,5,0,346,9,1,0,0,0,347,352,
-        5,114,0,0,348,352,3,244,122,0,349,352,3,242,121,0,350,352,3,288,
-        144,0,351,347,1,0,0,0,351,348,1,0,0,0,351,349,1,0,0,0,351,350,1,
-        0,0,0,352,11,1,0,0,0,353,355,3,14,7,0,354,353,1,0,0,0,355,358,1,
-        0,0,0,356,354,1,0,0,0,356,357,1,0,0,0,357,359,1,0,0,0,358,356,1,
-        0,0,0,359,363,3,18,9,0,360,362,3,16,8,0,361,360,1,0,0,0,362,365,
-        1,0,0,0,363,361,1,0,0,0,363,364,1,0,0,0,364,369,1,0,0,0,365,363,
-        1,0,0,0,366,368,3,14,7,0,367,366,1,0,0,0,368,371,1,0,0,0,369,367,
-        1,0,0,0,369,370,1,0,0,0,370,13,1,0,0,0,371,369,1,0,0,0,372,375,3,
-        20,10,0,373,375,3,22,11,0,374,372,1,0,0,0,374,373,1,0,0,0,375,15,
-        1,0,0,0,376,378,5,70,0,0,377,379,7,0,0,0,378,377,1,0,0,0,378,379,
-        1,0,0,0,379,380,1,0,0,0,380,381,3,18,9,0,381,17,1,0,0,0,382,384,
-        3,28,14,0,383,382,1,0,0,0,384,385,1,0,0,0,385,383,1,0,0,0,385,386,
-        1,0,0,0,386,19,1,0,0,0,387,388,5,4,0,0,388,389,5,46,0,0,389,390,
-        5,61,0,0,390,391,3,158,79,0,391,21,1,0,0,0,392,393,5,73,0,0,393,
-        394,3,230,115,0,394,403,5,104,0,0,395,400,3,158,79,0,396,397,5,98,
-        0,0,397,399,3,158,79,0,398,396,1,0,0,0,399,402,1,0,0,0,400,398,1,
-        0,0,0,400,401,1,0,0,0,401,404,1,0,0,0,402,400,1,0,0,0,403,395,1,
-        0,0,0,403,404,1,0,0,0,404,405,1,0,0,0,405,406,5,105,0,0,406,23,1,
-        0,0,0,407,409,3,26,13,0,408,407,1,0,0,0,409,412,1,0,0,0,410,408,
-        1,0,0,0,410,411,1,0,0,0,411,413,1,0,0,0,412,410,1,0,0,0,413,414,
-        5,0,0,1,414,25,1,0,0,0,415,416,3,230,115,0,416,425,5,104,0,0,417,
-        422,3,158,79,0,418,419,5,98,0,0,419,421,3,158,79,0,420,418,1,0,0,
-        0,421,424,1,0,0,0,422,420,1,0,0,0,422,423,1,0,0,0,423,426,1,0,0,
-        0,424,422,1,0,0,0,425,417,1,0,0,0,425,426,1,0,0,0,426,427,1,0,0,
-        0,427,428,5,105,0,0,428,27,1,0,0,0,429,446,3,30,15,0,430,446,3,32,
-        16,0,431,446,3,36,18,0,432,446,3,34,17,0,433,446,3,54,27,0,434,446,
-        3,56,28,0,435,446,3,60,30,0,436,446,3,64,32,0,437,446,3,68,34,0,
-        438,446,3,82,41,0,439,446,3,84,42,0,440,446,3,70,35,0,441,446,3,
-        74,37,0,442,446,3,72,36,0,443,446,3,76,38,0,444,446,3,80,40,0,445,
-        429,1,0,0,0,445,430,1,0,0,0,445,431,1,0,0,0,445,432,1,0,0,0,445,
-        433,1,0,0,0,445,434,1,0,0,0,445,435,1,0,0,0,445,436,1,0,0,0,445,
-        437,1,0,0,0,445,438,1,0,0,0,445,439,1,0,0,0,445,440,1,0,0,0,445,
-        441,1,0,0,0,445,442,1,0,0,0,445,443,1,0,0,0,445,444,1,0,0,0,446,
-        29,1,0,0,0,447,449,5,48,0,0,448,447,1,0,0,0,448,449,1,0,0,0,449,
-        450,1,0,0,0,450,451,5,40,0,0,451,455,3,102,51,0,452,454,3,14,7,0,
-        453,452,1,0,0,0,454,457,1,0,0,0,455,453,1,0,0,0,455,456,1,0,0,0,
-        456,459,1,0,0,0,457,455,1,0,0,0,458,460,3,100,50,0,459,458,1,0,0,
-        0,459,460,1,0,0,0,460,31,1,0,0,0,461,462,5,72,0,0,462,463,3,158,
-        79,0,463,464,5,4,0,0,464,465,3,284,142,0,465,33,1,0,0,0,466,468,
-        5,48,0,0,467,466,1,0,0,0,467,468,1,0,0,0,468,469,1,0,0,0,469,470,
-        5,9,0,0,470,483,3,48,24,0,471,480,5,104,0,0,472,477,3,158,79,0,473,
-        474,5,98,0,0,474,476,3,158,79,0,475,473,1,0,0,0,476,479,1,0,0,0,
-        477,475,1,0,0,0,477,478,1,0,0,0,478,481,1,0,0,0,479,477,1,0,0,0,
-        480,472,1,0,0,0,480,481,1,0,0,0,481,482,1,0,0,0,482,484,5,105,0,
-        0,483,471,1,0,0,0,483,484,1,0,0,0,484,490,1,0,0,0,485,488,5,78,0,
-        0,486,489,5,91,0,0,487,489,3,50,25,0,488,486,1,0,0,0,488,487,1,0,
-        0,0,489,491,1,0,0,0,490,485,1,0,0,0,490,491,1,0,0,0,491,35,1,0,0,
-        0,492,494,5,48,0,0,493,492,1,0,0,0,493,494,1,0,0,0,494,495,1,0,0,
-        0,495,497,5,9,0,0,496,498,3,38,19,0,497,496,1,0,0,0,497,498,1,0,
-        0,0,498,499,1,0,0,0,499,500,5,108,0,0,500,501,3,12,6,0,501,503,5,
-        109,0,0,502,504,3,40,20,0,503,502,1,0,0,0,503,504,1,0,0,0,504,37,
-        1,0,0,0,505,515,5,104,0,0,506,516,5,91,0,0,507,512,3,284,142,0,508,
-        509,5,98,0,0,509,511,3,284,142,0,510,508,1,0,0,0,511,514,1,0,0,0,
-        512,510,1,0,0,0,512,513,1,0,0,0,513,516,1,0,0,0,514,512,1,0,0,0,
-        515,506,1,0,0,0,515,507,1,0,0,0,515,516,1,0,0,0,516,517,1,0,0,0,
-        517,518,5,105,0,0,518,39,1,0,0,0,519,520,5,35,0,0,520,524,3,288,
-        144,0,521,523,3,42,21,0,522,521,1,0,0,0,523,526,1,0,0,0,524,522,
-        1,0,0,0,524,525,1,0,0,0,525,540,1,0,0,0,526,524,1,0,0,0,527,529,
-        5,35,0,0,528,530,3,158,79,0,529,528,1,0,0,0,529,530,1,0,0,0,530,
-        531,1,0,0,0,531,532,3,288,144,0,532,536,3,288,144,0,533,535,3,42,
-        21,0,534,533,1,0,0,0,535,538,1,0,0,0,536,534,1,0,0,0,536,537,1,0,
-        0,0,537,540,1,0,0,0,538,536,1,0,0,0,539,519,1,0,0,0,539,527,1,0,
-        0,0,540,41,1,0,0,0,541,542,5,46,0,0,542,543,3,158,79,0,543,544,3,
-        288,144,0,544,553,1,0,0,0,545,546,5,47,0,0,546,547,3,288,144,0,547,
-        549,3,288,144,0,548,550,3,44,22,0,549,548,1,0,0,0,549,550,1,0,0,
-        0,550,553,1,0,0,0,551,553,3,46,23,0,552,541,1,0,0,0,552,545,1,0,
-        0,0,552,551,1,0,0,0,553,43,1,0,0,0,554,555,5,60,0,0,555,566,3,288,
-        144,0,556,558,5,27,0,0,557,556,1,0,0,0,557,558,1,0,0,0,558,559,1,
-        0,0,0,559,560,3,158,79,0,560,563,3,288,144,0,561,562,5,60,0,0,562,
-        564,3,288,144,0,563,561,1,0,0,0,563,564,1,0,0,0,564,566,1,0,0,0,
-        565,554,1,0,0,0,565,557,1,0,0,0,566,45,1,0,0,0,567,568,3,288,144,
-        0,568,569,3,288,144,0,569,570,5,4,0,0,570,571,3,284,142,0,571,47,
-        1,0,0,0,572,573,3,292,146,0,573,574,5,97,0,0,574,576,1,0,0,0,575,
-        572,1,0,0,0,576,579,1,0,0,0,577,575,1,0,0,0,577,578,1,0,0,0,578,
-        580,1,0,0,0,579,577,1,0,0,0,580,581,3,292,146,0,581,49,1,0,0,0,582,
-        587,3,52,26,0,583,584,5,98,0,0,584,586,3,52,26,0,585,583,1,0,0,0,
-        586,589,1,0,0,0,587,585,1,0,0,0,587,588,1,0,0,0,588,591,1,0,0,0,
-        589,587,1,0,0,0,590,592,3,100,50,0,591,590,1,0,0,0,591,592,1,0,0,
-        0,592,51,1,0,0,0,593,594,3,288,144,0,594,595,5,4,0,0,595,597,1,0,
-        0,0,596,593,1,0,0,0,596,597,1,0,0,0,597,598,1,0,0,0,598,599,3,284,
-        142,0,599,53,1,0,0,0,600,601,7,1,0,0,601,602,3,102,51,0,602,55,1,
-        0,0,0,603,604,5,41,0,0,604,608,3,104,52,0,605,607,3,58,29,0,606,
-        605,1,0,0,0,607,610,1,0,0,0,608,606,1,0,0,0,608,609,1,0,0,0,609,
-        57,1,0,0,0,610,608,1,0,0,0,611,612,5,47,0,0,612,613,5,40,0,0,613,
-        618,3,60,30,0,614,615,5,47,0,0,615,616,5,15,0,0,616,618,3,60,30,
-        0,617,611,1,0,0,0,617,614,1,0,0,0,618,59,1,0,0,0,619,620,5,55,0,
-        0,620,625,3,62,31,0,621,622,5,98,0,0,622,624,3,62,31,0,623,621,1,
-        0,0,0,624,627,1,0,0,0,625,623,1,0,0,0,625,626,1,0,0,0,626,61,1,0,
-        0,0,627,625,1,0,0,0,628,629,3,156,78,0,629,630,5,86,0,0,630,631,
-        3,158,79,0,631,651,1,0,0,0,632,633,3,284,142,0,633,634,5,86,0,0,
-        634,635,3,158,79,0,635,651,1,0,0,0,636,637,3,284,142,0,637,638,5,
-        81,0,0,638,639,3,158,79,0,639,651,1,0,0,0,640,641,3,284,142,0,641,
-        642,3,142,71,0,642,651,1,0,0,0,643,644,3,200,100,0,644,645,5,106,
-        0,0,645,646,3,158,79,0,646,647,5,107,0,0,647,648,5,86,0,0,648,649,
-        3,158,79,0,649,651,1,0,0,0,650,628,1,0,0,0,650,632,1,0,0,0,650,636,
-        1,0,0,0,650,640,1,0,0,0,650,643,1,0,0,0,651,63,1,0,0,0,652,653,5,
-        52,0,0,653,658,3,66,33,0,654,655,5,98,0,0,655,657,3,66,33,0,656,
-        654,1,0,0,0,657,660,1,0,0,0,658,656,1,0,0,0,658,659,1,0,0,0,659,
-        65,1,0,0,0,660,658,1,0,0,0,661,662,3,284,142,0,662,663,3,142,71,
-        0,663,671,1,0,0,0,664,671,3,156,78,0,665,666,3,200,100,0,666,667,
-        5,106,0,0,667,668,3,158,79,0,668,669,5,107,0,0,669,671,1,0,0,0,670,
-        661,1,0,0,0,670,664,1,0,0,0,670,665,1,0,0,0,671,67,1,0,0,0,672,674,
-        7,2,0,0,673,672,1,0,0,0,673,674,1,0,0,0,674,675,1,0,0,0,675,676,
-        5,16,0,0,676,681,3,158,79,0,677,678,5,98,0,0,678,680,3,158,79,0,
-        679,677,1,0,0,0,680,683,1,0,0,0,681,679,1,0,0,0,681,682,1,0,0,0,
-        682,69,1,0,0,0,683,681,1,0,0,0,684,685,5,28,0,0,685,686,5,104,0,
-        0,686,687,3,284,142,0,687,688,5,35,0,0,688,689,3,158,79,0,689,691,
-        5,102,0,0,690,692,3,28,14,0,691,690,1,0,0,0,692,693,1,0,0,0,693,
-        691,1,0,0,0,693,694,1,0,0,0,694,695,1,0,0,0,695,696,5,105,0,0,696,
-        71,1,0,0,0,697,699,3,92,46,0,698,700,3,94,47,0,699,698,1,0,0,0,699,
-        700,1,0,0,0,700,702,1,0,0,0,701,703,3,96,48,0,702,701,1,0,0,0,702,
-        703,1,0,0,0,703,710,1,0,0,0,704,706,3,94,47,0,705,707,3,96,48,0,
-        706,705,1,0,0,0,706,707,1,0,0,0,707,710,1,0,0,0,708,710,3,96,48,
-        0,709,697,1,0,0,0,709,704,1,0,0,0,709,708,1,0,0,0,710,73,1,0,0,0,
-        711,712,5,29,0,0,712,75,1,0,0,0,713,714,5,30,0,0,714,719,3,78,39,
-        0,715,716,5,98,0,0,716,718,3,78,39,0,717,715,1,0,0,0,718,721,1,0,
-        0,0,719,717,1,0,0,0,719,720,1,0,0,0,720,77,1,0,0,0,721,719,1,0,0,
-        0,722,723,3,284,142,0,723,724,5,86,0,0,724,725,3,158,79,0,725,79,
-        1,0,0,0,726,728,5,33,0,0,727,729,5,75,0,0,728,727,1,0,0,0,728,729,
-        1,0,0,0,729,730,1,0,0,0,730,731,3,158,79,0,731,81,1,0,0,0,732,733,
-        5,76,0,0,733,735,3,86,43,0,734,736,3,100,50,0,735,734,1,0,0,0,735,
-        736,1,0,0,0,736,83,1,0,0,0,737,738,5,54,0,0,738,739,3,86,43,0,739,
-        85,1,0,0,0,740,742,5,20,0,0,741,740,1,0,0,0,741,742,1,0,0,0,742,
-        743,1,0,0,0,743,745,3,88,44,0,744,746,3,92,46,0,745,744,1,0,0,0,
-        745,746,1,0,0,0,746,748,1,0,0,0,747,749,3,94,47,0,748,747,1,0,0,
-        0,748,749,1,0,0,0,749,751,1,0,0,0,750,752,3,96,48,0,751,750,1,0,
-        0,0,751,752,1,0,0,0,752,87,1,0,0,0,753,758,5,91,0,0,754,755,5,98,
-        0,0,755,757,3,90,45,0,756,754,1,0,0,0,757,760,1,0,0,0,758,756,1,
-        0,0,0,758,759,1,0,0,0,759,770,1,0,0,0,760,758,1,0,0,0,761,766,3,
-        90,45,0,762,763,5,98,0,0,763,765,3,90,45,0,764,762,1,0,0,0,765,768,
-        1,0,0,0,766,764,1,0,0,0,766,767,1,0,0,0,767,770,1,0,0,0,768,766,
-        1,0,0,0,769,753,1,0,0,0,769,761,1,0,0,0,770,89,1,0,0,0,771,774,3,
-        158,79,0,772,773,5,4,0,0,773,775,3,284,142,0,774,772,1,0,0,0,774,
-        775,1,0,0,0,775,91,1,0,0,0,776,777,5,50,0,0,777,778,5,8,0,0,778,
-        783,3,98,49,0,779,780,5,98,0,0,780,782,3,98,49,0,781,779,1,0,0,0,
-        782,785,1,0,0,0,783,781,1,0,0,0,783,784,1,0,0,0,784,93,1,0,0,0,785,
-        783,1,0,0,0,786,787,7,3,0,0,787,788,3,158,79,0,788,95,1,0,0,0,789,
-        790,5,39,0,0,790,791,3,158,79,0,791,97,1,0,0,0,792,794,3,158,79,
-        0,793,795,7,4,0,0,794,793,1,0,0,0,794,795,1,0,0,0,795,99,1,0,0,0,
-        796,797,5,75,0,0,797,798,3,158,79,0,798,101,1,0,0,0,799,804,3,104,
-        52,0,800,801,5,98,0,0,801,803,3,104,52,0,802,800,1,0,0,0,803,806,
-        1,0,0,0,804,802,1,0,0,0,804,805,1,0,0,0,805,103,1,0,0,0,806,804,
-        1,0,0,0,807,808,3,284,142,0,808,809,5,86,0,0,809,811,1,0,0,0,810,
-        807,1,0,0,0,810,811,1,0,0,0,811,814,1,0,0,0,812,815,3,110,55,0,813,
-        815,3,108,54,0,814,812,1,0,0,0,814,813,1,0,0,0,815,825,1,0,0,0,816,
-        817,3,284,142,0,817,818,5,86,0,0,818,820,1,0,0,0,819,816,1,0,0,0,
-        819,820,1,0,0,0,820,821,1,0,0,0,821,822,3,106,53,0,822,823,3,110,
-        55,0,823,825,1,0,0,0,824,810,1,0,0,0,824,819,1,0,0,0,825,105,1,0,
-        0,0,826,830,5,1,0,0,827,829,3,288,144,0,828,827,1,0,0,0,829,832,
-        1,0,0,0,830,828,1,0,0,0,830,831,1,0,0,0,831,870,1,0,0,0,832,830,
-        1,0,0,0,833,835,5,3,0,0,834,836,3,246,123,0,835,834,1,0,0,0,835,
-        836,1,0,0,0,836,840,1,0,0,0,837,839,3,288,144,0,838,837,1,0,0,0,
-        839,842,1,0,0,0,840,838,1,0,0,0,840,841,1,0,0,0,841,870,1,0,0,0,
-        842,840,1,0,0,0,843,845,3,288,144,0,844,846,3,246,123,0,845,844,
-        1,0,0,0,845,846,1,0,0,0,846,850,1,0,0,0,847,849,3,288,144,0,848,
-        847,1,0,0,0,849,852,1,0,0,0,850,848,1,0,0,0,850,851,1,0,0,0,851,
-        870,1,0,0,0,852,850,1,0,0,0,853,854,5,3,0,0,854,858,3,238,119,0,
-        855,857,3,288,144,0,856,855,1,0,0,0,857,860,1,0,0,0,858,856,1,0,
-        0,0,858,859,1,0,0,0,859,870,1,0,0,0,860,858,1,0,0,0,861,862,3,288,
-        144,0,862,866,3,238,119,0,863,865,3,288,144,0,864,863,1,0,0,0,865,
-        868,1,0,0,0,866,864,1,0,0,0,866,867,1,0,0,0,867,870,1,0,0,0,868,
-        866,1,0,0,0,869,826,1,0,0,0,869,833,1,0,0,0,869,843,1,0,0,0,869,
-        853,1,0,0,0,869,861,1,0,0,0,870,107,1,0,0,0,871,872,3,288,144,0,
-        872,873,5,104,0,0,873,874,3,110,55,0,874,875,5,105,0,0,875,109,1,
-        0,0,0,876,880,3,114,57,0,877,879,3,128,64,0,878,877,1,0,0,0,879,
-        882,1,0,0,0,880,878,1,0,0,0,880,881,1,0,0,0,881,911,1,0,0,0,882,
-        880,1,0,0,0,883,884,5,104,0,0,884,885,3,110,55,0,885,886,5,105,0,
-        0,886,911,1,0,0,0,887,889,3,130,65,0,888,890,3,114,57,0,889,888,
-        1,0,0,0,889,890,1,0,0,0,890,894,1,0,0,0,891,893,3,128,64,0,892,891,
-        1,0,0,0,893,896,1,0,0,0,894,892,1,0,0,0,894,895,1,0,0,0,895,911,
-        1,0,0,0,896,894,1,0,0,0,897,901,5,104,0,0,898,899,3,284,142,0,899,
-        900,5,86,0,0,900,902,1,0,0,0,901,898,1,0,0,0,901,902,1,0,0,0,902,
-        903,1,0,0,0,903,906,3,110,55,0,904,905,5,75,0,0,905,907,3,158,79,
-        0,906,904,1,0,0,0,906,907,1,0,0,0,907,908,1,0,0,0,908,909,5,105,
-        0,0,909,911,1,0,0,0,910,876,1,0,0,0,910,883,1,0,0,0,910,887,1,0,
-        0,0,910,897,1,0,0,0,911,111,1,0,0,0,912,914,3,114,57,0,913,915,3,
-        128,64,0,914,913,1,0,0,0,915,916,1,0,0,0,916,914,1,0,0,0,916,917,
-        1,0,0,0,917,113,1,0,0,0,918,920,5,104,0,0,919,921,3,284,142,0,920,
-        919,1,0,0,0,920,921,1,0,0,0,921,924,1,0,0,0,922,925,3,142,71,0,923,
-        925,3,118,59,0,924,922,1,0,0,0,924,923,1,0,0,0,924,925,1,0,0,0,925,
-        927,1,0,0,0,926,928,3,138,69,0,927,926,1,0,0,0,927,928,1,0,0,0,928,
-        931,1,0,0,0,929,930,5,75,0,0,930,932,3,158,79,0,931,929,1,0,0,0,
-        931,932,1,0,0,0,932,933,1,0,0,0,933,949,5,105,0,0,934,936,5,104,
-        0,0,935,937,3,284,142,0,936,935,1,0,0,0,936,937,1,0,0,0,937,938,
-        1,0,0,0,938,940,3,116,58,0,939,941,3,138,69,0,940,939,1,0,0,0,940,
-        941,1,0,0,0,941,944,1,0,0,0,942,943,5,75,0,0,943,945,3,158,79,0,
-        944,942,1,0,0,0,944,945,1,0,0,0,945,946,1,0,0,0,946,947,5,105,0,
-        0,947,949,1,0,0,0,948,918,1,0,0,0,948,934,1,0,0,0,949,115,1,0,0,
-        0,950,951,5,37,0,0,951,952,3,120,60,0,952,117,1,0,0,0,953,954,5,
-        99,0,0,954,955,3,120,60,0,955,119,1,0,0,0,956,964,3,122,61,0,957,
-        959,5,102,0,0,958,960,5,99,0,0,959,958,1,0,0,0,959,960,1,0,0,0,960,
-        961,1,0,0,0,961,963,3,122,61,0,962,957,1,0,0,0,963,966,1,0,0,0,964,
-        962,1,0,0,0,964,965,1,0,0,0,965,121,1,0,0,0,966,964,1,0,0,0,967,
-        972,3,124,62,0,968,969,5,94,0,0,969,971,3,124,62,0,970,968,1,0,0,
-        0,971,974,1,0,0,0,972,970,1,0,0,0,972,973,1,0,0,0,973,123,1,0,0,
-        0,974,972,1,0,0,0,975,976,5,95,0,0,976,979,3,124,62,0,977,979,3,
-        126,63,0,978,975,1,0,0,0,978,977,1,0,0,0,979,125,1,0,0,0,980,987,
-        3,152,76,0,981,987,5,93,0,0,982,983,5,104,0,0,983,984,3,120,60,0,
-        984,985,5,105,0,0,985,987,1,0,0,0,986,980,1,0,0,0,986,981,1,0,0,
-        0,986,982,1,0,0,0,987,127,1,0,0,0,988,990,3,134,67,0,989,991,3,132,
-        66,0,990,989,1,0,0,0,990,991,1,0,0,0,991,992,1,0,0,0,992,993,3,114,
-        57,0,993,999,1,0,0,0,994,995,3,130,65,0,995,996,3,114,57,0,996,999,
-        1,0,0,0,997,999,3,130,65,0,998,988,1,0,0,0,998,994,1,0,0,0,998,997,
-        1,0,0,0,999,129,1,0,0,0,1000,1001,5,104,0,0,1001,1002,3,114,57,0,
-        1002,1003,3,134,67,0,1003,1006,3,114,57,0,1004,1005,5,75,0,0,1005,
-        1007,3,158,79,0,1006,1004,1,0,0,0,1006,1007,1,0,0,0,1007,1008,1,
-        0,0,0,1008,1009,5,105,0,0,1009,1010,3,132,66,0,1010,1035,1,0,0,0,
-        1011,1012,5,104,0,0,1012,1014,3,114,57,0,1013,1015,3,128,64,0,1014,
-        1013,1,0,0,0,1015,1016,1,0,0,0,1016,1014,1,0,0,0,1016,1017,1,0,0,
-        0,1017,1020,1,0,0,0,1018,1019,5,75,0,0,1019,1021,3,158,79,0,1020,
-        1018,1,0,0,0,1020,1021,1,0,0,0,1021,1022,1,0,0,0,1022,1023,5,105,
-        0,0,1023,1024,3,132,66,0,1024,1035,1,0,0,0,1025,1026,5,104,0,0,1026,
-        1029,3,114,57,0,1027,1028,5,75,0,0,1028,1030,3,158,79,0,1029,1027,
-        1,0,0,0,1029,1030,1,0,0,0,1030,1031,1,0,0,0,1031,1032,5,105,0,0,
-        1032,1033,3,132,66,0,1033,1035,1,0,0,0,1034,1000,1,0,0,0,1034,1011,
-        1,0,0,0,1034,1025,1,0,0,0,1035,131,1,0,0,0,1036,1038,5,108,0,0,1037,
-        1039,3,246,123,0,1038,1037,1,0,0,0,1038,1039,1,0,0,0,1039,1044,1,
-        0,0,0,1040,1042,5,98,0,0,1041,1043,3,246,123,0,1042,1041,1,0,0,0,
-        1042,1043,1,0,0,0,1043,1045,1,0,0,0,1044,1040,1,0,0,0,1044,1045,
-        1,0,0,0,1045,1046,1,0,0,0,1046,1050,5,109,0,0,1047,1050,5,89,0,0,
-        1048,1050,5,91,0,0,1049,1036,1,0,0,0,1049,1047,1,0,0,0,1049,1048,
-        1,0,0,0,1050,133,1,0,0,0,1051,1052,5,87,0,0,1052,1054,5,90,0,0,1053,
-        1055,3,136,68,0,1054,1053,1,0,0,0,1054,1055,1,0,0,0,1055,1056,1,
-        0,0,0,1056,1057,5,90,0,0,1057,1076,5,88,0,0,1058,1059,5,87,0,0,1059,
-        1061,5,90,0,0,1060,1062,3,136,68,0,1061,1060,1,0,0,0,1061,1062,1,
-        0,0,0,1062,1063,1,0,0,0,1063,1076,5,90,0,0,1064,1066,5,90,0,0,1065,
-        1067,3,136,68,0,1066,1065,1,0,0,0,1066,1067,1,0,0,0,1067,1068,1,
-        0,0,0,1068,1069,5,90,0,0,1069,1076,5,88,0,0,1070,1072,5,90,0,0,1071,
-        1073,3,136,68,0,1072,1071,1,0,0,0,1072,1073,1,0,0,0,1073,1074,1,
-        0,0,0,1074,1076,5,90,0,0,1075,1051,1,0,0,0,1075,1058,1,0,0,0,1075,
-        1064,1,0,0,0,1075,1070,1,0,0,0,1076,135,1,0,0,0,1077,1079,5,106,
-        0,0,1078,1080,3,284,142,0,1079,1078,1,0,0,0,1079,1080,1,0,0,0,1080,
-        1083,1,0,0,0,1081,1084,3,140,70,0,1082,1084,3,118,59,0,1083,1081,
-        1,0,0,0,1083,1082,1,0,0,0,1083,1084,1,0,0,0,1084,1086,1,0,0,0,1085,
-        1087,3,148,74,0,1086,1085,1,0,0,0,1086,1087,1,0,0,0,1087,1089,1,
-        0,0,0,1088,1090,3,138,69,0,1089,1088,1,0,0,0,1089,1090,1,0,0,0,1090,
-        1093,1,0,0,0,1091,1092,5,75,0,0,1092,1094,3,158,79,0,1093,1091,1,
-        0,0,0,1093,1094,1,0,0,0,1094,1095,1,0,0,0,1095,1096,5,107,0,0,1096,
-        137,1,0,0,0,1097,1100,3,250,125,0,1098,1100,3,238,119,0,1099,1097,
-        1,0,0,0,1099,1098,1,0,0,0,1100,139,1,0,0,0,1101,1102,5,99,0,0,1102,
-        1110,3,154,77,0,1103,1105,5,102,0,0,1104,1106,5,99,0,0,1105,1104,
-        1,0,0,0,1105,1106,1,0,0,0,1106,1107,1,0,0,0,1107,1109,3,154,77,0,
-        1108,1103,1,0,0,0,1109,1112,1,0,0,0,1110,1108,1,0,0,0,1110,1111,
-        1,0,0,0,1111,1125,1,0,0,0,1112,1110,1,0,0,0,1113,1114,5,99,0,0,1114,
-        1125,3,146,73,0,1115,1116,5,37,0,0,1116,1121,3,154,77,0,1117,1118,
-        5,102,0,0,1118,1120,3,154,77,0,1119,1117,1,0,0,0,1120,1123,1,0,0,
-        0,1121,1119,1,0,0,0,1121,1122,1,0,0,0,1122,1125,1,0,0,0,1123,1121,
-        1,0,0,0,1124,1101,1,0,0,0,1124,1113,1,0,0,0,1124,1115,1,0,0,0,1125,
-        141,1,0,0,0,1126,1128,3,144,72,0,1127,1126,1,0,0,0,1128,1129,1,0,
-        0,0,1129,1127,1,0,0,0,1129,1130,1,0,0,0,1130,143,1,0,0,0,1131,1132,
-        5,99,0,0,1132,1136,3,152,76,0,1133,1134,5,99,0,0,1134,1136,3,146,
-        73,0,1135,1131,1,0,0,0,1135,1133,1,0,0,0,1136,145,1,0,0,0,1137,1139,
-        5,103,0,0,1138,1140,7,5,0,0,1139,1138,1,0,0,0,1139,1140,1,0,0,0,
-        1140,1141,1,0,0,0,1141,1142,5,104,0,0,1142,1143,3,158,79,0,1143,
-        1144,5,105,0,0,1144,147,1,0,0,0,1145,1147,5,91,0,0,1146,1148,3,150,
-        75,0,1147,1146,1,0,0,0,1147,1148,1,0,0,0,1148,1153,1,0,0,0,1149,
-        1151,5,80,0,0,1150,1152,3,150,75,0,1151,1150,1,0,0,0,1151,1152,1,
-        0,0,0,1152,1154,1,0,0,0,1153,1149,1,0,0,0,1153,1154,1,0,0,0,1154,
-        1160,1,0,0,0,1155,1157,5,80,0,0,1156,1158,3,150,75,0,1157,1156,1,
-        0,0,0,1157,1158,1,0,0,0,1158,1160,1,0,0,0,1159,1145,1,0,0,0,1159,
-        1155,1,0,0,0,1160,149,1,0,0,0,1161,1163,5,90,0,0,1162,1161,1,0,0,
-        0,1162,1163,1,0,0,0,1163,1164,1,0,0,0,1164,1165,3,246,123,0,1165,
-        151,1,0,0,0,1166,1167,3,292,146,0,1167,153,1,0,0,0,1168,1169,3,292,
-        146,0,1169,155,1,0,0,0,1170,1172,3,200,100,0,1171,1173,3,198,99,
-        0,1172,1171,1,0,0,0,1173,1174,1,0,0,0,1174,1172,1,0,0,0,1174,1175,
-        1,0,0,0,1175,157,1,0,0,0,1176,1177,3,160,80,0,1177,159,1,0,0,0,1178,
-        1183,3,162,81,0,1179,1180,5,49,0,0,1180,1182,3,162,81,0,1181,1179,
-        1,0,0,0,1182,1185,1,0,0,0,1183,1181,1,0,0,0,1183,1184,1,0,0,0,1184,
-        161,1,0,0,0,1185,1183,1,0,0,0,1186,1191,3,164,82,0,1187,1188,5,77,
-        0,0,1188,1190,3,164,82,0,1189,1187,1,0,0,0,1190,1193,1,0,0,0,1191,
-        1189,1,0,0,0,1191,1192,1,0,0,0,1192,163,1,0,0,0,1193,1191,1,0,0,
-        0,1194,1199,3,166,83,0,1195,1196,5,2,0,0,1196,1198,3,166,83,0,1197,
-        1195,1,0,0,0,1198,1201,1,0,0,0,1199,1197,1,0,0,0,1199,1200,1,0,0,
-        0,1200,165,1,0,0,0,1201,1199,1,0,0,0,1202,1204,5,44,0,0,1203,1202,
-        1,0,0,0,1204,1207,1,0,0,0,1205,1203,1,0,0,0,1205,1206,1,0,0,0,1206,
-        1208,1,0,0,0,1207,1205,1,0,0,0,1208,1209,3,168,84,0,1209,167,1,0,
-        0,0,1210,1216,3,172,86,0,1211,1212,3,170,85,0,1212,1213,3,172,86,
-        0,1213,1215,1,0,0,0,1214,1211,1,0,0,0,1215,1218,1,0,0,0,1216,1214,
-        1,0,0,0,1216,1217,1,0,0,0,1217,169,1,0,0,0,1218,1216,1,0,0,0,1219,
-        1220,7,6,0,0,1220,171,1,0,0,0,1221,1225,3,182,91,0,1222,1224,3,174,
-        87,0,1223,1222,1,0,0,0,1224,1227,1,0,0,0,1225,1223,1,0,0,0,1225,
-        1226,1,0,0,0,1226,173,1,0,0,0,1227,1225,1,0,0,0,1228,1229,5,59,0,
-        0,1229,1230,5,76,0,0,1230,1263,3,182,91,0,1231,1232,5,24,0,0,1232,
-        1233,5,76,0,0,1233,1263,3,182,91,0,1234,1235,5,12,0,0,1235,1263,
-        3,182,91,0,1236,1237,5,82,0,0,1237,1263,3,182,91,0,1238,1239,5,35,
-        0,0,1239,1263,3,182,91,0,1240,1241,5,37,0,0,1241,1263,5,45,0,0,1242,
-        1243,5,37,0,0,1243,1244,5,44,0,0,1244,1263,5,45,0,0,1245,1247,5,
-        37,0,0,1246,1248,5,44,0,0,1247,1246,1,0,0,0,1247,1248,1,0,0,0,1248,
-        1249,1,0,0,0,1249,1252,7,7,0,0,1250,1252,5,79,0,0,1251,1245,1,0,
-        0,0,1251,1250,1,0,0,0,1252,1253,1,0,0,0,1253,1263,3,176,88,0,1254,
-        1256,5,37,0,0,1255,1257,5,44,0,0,1256,1255,1,0,0,0,1256,1257,1,0,
-        0,0,1257,1259,1,0,0,0,1258,1260,3,288,144,0,1259,1258,1,0,0,0,1259,
-        1260,1,0,0,0,1260,1261,1,0,0,0,1261,1263,5,64,0,0,1262,1228,1,0,
-        0,0,1262,1231,1,0,0,0,1262,1234,1,0,0,0,1262,1236,1,0,0,0,1262,1238,
-        1,0,0,0,1262,1240,1,0,0,0,1262,1242,1,0,0,0,1262,1251,1,0,0,0,1262,
-        1254,1,0,0,0,1263,175,1,0,0,0,1264,1269,3,178,89,0,1265,1266,5,102,
-        0,0,1266,1268,3,178,89,0,1267,1265,1,0,0,0,1268,1271,1,0,0,0,1269,
-        1267,1,0,0,0,1269,1270,1,0,0,0,1270,177,1,0,0,0,1271,1269,1,0,0,
-        0,1272,1274,3,180,90,0,1273,1272,1,0,0,0,1274,1275,1,0,0,0,1275,
-        1273,1,0,0,0,1275,1276,1,0,0,0,1276,1281,1,0,0,0,1277,1278,5,76,
-        0,0,1278,1279,3,180,90,0,1279,1280,3,180,90,0,1280,1282,1,0,0,0,
-        1281,1277,1,0,0,0,1281,1282,1,0,0,0,1282,1287,1,0,0,0,1283,1284,
-        5,87,0,0,1284,1285,3,176,88,0,1285,1286,5,88,0,0,1286,1288,1,0,0,
-        0,1287,1283,1,0,0,0,1287,1288,1,0,0,0,1288,1292,1,0,0,0,1289,1290,
-        5,44,0,0,1290,1293,5,45,0,0,1291,1293,5,95,0,0,1292,1289,1,0,0,0,
-        1292,1291,1,0,0,0,1292,1293,1,0,0,0,1293,179,1,0,0,0,1294,1297,3,
-        288,144,0,1295,1297,5,45,0,0,1296,1294,1,0,0,0,1296,1295,1,0,0,0,
-        1297,181,1,0,0,0,1298,1304,3,186,93,0,1299,1300,3,184,92,0,1300,
-        1301,3,186,93,0,1301,1303,1,0,0,0,1302,1299,1,0,0,0,1303,1306,1,
-        0,0,0,1304,1302,1,0,0,0,1304,1305,1,0,0,0,1305,183,1,0,0,0,1306,
-        1304,1,0,0,0,1307,1308,7,8,0,0,1308,185,1,0,0,0,1309,1315,3,190,
-        95,0,1310,1311,3,188,94,0,1311,1312,3,190,95,0,1312,1314,1,0,0,0,
-        1313,1310,1,0,0,0,1314,1317,1,0,0,0,1315,1313,1,0,0,0,1315,1316,
-        1,0,0,0,1316,187,1,0,0,0,1317,1315,1,0,0,0,1318,1319,7,9,0,0,1319,
-        189,1,0,0,0,1320,1325,3,192,96,0,1321,1322,5,96,0,0,1322,1324,3,
-        192,96,0,1323,1321,1,0,0,0,1324,1327,1,0,0,0,1325,1323,1,0,0,0,1325,
-        1326,1,0,0,0,1326,191,1,0,0,0,1327,1325,1,0,0,0,1328,1330,7,10,0,
-        0,1329,1328,1,0,0,0,1330,1333,1,0,0,0,1331,1329,1,0,0,0,1331,1332,
-        1,0,0,0,1332,1334,1,0,0,0,1333,1331,1,0,0,0,1334,1335,3,194,97,0,
-        1335,193,1,0,0,0,1336,1341,3,200,100,0,1337,1340,3,196,98,0,1338,
-        1340,3,198,99,0,1339,1337,1,0,0,0,1339,1338,1,0,0,0,1340,1343,1,
-        0,0,0,1341,1339,1,0,0,0,1341,1342,1,0,0,0,1342,1346,1,0,0,0,1343,
-        1341,1,0,0,0,1344,1347,3,142,71,0,1345,1347,3,118,59,0,1346,1344,
-        1,0,0,0,1346,1345,1,0,0,0,1346,1347,1,0,0,0,1347,195,1,0,0,0,1348,
-        1349,5,106,0,0,1349,1350,3,158,79,0,1350,1351,5,107,0,0,1351,1362,
-        1,0,0,0,1352,1354,5,106,0,0,1353,1355,3,158,79,0,1354,1353,1,0,0,
-        0,1354,1355,1,0,0,0,1355,1356,1,0,0,0,1356,1358,5,80,0,0,1357,1359,
-        3,158,79,0,1358,1357,1,0,0,0,1358,1359,1,0,0,0,1359,1360,1,0,0,0,
-        1360,1362,5,107,0,0,1361,1348,1,0,0,0,1361,1352,1,0,0,0,1362,197,
-        1,0,0,0,1363,1364,5,97,0,0,1364,1365,3,252,126,0,1365,199,1,0,0,
-        0,1366,1382,3,202,101,0,1367,1382,3,226,113,0,1368,1382,3,210,105,
-        0,1369,1382,3,212,106,0,1370,1382,3,214,107,0,1371,1382,3,220,110,
-        0,1372,1382,3,222,111,0,1373,1382,3,240,120,0,1374,1382,3,238,119,
-        0,1375,1382,3,204,102,0,1376,1382,3,112,56,0,1377,1382,3,224,112,
-        0,1378,1382,3,228,114,0,1379,1382,3,234,117,0,1380,1382,3,284,142,
-        0,1381,1366,1,0,0,0,1381,1367,1,0,0,0,1381,1368,1,0,0,0,1381,1369,
-        1,0,0,0,1381,1370,1,0,0,0,1381,1371,1,0,0,0,1381,1372,1,0,0,0,1381,
-        1373,1,0,0,0,1381,1374,1,0,0,0,1381,1375,1,0,0,0,1381,1376,1,0,0,
-        0,1381,1377,1,0,0,0,1381,1378,1,0,0,0,1381,1379,1,0,0,0,1381,1380,
-        1,0,0,0,1382,201,1,0,0,0,1383,1384,5,13,0,0,1384,1385,5,104,0,0,
-        1385,1386,5,91,0,0,1386,1387,5,105,0,0,1387,203,1,0,0,0,1388,1390,
-        5,10,0,0,1389,1391,3,158,79,0,1390,1389,1,0,0,0,1390,1391,1,0,0,
-        0,1391,1393,1,0,0,0,1392,1394,3,206,103,0,1393,1392,1,0,0,0,1394,
-        1395,1,0,0,0,1395,1393,1,0,0,0,1395,1396,1,0,0,0,1396,1399,1,0,0,
-        0,1397,1398,5,22,0,0,1398,1400,3,158,79,0,1399,1397,1,0,0,0,1399,
-        1400,1,0,0,0,1400,1401,1,0,0,0,1401,1402,5,23,0,0,1402,205,1,0,0,
-        0,1403,1404,5,74,0,0,1404,1409,3,208,104,0,1405,1406,5,98,0,0,1406,
-        1408,3,208,104,0,1407,1405,1,0,0,0,1408,1411,1,0,0,0,1409,1407,1,
-        0,0,0,1409,1410,1,0,0,0,1410,1412,1,0,0,0,1411,1409,1,0,0,0,1412,
-        1413,5,60,0,0,1413,1414,3,158,79,0,1414,207,1,0,0,0,1415,1416,3,
-        170,85,0,1416,1417,3,158,79,0,1417,1421,1,0,0,0,1418,1421,3,174,
-        87,0,1419,1421,3,158,79,0,1420,1415,1,0,0,0,1420,1418,1,0,0,0,1420,
-        1419,1,0,0,0,1421,209,1,0,0,0,1422,1423,5,106,0,0,1423,1426,3,218,
-        109,0,1424,1425,5,102,0,0,1425,1427,3,158,79,0,1426,1424,1,0,0,0,
-        1426,1427,1,0,0,0,1427,1428,1,0,0,0,1428,1429,5,107,0,0,1429,211,
-        1,0,0,0,1430,1434,5,106,0,0,1431,1432,3,284,142,0,1432,1433,5,86,
-        0,0,1433,1435,1,0,0,0,1434,1431,1,0,0,0,1434,1435,1,0,0,0,1435,1436,
-        1,0,0,0,1436,1439,3,112,56,0,1437,1438,5,75,0,0,1438,1440,3,158,
-        79,0,1439,1437,1,0,0,0,1439,1440,1,0,0,0,1440,1441,1,0,0,0,1441,
-        1442,5,102,0,0,1442,1443,3,158,79,0,1443,1444,5,107,0,0,1444,213,
-        1,0,0,0,1445,1446,3,216,108,0,1446,1447,5,104,0,0,1447,1448,3,218,
-        109,0,1448,1449,5,105,0,0,1449,215,1,0,0,0,1450,1451,7,11,0,0,1451,
-        217,1,0,0,0,1452,1453,3,284,142,0,1453,1454,5,35,0,0,1454,1457,3,
-        158,79,0,1455,1456,5,75,0,0,1456,1458,3,158,79,0,1457,1455,1,0,0,
-        0,1457,1458,1,0,0,0,1458,219,1,0,0,0,1459,1460,5,51,0,0,1460,1461,
-        5,104,0,0,1461,1462,3,284,142,0,1462,1463,5,86,0,0,1463,1464,3,158,
-        79,0,1464,1465,5,98,0,0,1465,1466,3,284,142,0,1466,1467,5,35,0,0,
-        1467,1468,3,158,79,0,1468,1469,5,102,0,0,1469,1470,3,158,79,0,1470,
-        1471,5,105,0,0,1471,221,1,0,0,0,1472,1473,7,12,0,0,1473,1479,5,108,
-        0,0,1474,1480,3,12,6,0,1475,1477,3,102,51,0,1476,1478,3,100,50,0,
-        1477,1476,1,0,0,0,1477,1478,1,0,0,0,1478,1480,1,0,0,0,1479,1474,
-        1,0,0,0,1479,1475,1,0,0,0,1480,1481,1,0,0,0,1481,1482,5,109,0,0,
-        1482,223,1,0,0,0,1483,1484,5,104,0,0,1484,1485,3,158,79,0,1485,1486,
-        5,105,0,0,1486,225,1,0,0,0,1487,1488,3,230,115,0,1488,1490,5,104,
-        0,0,1489,1491,7,13,0,0,1490,1489,1,0,0,0,1490,1491,1,0,0,0,1491,
-        1493,1,0,0,0,1492,1494,3,158,79,0,1493,1492,1,0,0,0,1493,1494,1,
-        0,0,0,1494,1495,1,0,0,0,1495,1496,5,68,0,0,1496,1497,3,158,79,0,
-        1497,1498,5,105,0,0,1498,227,1,0,0,0,1499,1500,3,230,115,0,1500,
-        1502,5,104,0,0,1501,1503,7,0,0,0,1502,1501,1,0,0,0,1502,1503,1,0,
-        0,0,1503,1512,1,0,0,0,1504,1509,3,158,79,0,1505,1506,5,98,0,0,1506,
-        1508,3,158,79,0,1507,1505,1,0,0,0,1508,1511,1,0,0,0,1509,1507,1,
-        0,0,0,1509,1510,1,0,0,0,1510,1513,1,0,0,0,1511,1509,1,0,0,0,1512,
-        1504,1,0,0,0,1512,1513,1,0,0,0,1513,1514,1,0,0,0,1514,1515,5,105,
-        0,0,1515,229,1,0,0,0,1516,1517,3,232,116,0,1517,1518,3,288,144,0,
-        1518,231,1,0,0,0,1519,1520,3,288,144,0,1520,1521,5,97,0,0,1521,1523,
-        1,0,0,0,1522,1519,1,0,0,0,1523,1526,1,0,0,0,1524,1522,1,0,0,0,1524,
-        1525,1,0,0,0,1525,233,1,0,0,0,1526,1524,1,0,0,0,1527,1528,3,284,
-        142,0,1528,1537,5,108,0,0,1529,1534,3,236,118,0,1530,1531,5,98,0,
-        0,1531,1533,3,236,118,0,1532,1530,1,0,0,0,1533,1536,1,0,0,0,1534,
-        1532,1,0,0,0,1534,1535,1,0,0,0,1535,1538,1,0,0,0,1536,1534,1,0,0,
-        0,1537,1529,1,0,0,0,1537,1538,1,0,0,0,1538,1539,1,0,0,0,1539,1540,
-        5,109,0,0,1540,235,1,0,0,0,1541,1542,3,252,126,0,1542,1543,5,99,
-        0,0,1543,1544,3,158,79,0,1544,1551,1,0,0,0,1545,1546,5,97,0,0,1546,
-        1551,3,252,126,0,1547,1548,5,97,0,0,1548,1551,5,91,0,0,1549,1551,
-        3,284,142,0,1550,1541,1,0,0,0,1550,1545,1,0,0,0,1550,1547,1,0,0,
-        0,1550,1549,1,0,0,0,1551,237,1,0,0,0,1552,1555,5,103,0,0,1553,1556,
-        3,292,146,0,1554,1556,5,112,0,0,1555,1553,1,0,0,0,1555,1554,1,0,
-        0,0,1556,239,1,0,0,0,1557,1564,3,242,121,0,1558,1564,5,45,0,0,1559,
-        1564,3,244,122,0,1560,1564,5,114,0,0,1561,1564,3,248,124,0,1562,
-        1564,3,250,125,0,1563,1557,1,0,0,0,1563,1558,1,0,0,0,1563,1559,1,
-        0,0,0,1563,1560,1,0,0,0,1563,1561,1,0,0,0,1563,1562,1,0,0,0,1564,
-        241,1,0,0,0,1565,1566,7,14,0,0,1566,243,1,0,0,0,1567,1570,3,246,
-        123,0,1568,1570,5,113,0,0,1569,1567,1,0,0,0,1569,1568,1,0,0,0,1570,
-        245,1,0,0,0,1571,1572,7,15,0,0,1572,247,1,0,0,0,1573,1582,5,106,
-        0,0,1574,1579,3,158,79,0,1575,1576,5,98,0,0,1576,1578,3,158,79,0,
-        1577,1575,1,0,0,0,1578,1581,1,0,0,0,1579,1577,1,0,0,0,1579,1580,
-        1,0,0,0,1580,1583,1,0,0,0,1581,1579,1,0,0,0,1582,1574,1,0,0,0,1582,
-        1583,1,0,0,0,1583,1584,1,0,0,0,1584,1585,5,107,0,0,1585,249,1,0,
-        0,0,1586,1600,5,108,0,0,1587,1588,3,252,126,0,1588,1589,5,99,0,0,
-        1589,1597,3,158,79,0,1590,1591,5,98,0,0,1591,1592,3,252,126,0,1592,
-        1593,5,99,0,0,1593,1594,3,158,79,0,1594,1596,1,0,0,0,1595,1590,1,
-        0,0,0,1596,1599,1,0,0,0,1597,1595,1,0,0,0,1597,1598,1,0,0,0,1598,
-        1601,1,0,0,0,1599,1597,1,0,0,0,1600,1587,1,0,0,0,1600,1601,1,0,0,
-        0,1601,1602,1,0,0,0,1602,1603,5,109,0,0,1603,251,1,0,0,0,1604,1605,
-        3,292,146,0,1605,253,1,0,0,0,1606,1612,3,256,128,0,1607,1612,3,266,
-        133,0,1608,1612,3,268,134,0,1609,1612,3,272,136,0,1610,1612,3,278,
-        139,0,1611,1606,1,0,0,0,1611,1607,1,0,0,0,1611,1608,1,0,0,0,1611,
-        1609,1,0,0,0,1611,1610,1,0,0,0,1612,255,1,0,0,0,1613,1614,5,15,0,
-        0,1614,1616,5,11,0,0,1615,1617,3,288,144,0,1616,1615,1,0,0,0,1616,
-        1617,1,0,0,0,1617,1619,1,0,0,0,1618,1620,3,280,140,0,1619,1618,1,
-        0,0,0,1619,1620,1,0,0,0,1620,1621,1,0,0,0,1621,1622,7,16,0,0,1622,
-        1623,5,104,0,0,1623,1624,3,284,142,0,1624,1625,3,144,72,0,1625,1626,
-        5,105,0,0,1626,1627,7,17,0,0,1627,1629,3,258,129,0,1628,1630,3,100,
-        50,0,1629,1628,1,0,0,0,1629,1630,1,0,0,0,1630,257,1,0,0,0,1631,1632,
-        3,260,130,0,1632,1633,5,37,0,0,1633,1634,5,71,0,0,1634,1660,1,0,
-        0,0,1635,1636,3,262,131,0,1636,1637,5,37,0,0,1637,1638,5,71,0,0,
-        1638,1660,1,0,0,0,1639,1640,3,260,130,0,1640,1641,5,37,0,0,1641,
-        1642,5,44,0,0,1642,1643,5,45,0,0,1643,1660,1,0,0,0,1644,1645,3,260,
-        130,0,1645,1646,5,37,0,0,1646,1647,5,42,0,0,1647,1648,5,38,0,0,1648,
-        1660,1,0,0,0,1649,1650,3,262,131,0,1650,1651,5,37,0,0,1651,1652,
-        5,42,0,0,1652,1653,5,38,0,0,1653,1660,1,0,0,0,1654,1655,3,260,130,
-        0,1655,1656,5,37,0,0,1656,1657,7,7,0,0,1657,1658,3,264,132,0,1658,
-        1660,1,0,0,0,1659,1631,1,0,0,0,1659,1635,1,0,0,0,1659,1639,1,0,0,
-        0,1659,1644,1,0,0,0,1659,1649,1,0,0,0,1659,1654,1,0,0,0,1660,259,
-        1,0,0,0,1661,1662,3,284,142,0,1662,1663,5,97,0,0,1663,1664,3,252,
-        126,0,1664,261,1,0,0,0,1665,1666,5,104,0,0,1666,1671,3,260,130,0,
-        1667,1668,5,98,0,0,1668,1670,3,260,130,0,1669,1667,1,0,0,0,1670,
-        1673,1,0,0,0,1671,1669,1,0,0,0,1671,1672,1,0,0,0,1672,1674,1,0,0,
-        0,1673,1671,1,0,0,0,1674,1675,5,105,0,0,1675,263,1,0,0,0,1676,1681,
-        3,288,144,0,1677,1678,5,87,0,0,1678,1679,3,264,132,0,1679,1680,5,
-        88,0,0,1680,1682,1,0,0,0,1681,1677,1,0,0,0,1681,1682,1,0,0,0,1682,
-        1686,1,0,0,0,1683,1684,5,104,0,0,1684,1685,5,112,0,0,1685,1687,5,
-        105,0,0,1686,1683,1,0,0,0,1686,1687,1,0,0,0,1687,265,1,0,0,0,1688,
-        1689,5,21,0,0,1689,1690,5,11,0,0,1690,1692,3,288,144,0,1691,1693,
-        3,282,141,0,1692,1691,1,0,0,0,1692,1693,1,0,0,0,1693,267,1,0,0,0,
-        1694,1696,5,15,0,0,1695,1697,5,71,0,0,1696,1695,1,0,0,0,1696,1697,
-        1,0,0,0,1697,1698,1,0,0,0,1698,1700,5,36,0,0,1699,1701,3,288,144,
-        0,1700,1699,1,0,0,0,1700,1701,1,0,0,0,1701,1703,1,0,0,0,1702,1704,
-        3,280,140,0,1703,1702,1,0,0,0,1703,1704,1,0,0,0,1704,1705,1,0,0,
-        0,1705,1707,3,270,135,0,1706,1708,3,100,50,0,1707,1706,1,0,0,0,1707,
-        1708,1,0,0,0,1708,269,1,0,0,0,1709,1710,5,27,0,0,1710,1711,5,104,
-        0,0,1711,1712,3,284,142,0,1712,1713,3,144,72,0,1713,1714,5,105,0,
-        0,1714,1715,5,47,0,0,1715,1716,5,104,0,0,1716,1721,3,260,130,0,1717,
-        1718,5,98,0,0,1718,1720,3,260,130,0,1719,1717,1,0,0,0,1720,1723,
-        1,0,0,0,1721,1719,1,0,0,0,1721,1722,1,0,0,0,1722,1724,1,0,0,0,1723,
-        1721,1,0,0,0,1724,1725,5,105,0,0,1725,1743,1,0,0,0,1726,1728,5,47,
-        0,0,1727,1729,5,99,0,0,1728,1727,1,0,0,0,1728,1729,1,0,0,0,1729,
-        1730,1,0,0,0,1730,1731,3,152,76,0,1731,1732,5,104,0,0,1732,1737,
-        3,252,126,0,1733,1734,5,98,0,0,1734,1736,3,252,126,0,1735,1733,1,
-        0,0,0,1736,1739,1,0,0,0,1737,1735,1,0,0,0,1737,1738,1,0,0,0,1738,
-        1740,1,0,0,0,1739,1737,1,0,0,0,1740,1741,5,105,0,0,1741,1743,1,0,
-        0,0,1742,1709,1,0,0,0,1742,1726,1,0,0,0,1743,271,1,0,0,0,1744,1745,
-        5,15,0,0,1745,1746,3,288,144,0,1746,1748,5,36,0,0,1747,1749,3,288,
-        144,0,1748,1747,1,0,0,0,1748,1749,1,0,0,0,1749,1751,1,0,0,0,1750,
-        1752,3,280,140,0,1751,1750,1,0,0,0,1751,1752,1,0,0,0,1752,1753,1,
-        0,0,0,1753,1754,5,27,0,0,1754,1755,5,104,0,0,1755,1756,3,284,142,
-        0,1756,1757,3,144,72,0,1757,1758,5,105,0,0,1758,1760,5,47,0,0,1759,
-        1761,3,288,144,0,1760,1759,1,0,0,0,1760,1761,1,0,0,0,1761,1762,1,
-        0,0,0,1762,1764,3,274,137,0,1763,1765,3,276,138,0,1764,1763,1,0,
-        0,0,1764,1765,1,0,0,0,1765,273,1,0,0,0,1766,1767,5,104,0,0,1767,
-        1772,3,260,130,0,1768,1769,5,98,0,0,1769,1771,3,260,130,0,1770,1768,
-        1,0,0,0,1771,1774,1,0,0,0,1772,1770,1,0,0,0,1772,1773,1,0,0,0,1773,
-        1775,1,0,0,0,1774,1772,1,0,0,0,1775,1776,5,105,0,0,1776,1789,1,0,
-        0,0,1777,1778,5,106,0,0,1778,1783,3,260,130,0,1779,1780,5,98,0,0,
-        1780,1782,3,260,130,0,1781,1779,1,0,0,0,1782,1785,1,0,0,0,1783,1781,
-        1,0,0,0,1783,1784,1,0,0,0,1784,1786,1,0,0,0,1785,1783,1,0,0,0,1786,
-        1787,5,107,0,0,1787,1789,1,0,0,0,1788,1766,1,0,0,0,1788,1777,1,0,
-        0,0,1789,275,1,0,0,0,1790,1791,3,288,144,0,1791,1792,3,250,125,0,
-        1792,277,1,0,0,0,1793,1794,5,21,0,0,1794,1795,5,36,0,0,1795,1797,
-        3,288,144,0,1796,1798,3,282,141,0,1797,1796,1,0,0,0,1797,1798,1,
-        0,0,0,1798,279,1,0,0,0,1799,1800,5,34,0,0,1800,1801,5,44,0,0,1801,
-        1802,5,25,0,0,1802,281,1,0,0,0,1803,1804,5,34,0,0,1804,1805,5,25,
-        0,0,1805,283,1,0,0,0,1806,1809,3,288,144,0,1807,1809,3,286,143,0,
-        1808,1806,1,0,0,0,1808,1807,1,0,0,0,1809,285,1,0,0,0,1810,1811,7,
-        18,0,0,1811,287,1,0,0,0,1812,1816,5,116,0,0,1813,1816,5,115,0,0,
-        1814,1816,3,290,145,0,1815,1812,1,0,0,0,1815,1813,1,0,0,0,1815,1814,
-        1,0,0,0,1816,289,1,0,0,0,1817,1818,7,19,0,0,1818,291,1,0,0,0,1819,
-        1822,3,288,144,0,1820,1822,3,294,147,0,1821,1819,1,0,0,0,1821,1820,
-        1,0,0,0,1822,293,1,0,0,0,1823,1824,7,20,0,0,1824,295,1,0,0,0,227,
-        298,306,312,315,321,326,331,334,340,351,356,363,369,374,378,385,
-        400,403,410,422,425,445,448,455,459,467,477,480,483,488,490,493,
-        497,503,512,515,524,529,536,539,549,552,557,563,565,577,587,591,
-        596,608,617,625,650,658,670,673,681,693,699,702,706,709,719,728,
-        735,741,745,748,751,758,766,769,774,783,794,804,810,814,819,824,
-        830,835,840,845,850,858,866,869,880,889,894,901,906,910,916,920,
-        924,927,931,936,940,944,948,959,964,972,978,986,990,998,1006,1016,
-        1020,1029,1034,1038,1042,1044,1049,1054,1061,1066,1072,1075,1079,
-        1083,1086,1089,1093,1099,1105,1110,1121,1124,1129,1135,1139,1147,
-        1151,1153,1157,1159,1162,1174,1183,1191,1199,1205,1216,1225,1247,
-        1251,1256,1259,1262,1269,1275,1281,1287,1292,1296,1304,1315,1325,
-        1331,1339,1341,1346,1354,1358,1361,1381,1390,1395,1399,1409,1420,
-        1426,1434,1439,1457,1477,1479,1490,1493,1502,1509,1512,1524,1534,
-        1537,1550,1555,1563,1569,1579,1582,1597,1600,1611,1616,1619,1629,
-        1659,1671,1681,1686,1692,1696,1700,1703,1707,1721,1728,1737,1742,
-        1748,1751,1760,1764,1772,1783,1788,1797,1808,1815,1821
+        2,148,7,148,2,149,7,149,2,150,7,150,2,151,7,151,1,0,1,0,3,0,307,
+        8,0,1,0,1,0,1,1,1,1,1,1,1,1,1,1,3,1,316,8,1,1,2,1,2,4,2,320,8,2,
+        11,2,12,2,321,1,2,3,2,325,8,2,1,2,3,2,328,8,2,1,2,1,2,4,2,332,8,
+        2,11,2,12,2,333,1,2,3,2,337,8,2,1,2,1,2,1,2,3,2,342,8,2,1,2,5,2,
+        345,8,2,10,2,12,2,348,9,2,1,2,3,2,351,8,2,3,2,353,8,2,1,3,1,3,1,
+        3,1,3,1,3,1,3,3,3,361,8,3,1,3,5,3,364,8,3,10,3,12,3,367,9,3,1,3,
+        3,3,370,8,3,3,3,372,8,3,1,4,1,4,1,4,1,4,1,4,5,4,379,8,4,10,4,12,
+        4,382,9,4,3,4,384,8,4,1,4,1,4,1,4,3,4,389,8,4,1,4,5,4,392,8,4,10,
+        4,12,4,395,9,4,1,4,3,4,398,8,4,3,4,400,8,4,1,5,1,5,1,5,5,5,405,8,
+        5,10,5,12,5,408,9,5,1,6,1,6,1,6,3,6,413,8,6,1,7,1,7,1,7,1,7,3,7,
+        419,8,7,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,3,9,430,8,9,1,10,5,10,
+        433,8,10,10,10,12,10,436,9,10,1,10,1,10,5,10,440,8,10,10,10,12,10,
+        443,9,10,1,10,5,10,446,8,10,10,10,12,10,449,9,10,1,11,1,11,3,11,
+        453,8,11,1,12,1,12,3,12,457,8,12,1,12,1,12,1,13,4,13,462,8,13,11,
+        13,12,13,463,1,14,1,14,1,14,1,14,1,14,1,15,1,15,1,15,1,15,1,15,1,
+        15,5,15,477,8,15,10,15,12,15,480,9,15,3,15,482,8,15,1,15,1,15,1,
+        16,5,16,487,8,16,10,16,12,16,490,9,16,1,16,1,16,1,17,1,17,1,17,1,
+        17,1,17,5,17,499,8,17,10,17,12,17,502,9,17,3,17,504,8,17,1,17,1,
+        17,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,
+        18,1,18,1,18,1,18,3,18,524,8,18,1,19,3,19,527,8,19,1,19,1,19,1,19,
+        5,19,532,8,19,10,19,12,19,535,9,19,1,19,3,19,538,8,19,1,20,1,20,
+        1,20,1,20,1,20,1,21,3,21,546,8,21,1,21,1,21,1,21,1,21,1,21,1,21,
+        5,21,554,8,21,10,21,12,21,557,9,21,3,21,559,8,21,1,21,3,21,562,8,
+        21,1,21,1,21,1,21,3,21,567,8,21,3,21,569,8,21,1,22,3,22,572,8,22,
+        1,22,1,22,3,22,576,8,22,1,22,1,22,1,22,1,22,3,22,582,8,22,1,23,1,
+        23,1,23,1,23,1,23,5,23,589,8,23,10,23,12,23,592,9,23,3,23,594,8,
+        23,1,23,1,23,1,24,1,24,1,24,5,24,601,8,24,10,24,12,24,604,9,24,1,
+        24,1,24,3,24,608,8,24,1,24,1,24,1,24,5,24,613,8,24,10,24,12,24,616,
+        9,24,3,24,618,8,24,1,25,1,25,1,25,1,25,1,25,1,25,1,25,1,25,3,25,
+        628,8,25,1,25,3,25,631,8,25,1,26,1,26,1,26,3,26,636,8,26,1,26,1,
+        26,1,26,1,26,3,26,642,8,26,3,26,644,8,26,1,27,1,27,1,27,1,27,1,27,
+        1,28,1,28,1,28,5,28,654,8,28,10,28,12,28,657,9,28,1,28,1,28,1,29,
+        1,29,1,29,5,29,664,8,29,10,29,12,29,667,9,29,1,29,3,29,670,8,29,
+        1,30,1,30,1,30,3,30,675,8,30,1,30,1,30,1,31,1,31,1,31,1,32,1,32,
+        1,32,5,32,685,8,32,10,32,12,32,688,9,32,1,33,1,33,1,33,1,33,1,33,
+        1,33,3,33,696,8,33,1,34,1,34,1,34,1,34,5,34,702,8,34,10,34,12,34,
+        705,9,34,1,35,1,35,1,35,1,35,1,35,1,35,1,35,1,35,1,35,1,35,1,35,
+        1,35,1,35,1,35,1,35,1,35,1,35,1,35,1,35,1,35,1,35,1,35,3,35,729,
+        8,35,1,36,1,36,1,36,1,36,5,36,735,8,36,10,36,12,36,738,9,36,1,37,
+        1,37,1,37,1,37,1,37,1,37,1,37,1,37,1,37,3,37,749,8,37,1,38,3,38,
+        752,8,38,1,38,1,38,1,38,1,38,5,38,758,8,38,10,38,12,38,761,9,38,
+        1,39,1,39,1,39,1,39,1,39,1,39,1,39,4,39,770,8,39,11,39,12,39,771,
+        1,39,1,39,1,40,1,40,3,40,778,8,40,1,40,3,40,781,8,40,1,40,1,40,3,
+        40,785,8,40,1,40,3,40,788,8,40,1,41,1,41,1,42,1,42,1,42,1,42,5,42,
+        796,8,42,10,42,12,42,799,9,42,1,43,1,43,1,43,1,43,1,44,1,44,3,44,
+        807,8,44,1,44,1,44,1,45,1,45,1,45,3,45,814,8,45,1,46,1,46,1,46,1,
+        47,3,47,820,8,47,1,47,1,47,3,47,824,8,47,1,47,3,47,827,8,47,1,47,
+        3,47,830,8,47,1,48,1,48,1,48,5,48,835,8,48,10,48,12,48,838,9,48,
+        1,48,1,48,1,48,5,48,843,8,48,10,48,12,48,846,9,48,3,48,848,8,48,
+        1,49,1,49,1,49,3,49,853,8,49,1,50,1,50,1,50,1,50,1,50,5,50,860,8,
+        50,10,50,12,50,863,9,50,1,51,1,51,1,51,1,52,1,52,1,52,1,53,1,53,
+        3,53,873,8,53,1,54,1,54,1,54,1,55,1,55,1,55,5,55,881,8,55,10,55,
+        12,55,884,9,55,1,56,1,56,1,56,3,56,889,8,56,1,56,1,56,3,56,893,8,
+        56,1,56,1,56,1,56,3,56,898,8,56,1,56,1,56,1,56,3,56,903,8,56,1,57,
+        1,57,5,57,907,8,57,10,57,12,57,910,9,57,1,57,1,57,3,57,914,8,57,
+        1,57,5,57,917,8,57,10,57,12,57,920,9,57,1,57,1,57,3,57,924,8,57,
+        1,57,5,57,927,8,57,10,57,12,57,930,9,57,1,57,1,57,1,57,5,57,935,
+        8,57,10,57,12,57,938,9,57,1,57,1,57,1,57,5,57,943,8,57,10,57,12,
+        57,946,9,57,3,57,948,8,57,1,58,1,58,1,58,1,58,1,58,1,59,1,59,5,59,
+        957,8,59,10,59,12,59,960,9,59,1,59,1,59,1,59,1,59,1,59,1,59,3,59,
+        968,8,59,1,59,5,59,971,8,59,10,59,12,59,974,9,59,1,59,1,59,1,59,
+        1,59,3,59,980,8,59,1,59,1,59,1,59,3,59,985,8,59,1,59,1,59,3,59,989,
+        8,59,1,60,1,60,4,60,993,8,60,11,60,12,60,994,1,61,1,61,3,61,999,
+        8,61,1,61,1,61,3,61,1003,8,61,1,61,3,61,1006,8,61,1,61,1,61,3,61,
+        1010,8,61,1,61,1,61,1,61,3,61,1015,8,61,1,61,1,61,3,61,1019,8,61,
+        1,61,1,61,3,61,1023,8,61,1,61,1,61,3,61,1027,8,61,1,62,1,62,1,62,
+        1,63,1,63,1,63,1,64,1,64,1,64,3,64,1038,8,64,1,64,5,64,1041,8,64,
+        10,64,12,64,1044,9,64,1,65,1,65,1,65,5,65,1049,8,65,10,65,12,65,
+        1052,9,65,1,66,1,66,1,66,3,66,1057,8,66,1,67,1,67,1,67,1,67,1,67,
+        1,67,3,67,1065,8,67,1,68,1,68,3,68,1069,8,68,1,68,1,68,1,68,1,68,
+        1,68,1,68,3,68,1077,8,68,1,69,1,69,1,69,1,69,1,69,1,69,3,69,1085,
+        8,69,1,69,1,69,1,69,1,69,1,69,1,69,4,69,1093,8,69,11,69,12,69,1094,
+        1,69,1,69,3,69,1099,8,69,1,69,1,69,1,69,1,69,1,69,1,69,1,69,3,69,
+        1108,8,69,1,69,1,69,1,69,3,69,1113,8,69,1,70,1,70,3,70,1117,8,70,
+        1,70,1,70,3,70,1121,8,70,3,70,1123,8,70,1,70,1,70,1,70,3,70,1128,
+        8,70,1,71,1,71,1,71,3,71,1133,8,71,1,71,1,71,1,71,1,71,1,71,3,71,
+        1140,8,71,1,71,1,71,1,71,3,71,1145,8,71,1,71,1,71,1,71,1,71,3,71,
+        1151,8,71,1,71,3,71,1154,8,71,1,72,1,72,3,72,1158,8,72,1,72,1,72,
+        3,72,1162,8,72,1,72,3,72,1165,8,72,1,72,3,72,1168,8,72,1,72,1,72,
+        3,72,1172,8,72,1,72,1,72,1,73,1,73,3,73,1178,8,73,1,74,1,74,1,74,
+        1,74,3,74,1184,8,74,1,74,5,74,1187,8,74,10,74,12,74,1190,9,74,1,
+        74,1,74,1,74,1,74,1,74,1,74,5,74,1198,8,74,10,74,12,74,1201,9,74,
+        3,74,1203,8,74,1,75,4,75,1206,8,75,11,75,12,75,1207,1,76,1,76,1,
+        76,1,76,3,76,1214,8,76,1,77,1,77,3,77,1218,8,77,1,77,1,77,1,77,1,
+        77,1,78,1,78,3,78,1226,8,78,1,78,1,78,3,78,1230,8,78,3,78,1232,8,
+        78,1,78,1,78,3,78,1236,8,78,3,78,1238,8,78,1,79,3,79,1241,8,79,1,
+        79,1,79,1,80,1,80,1,81,1,81,1,82,1,82,4,82,1251,8,82,11,82,12,82,
+        1252,1,83,1,83,1,84,1,84,1,84,5,84,1260,8,84,10,84,12,84,1263,9,
+        84,1,85,1,85,1,85,5,85,1268,8,85,10,85,12,85,1271,9,85,1,86,1,86,
+        1,86,5,86,1276,8,86,10,86,12,86,1279,9,86,1,87,5,87,1282,8,87,10,
+        87,12,87,1285,9,87,1,87,1,87,1,88,1,88,1,88,1,88,5,88,1293,8,88,
+        10,88,12,88,1296,9,88,1,89,1,89,1,90,1,90,5,90,1302,8,90,10,90,12,
+        90,1305,9,90,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,
+        91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,3,91,1326,8,91,1,91,1,
+        91,3,91,1330,8,91,1,91,1,91,1,91,3,91,1335,8,91,1,91,3,91,1338,8,
+        91,1,91,3,91,1341,8,91,1,92,1,92,1,92,5,92,1346,8,92,10,92,12,92,
+        1349,9,92,1,93,4,93,1352,8,93,11,93,12,93,1353,1,93,1,93,1,93,1,
+        93,3,93,1360,8,93,1,93,1,93,1,93,1,93,3,93,1366,8,93,1,93,1,93,1,
+        93,3,93,1371,8,93,1,94,1,94,3,94,1375,8,94,1,95,1,95,1,95,1,95,5,
+        95,1381,8,95,10,95,12,95,1384,9,95,1,96,1,96,1,97,1,97,1,97,1,97,
+        5,97,1392,8,97,10,97,12,97,1395,9,97,1,98,1,98,1,99,1,99,1,99,5,
+        99,1402,8,99,10,99,12,99,1405,9,99,1,100,5,100,1408,8,100,10,100,
+        12,100,1411,9,100,1,100,1,100,1,101,1,101,1,101,5,101,1418,8,101,
+        10,101,12,101,1421,9,101,1,101,1,101,3,101,1425,8,101,1,102,1,102,
+        1,102,1,102,1,102,1,102,3,102,1433,8,102,1,102,1,102,3,102,1437,
+        8,102,1,102,3,102,1440,8,102,1,103,1,103,1,103,1,104,1,104,1,104,
+        1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,
+        1,104,3,104,1460,8,104,1,105,1,105,1,105,1,105,1,105,1,106,1,106,
+        3,106,1469,8,106,1,106,4,106,1472,8,106,11,106,12,106,1473,1,106,
+        1,106,3,106,1478,8,106,1,106,1,106,1,107,1,107,1,107,1,107,5,107,
+        1486,8,107,10,107,12,107,1489,9,107,1,107,1,107,1,107,1,108,1,108,
+        1,108,1,108,1,108,3,108,1499,8,108,1,109,1,109,1,109,1,109,3,109,
+        1505,8,109,1,109,1,109,1,110,1,110,1,110,1,110,3,110,1513,8,110,
+        1,110,1,110,1,110,3,110,1518,8,110,1,110,1,110,1,110,1,110,1,111,
+        1,111,1,111,1,111,1,111,1,112,1,112,1,113,1,113,1,113,1,113,1,113,
+        3,113,1536,8,113,1,114,1,114,1,114,1,114,1,114,1,114,1,114,1,114,
+        1,114,1,114,1,114,1,114,1,114,1,115,1,115,1,115,1,115,1,115,3,115,
+        1556,8,115,3,115,1558,8,115,1,115,1,115,1,116,1,116,1,116,1,116,
+        1,117,1,117,1,117,3,117,1569,8,117,1,117,3,117,1572,8,117,1,117,
+        1,117,1,117,1,117,1,118,1,118,1,118,3,118,1581,8,118,1,118,1,118,
+        1,118,5,118,1586,8,118,10,118,12,118,1589,9,118,3,118,1591,8,118,
+        1,118,1,118,1,119,1,119,1,119,1,120,1,120,1,120,5,120,1601,8,120,
+        10,120,12,120,1604,9,120,1,121,1,121,1,121,1,121,1,121,5,121,1611,
+        8,121,10,121,12,121,1614,9,121,3,121,1616,8,121,1,121,1,121,1,122,
+        1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,3,122,1629,8,122,
+        1,123,1,123,1,123,3,123,1634,8,123,1,124,1,124,1,124,1,124,1,124,
+        1,124,3,124,1642,8,124,1,125,1,125,1,126,1,126,3,126,1648,8,126,
+        1,127,1,127,1,128,1,128,1,128,1,128,5,128,1656,8,128,10,128,12,128,
+        1659,9,128,3,128,1661,8,128,1,128,1,128,1,129,1,129,1,129,1,129,
+        1,129,1,129,1,129,1,129,1,129,5,129,1674,8,129,10,129,12,129,1677,
+        9,129,3,129,1679,8,129,1,129,1,129,1,130,1,130,1,131,1,131,1,131,
+        1,131,1,131,3,131,1690,8,131,1,132,1,132,1,132,3,132,1695,8,132,
+        1,132,3,132,1698,8,132,1,132,1,132,1,132,1,132,1,132,1,132,1,132,
+        1,132,3,132,1708,8,132,1,133,1,133,1,133,1,133,1,133,1,133,1,133,
+        1,133,1,133,1,133,1,133,1,133,1,133,1,133,1,133,1,133,1,133,1,133,
+        1,133,1,133,1,133,1,133,1,133,1,133,1,133,1,133,1,133,1,133,3,133,
+        1738,8,133,1,134,1,134,1,134,1,134,1,135,1,135,1,135,1,135,5,135,
+        1748,8,135,10,135,12,135,1751,9,135,1,135,1,135,1,136,1,136,1,136,
+        1,136,1,136,3,136,1760,8,136,1,136,1,136,1,136,3,136,1765,8,136,
+        1,137,1,137,1,137,1,137,3,137,1771,8,137,1,138,1,138,3,138,1775,
+        8,138,1,138,1,138,3,138,1779,8,138,1,138,3,138,1782,8,138,1,138,
+        1,138,3,138,1786,8,138,1,139,1,139,1,139,1,139,1,139,1,139,1,139,
+        1,139,1,139,1,139,5,139,1798,8,139,10,139,12,139,1801,9,139,1,139,
+        1,139,1,139,1,139,3,139,1807,8,139,1,139,1,139,1,139,1,139,1,139,
+        5,139,1814,8,139,10,139,12,139,1817,9,139,1,139,1,139,3,139,1821,
+        8,139,1,140,1,140,1,140,1,140,3,140,1827,8,140,1,140,3,140,1830,
+        8,140,1,140,1,140,1,140,1,140,1,140,1,140,1,140,3,140,1839,8,140,
+        1,140,1,140,3,140,1843,8,140,1,141,1,141,1,141,1,141,5,141,1849,
+        8,141,10,141,12,141,1852,9,141,1,141,1,141,1,141,1,141,1,141,1,141,
+        5,141,1860,8,141,10,141,12,141,1863,9,141,1,141,1,141,3,141,1867,
+        8,141,1,142,1,142,1,142,1,143,1,143,1,143,1,143,3,143,1876,8,143,
+        1,144,1,144,1,144,1,144,1,145,1,145,1,145,1,146,1,146,3,146,1887,
+        8,146,1,147,1,147,1,148,1,148,1,148,3,148,1894,8,148,1,149,1,149,
+        1,150,1,150,3,150,1900,8,150,1,151,1,151,1,151,0,0,152,0,2,4,6,8,
+        10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,
+        54,56,58,60,62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,
+        98,100,102,104,106,108,110,112,114,116,118,120,122,124,126,128,130,
+        132,134,136,138,140,142,144,146,148,150,152,154,156,158,160,162,
+        164,166,168,170,172,174,176,178,180,182,184,186,188,190,192,194,
+        196,198,200,202,204,206,208,210,212,214,216,218,220,222,224,226,
+        228,230,232,234,236,238,240,242,244,246,248,250,252,254,256,258,
+        260,262,264,266,268,270,272,274,276,278,280,282,284,286,288,290,
+        292,294,296,298,300,302,0,22,1,0,57,58,2,0,1,1,20,20,2,0,15,15,32,
+        32,2,0,19,19,31,31,2,0,59,59,70,70,3,0,5,5,7,7,17,18,2,0,1,1,3,3,
+        1,0,84,89,2,0,64,64,80,80,2,0,90,91,102,102,1,0,92,94,1,0,90,91,
+        4,0,1,1,3,3,43,43,56,56,2,0,13,14,25,25,1,0,66,68,2,0,26,26,63,63,
+        1,0,111,113,2,0,27,27,47,47,2,0,6,6,53,53,18,0,1,2,4,5,8,10,12,12,
+        15,17,19,20,22,24,35,35,37,37,39,41,44,44,47,50,52,52,54,55,59,61,
+        71,71,73,73,75,79,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,
+        34,36,36,38,38,42,43,46,46,51,51,53,53,56,58,62,62,64,70,72,72,74,
+        74,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,35,35,37,37,39,
+        41,44,45,47,50,52,52,54,55,59,61,63,63,71,71,73,73,75,79,2073,0,
+        304,1,0,0,0,2,315,1,0,0,0,4,352,1,0,0,0,6,354,1,0,0,0,8,373,1,0,
+        0,0,10,401,1,0,0,0,12,412,1,0,0,0,14,418,1,0,0,0,16,420,1,0,0,0,
+        18,429,1,0,0,0,20,434,1,0,0,0,22,452,1,0,0,0,24,454,1,0,0,0,26,461,
+        1,0,0,0,28,465,1,0,0,0,30,470,1,0,0,0,32,488,1,0,0,0,34,493,1,0,
+        0,0,36,523,1,0,0,0,38,526,1,0,0,0,40,539,1,0,0,0,42,545,1,0,0,0,
+        44,571,1,0,0,0,46,583,1,0,0,0,48,617,1,0,0,0,50,630,1,0,0,0,52,643,
+        1,0,0,0,54,645,1,0,0,0,56,655,1,0,0,0,58,660,1,0,0,0,60,674,1,0,
+        0,0,62,678,1,0,0,0,64,681,1,0,0,0,66,695,1,0,0,0,68,697,1,0,0,0,
+        70,728,1,0,0,0,72,730,1,0,0,0,74,748,1,0,0,0,76,751,1,0,0,0,78,762,
+        1,0,0,0,80,787,1,0,0,0,82,789,1,0,0,0,84,791,1,0,0,0,86,800,1,0,
+        0,0,88,804,1,0,0,0,90,810,1,0,0,0,92,815,1,0,0,0,94,819,1,0,0,0,
+        96,847,1,0,0,0,98,849,1,0,0,0,100,854,1,0,0,0,102,864,1,0,0,0,104,
+        867,1,0,0,0,106,870,1,0,0,0,108,874,1,0,0,0,110,877,1,0,0,0,112,
+        902,1,0,0,0,114,947,1,0,0,0,116,949,1,0,0,0,118,988,1,0,0,0,120,
+        990,1,0,0,0,122,1026,1,0,0,0,124,1028,1,0,0,0,126,1031,1,0,0,0,128,
+        1034,1,0,0,0,130,1045,1,0,0,0,132,1056,1,0,0,0,134,1064,1,0,0,0,
+        136,1076,1,0,0,0,138,1112,1,0,0,0,140,1127,1,0,0,0,142,1153,1,0,
+        0,0,144,1155,1,0,0,0,146,1177,1,0,0,0,148,1202,1,0,0,0,150,1205,
+        1,0,0,0,152,1213,1,0,0,0,154,1215,1,0,0,0,156,1237,1,0,0,0,158,1240,
+        1,0,0,0,160,1244,1,0,0,0,162,1246,1,0,0,0,164,1248,1,0,0,0,166,1254,
+        1,0,0,0,168,1256,1,0,0,0,170,1264,1,0,0,0,172,1272,1,0,0,0,174,1283,
+        1,0,0,0,176,1288,1,0,0,0,178,1297,1,0,0,0,180,1299,1,0,0,0,182,1340,
+        1,0,0,0,184,1342,1,0,0,0,186,1351,1,0,0,0,188,1374,1,0,0,0,190,1376,
+        1,0,0,0,192,1385,1,0,0,0,194,1387,1,0,0,0,196,1396,1,0,0,0,198,1398,
+        1,0,0,0,200,1409,1,0,0,0,202,1414,1,0,0,0,204,1439,1,0,0,0,206,1441,
+        1,0,0,0,208,1459,1,0,0,0,210,1461,1,0,0,0,212,1466,1,0,0,0,214,1481,
+        1,0,0,0,216,1498,1,0,0,0,218,1500,1,0,0,0,220,1508,1,0,0,0,222,1523,
+        1,0,0,0,224,1528,1,0,0,0,226,1530,1,0,0,0,228,1537,1,0,0,0,230,1550,
+        1,0,0,0,232,1561,1,0,0,0,234,1565,1,0,0,0,236,1577,1,0,0,0,238,1594,
+        1,0,0,0,240,1602,1,0,0,0,242,1605,1,0,0,0,244,1628,1,0,0,0,246,1630,
+        1,0,0,0,248,1641,1,0,0,0,250,1643,1,0,0,0,252,1647,1,0,0,0,254,1649,
+        1,0,0,0,256,1651,1,0,0,0,258,1664,1,0,0,0,260,1682,1,0,0,0,262,1689,
+        1,0,0,0,264,1691,1,0,0,0,266,1737,1,0,0,0,268,1739,1,0,0,0,270,1743,
+        1,0,0,0,272,1754,1,0,0,0,274,1766,1,0,0,0,276,1772,1,0,0,0,278,1820,
+        1,0,0,0,280,1822,1,0,0,0,282,1866,1,0,0,0,284,1868,1,0,0,0,286,1871,
+        1,0,0,0,288,1877,1,0,0,0,290,1881,1,0,0,0,292,1886,1,0,0,0,294,1888,
+        1,0,0,0,296,1893,1,0,0,0,298,1895,1,0,0,0,300,1899,1,0,0,0,302,1901,
+        1,0,0,0,304,306,3,2,1,0,305,307,5,101,0,0,306,305,1,0,0,0,306,307,
+        1,0,0,0,307,308,1,0,0,0,308,309,5,0,0,1,309,1,1,0,0,0,310,316,3,
+        16,8,0,311,316,3,262,131,0,312,316,3,4,2,0,313,316,3,6,3,0,314,316,
+        3,20,10,0,315,310,1,0,0,0,315,311,1,0,0,0,315,312,1,0,0,0,315,313,
+        1,0,0,0,315,314,1,0,0,0,316,3,1,0,0,0,317,319,5,57,0,0,318,320,3,
+        14,7,0,319,318,1,0,0,0,320,321,1,0,0,0,321,319,1,0,0,0,321,322,1,
+        0,0,0,322,324,1,0,0,0,323,325,3,10,5,0,324,323,1,0,0,0,324,325,1,
+        0,0,0,325,327,1,0,0,0,326,328,3,108,54,0,327,326,1,0,0,0,327,328,
+        1,0,0,0,328,353,1,0,0,0,329,331,5,57,0,0,330,332,3,14,7,0,331,330,
+        1,0,0,0,332,333,1,0,0,0,333,331,1,0,0,0,333,334,1,0,0,0,334,336,
+        1,0,0,0,335,337,3,10,5,0,336,335,1,0,0,0,336,337,1,0,0,0,337,338,
+        1,0,0,0,338,339,5,79,0,0,339,341,3,94,47,0,340,342,3,108,54,0,341,
+        340,1,0,0,0,341,342,1,0,0,0,342,346,1,0,0,0,343,345,3,36,18,0,344,
+        343,1,0,0,0,345,348,1,0,0,0,346,344,1,0,0,0,346,347,1,0,0,0,347,
+        350,1,0,0,0,348,346,1,0,0,0,349,351,3,8,4,0,350,349,1,0,0,0,350,
+        351,1,0,0,0,351,353,1,0,0,0,352,317,1,0,0,0,352,329,1,0,0,0,353,
+        5,1,0,0,0,354,355,5,58,0,0,355,356,3,14,7,0,356,371,3,10,5,0,357,
+        358,5,79,0,0,358,360,3,94,47,0,359,361,3,108,54,0,360,359,1,0,0,
+        0,360,361,1,0,0,0,361,365,1,0,0,0,362,364,3,36,18,0,363,362,1,0,
+        0,0,364,367,1,0,0,0,365,363,1,0,0,0,365,366,1,0,0,0,366,369,1,0,
+        0,0,367,365,1,0,0,0,368,370,3,8,4,0,369,368,1,0,0,0,369,370,1,0,
+        0,0,370,372,1,0,0,0,371,357,1,0,0,0,371,372,1,0,0,0,372,7,1,0,0,
+        0,373,374,7,0,0,0,374,383,3,14,7,0,375,380,3,166,83,0,376,377,5,
+        99,0,0,377,379,3,166,83,0,378,376,1,0,0,0,379,382,1,0,0,0,380,378,
+        1,0,0,0,380,381,1,0,0,0,381,384,1,0,0,0,382,380,1,0,0,0,383,375,
+        1,0,0,0,383,384,1,0,0,0,384,399,1,0,0,0,385,386,5,79,0,0,386,388,
+        3,94,47,0,387,389,3,108,54,0,388,387,1,0,0,0,388,389,1,0,0,0,389,
+        393,1,0,0,0,390,392,3,36,18,0,391,390,1,0,0,0,392,395,1,0,0,0,393,
+        391,1,0,0,0,393,394,1,0,0,0,394,397,1,0,0,0,395,393,1,0,0,0,396,
+        398,3,8,4,0,397,396,1,0,0,0,397,398,1,0,0,0,398,400,1,0,0,0,399,
+        385,1,0,0,0,399,400,1,0,0,0,400,9,1,0,0,0,401,406,3,12,6,0,402,403,
+        5,99,0,0,403,405,3,12,6,0,404,402,1,0,0,0,405,408,1,0,0,0,406,404,
+        1,0,0,0,406,407,1,0,0,0,407,11,1,0,0,0,408,406,1,0,0,0,409,413,5,
+        115,0,0,410,413,3,246,123,0,411,413,3,256,128,0,412,409,1,0,0,0,
+        412,410,1,0,0,0,412,411,1,0,0,0,413,13,1,0,0,0,414,419,3,296,148,
+        0,415,419,5,1,0,0,416,419,5,35,0,0,417,419,5,8,0,0,418,414,1,0,0,
+        0,418,415,1,0,0,0,418,416,1,0,0,0,418,417,1,0,0,0,419,15,1,0,0,0,
+        420,421,5,55,0,0,421,422,3,296,148,0,422,423,5,87,0,0,423,424,3,
+        18,9,0,424,17,1,0,0,0,425,430,5,115,0,0,426,430,3,252,126,0,427,
+        430,3,250,125,0,428,430,3,296,148,0,429,425,1,0,0,0,429,426,1,0,
+        0,0,429,427,1,0,0,0,429,428,1,0,0,0,430,19,1,0,0,0,431,433,3,22,
+        11,0,432,431,1,0,0,0,433,436,1,0,0,0,434,432,1,0,0,0,434,435,1,0,
+        0,0,435,437,1,0,0,0,436,434,1,0,0,0,437,441,3,26,13,0,438,440,3,
+        24,12,0,439,438,1,0,0,0,440,443,1,0,0,0,441,439,1,0,0,0,441,442,
+        1,0,0,0,442,447,1,0,0,0,443,441,1,0,0,0,444,446,3,22,11,0,445,444,
+        1,0,0,0,446,449,1,0,0,0,447,445,1,0,0,0,447,448,1,0,0,0,448,21,1,
+        0,0,0,449,447,1,0,0,0,450,453,3,28,14,0,451,453,3,30,15,0,452,450,
+        1,0,0,0,452,451,1,0,0,0,453,23,1,0,0,0,454,456,5,71,0,0,455,457,
+        7,1,0,0,456,455,1,0,0,0,456,457,1,0,0,0,457,458,1,0,0,0,458,459,
+        3,26,13,0,459,25,1,0,0,0,460,462,3,36,18,0,461,460,1,0,0,0,462,463,
+        1,0,0,0,463,461,1,0,0,0,463,464,1,0,0,0,464,27,1,0,0,0,465,466,5,
+        4,0,0,466,467,5,46,0,0,467,468,5,62,0,0,468,469,3,166,83,0,469,29,
+        1,0,0,0,470,471,5,74,0,0,471,472,3,238,119,0,472,481,5,105,0,0,473,
+        478,3,166,83,0,474,475,5,99,0,0,475,477,3,166,83,0,476,474,1,0,0,
+        0,477,480,1,0,0,0,478,476,1,0,0,0,478,479,1,0,0,0,479,482,1,0,0,
+        0,480,478,1,0,0,0,481,473,1,0,0,0,481,482,1,0,0,0,482,483,1,0,0,
+        0,483,484,5,106,0,0,484,31,1,0,0,0,485,487,3,34,17,0,486,485,1,0,
+        0,0,487,490,1,0,0,0,488,486,1,0,0,0,488,489,1,0,0,0,489,491,1,0,
+        0,0,490,488,1,0,0,0,491,492,5,0,0,1,492,33,1,0,0,0,493,494,3,238,
+        119,0,494,503,5,105,0,0,495,500,3,166,83,0,496,497,5,99,0,0,497,
+        499,3,166,83,0,498,496,1,0,0,0,499,502,1,0,0,0,500,498,1,0,0,0,500,
+        501,1,0,0,0,501,504,1,0,0,0,502,500,1,0,0,0,503,495,1,0,0,0,503,
+        504,1,0,0,0,504,505,1,0,0,0,505,506,5,106,0,0,506,35,1,0,0,0,507,
+        524,3,38,19,0,508,524,3,40,20,0,509,524,3,44,22,0,510,524,3,42,21,
+        0,511,524,3,62,31,0,512,524,3,64,32,0,513,524,3,68,34,0,514,524,
+        3,72,36,0,515,524,3,76,38,0,516,524,3,90,45,0,517,524,3,92,46,0,
+        518,524,3,78,39,0,519,524,3,82,41,0,520,524,3,80,40,0,521,524,3,
+        84,42,0,522,524,3,88,44,0,523,507,1,0,0,0,523,508,1,0,0,0,523,509,
+        1,0,0,0,523,510,1,0,0,0,523,511,1,0,0,0,523,512,1,0,0,0,523,513,
+        1,0,0,0,523,514,1,0,0,0,523,515,1,0,0,0,523,516,1,0,0,0,523,517,
+        1,0,0,0,523,518,1,0,0,0,523,519,1,0,0,0,523,520,1,0,0,0,523,521,
+        1,0,0,0,523,522,1,0,0,0,524,37,1,0,0,0,525,527,5,48,0,0,526,525,
+        1,0,0,0,526,527,1,0,0,0,527,528,1,0,0,0,528,529,5,40,0,0,529,533,
+        3,110,55,0,530,532,3,22,11,0,531,530,1,0,0,0,532,535,1,0,0,0,533,
+        531,1,0,0,0,533,534,1,0,0,0,534,537,1,0,0,0,535,533,1,0,0,0,536,
+        538,3,108,54,0,537,536,1,0,0,0,537,538,1,0,0,0,538,39,1,0,0,0,539,
+        540,5,73,0,0,540,541,3,166,83,0,541,542,5,4,0,0,542,543,3,292,146,
+        0,543,41,1,0,0,0,544,546,5,48,0,0,545,544,1,0,0,0,545,546,1,0,0,
+        0,546,547,1,0,0,0,547,548,5,9,0,0,548,561,3,56,28,0,549,558,5,105,
+        0,0,550,555,3,166,83,0,551,552,5,99,0,0,552,554,3,166,83,0,553,551,
+        1,0,0,0,554,557,1,0,0,0,555,553,1,0,0,0,555,556,1,0,0,0,556,559,
+        1,0,0,0,557,555,1,0,0,0,558,550,1,0,0,0,558,559,1,0,0,0,559,560,
+        1,0,0,0,560,562,5,106,0,0,561,549,1,0,0,0,561,562,1,0,0,0,562,568,
+        1,0,0,0,563,566,5,79,0,0,564,567,5,92,0,0,565,567,3,58,29,0,566,
+        564,1,0,0,0,566,565,1,0,0,0,567,569,1,0,0,0,568,563,1,0,0,0,568,
+        569,1,0,0,0,569,43,1,0,0,0,570,572,5,48,0,0,571,570,1,0,0,0,571,
+        572,1,0,0,0,572,573,1,0,0,0,573,575,5,9,0,0,574,576,3,46,23,0,575,
+        574,1,0,0,0,575,576,1,0,0,0,576,577,1,0,0,0,577,578,5,109,0,0,578,
+        579,3,20,10,0,579,581,5,110,0,0,580,582,3,48,24,0,581,580,1,0,0,
+        0,581,582,1,0,0,0,582,45,1,0,0,0,583,593,5,105,0,0,584,594,5,92,
+        0,0,585,590,3,292,146,0,586,587,5,99,0,0,587,589,3,292,146,0,588,
+        586,1,0,0,0,589,592,1,0,0,0,590,588,1,0,0,0,590,591,1,0,0,0,591,
+        594,1,0,0,0,592,590,1,0,0,0,593,584,1,0,0,0,593,585,1,0,0,0,593,
+        594,1,0,0,0,594,595,1,0,0,0,595,596,5,106,0,0,596,47,1,0,0,0,597,
+        598,5,35,0,0,598,602,3,296,148,0,599,601,3,50,25,0,600,599,1,0,0,
+        0,601,604,1,0,0,0,602,600,1,0,0,0,602,603,1,0,0,0,603,618,1,0,0,
+        0,604,602,1,0,0,0,605,607,5,35,0,0,606,608,3,166,83,0,607,606,1,
+        0,0,0,607,608,1,0,0,0,608,609,1,0,0,0,609,610,3,296,148,0,610,614,
+        3,296,148,0,611,613,3,50,25,0,612,611,1,0,0,0,613,616,1,0,0,0,614,
+        612,1,0,0,0,614,615,1,0,0,0,615,618,1,0,0,0,616,614,1,0,0,0,617,
+        597,1,0,0,0,617,605,1,0,0,0,618,49,1,0,0,0,619,620,5,46,0,0,620,
+        621,3,166,83,0,621,622,3,296,148,0,622,631,1,0,0,0,623,624,5,47,
+        0,0,624,625,3,296,148,0,625,627,3,296,148,0,626,628,3,52,26,0,627,
+        626,1,0,0,0,627,628,1,0,0,0,628,631,1,0,0,0,629,631,3,54,27,0,630,
+        619,1,0,0,0,630,623,1,0,0,0,630,629,1,0,0,0,631,51,1,0,0,0,632,633,
+        5,61,0,0,633,644,3,296,148,0,634,636,5,27,0,0,635,634,1,0,0,0,635,
+        636,1,0,0,0,636,637,1,0,0,0,637,638,3,166,83,0,638,641,3,296,148,
+        0,639,640,5,61,0,0,640,642,3,296,148,0,641,639,1,0,0,0,641,642,1,
+        0,0,0,642,644,1,0,0,0,643,632,1,0,0,0,643,635,1,0,0,0,644,53,1,0,
+        0,0,645,646,3,296,148,0,646,647,3,296,148,0,647,648,5,4,0,0,648,
+        649,3,292,146,0,649,55,1,0,0,0,650,651,3,300,150,0,651,652,5,98,
+        0,0,652,654,1,0,0,0,653,650,1,0,0,0,654,657,1,0,0,0,655,653,1,0,
+        0,0,655,656,1,0,0,0,656,658,1,0,0,0,657,655,1,0,0,0,658,659,3,300,
+        150,0,659,57,1,0,0,0,660,665,3,60,30,0,661,662,5,99,0,0,662,664,
+        3,60,30,0,663,661,1,0,0,0,664,667,1,0,0,0,665,663,1,0,0,0,665,666,
+        1,0,0,0,666,669,1,0,0,0,667,665,1,0,0,0,668,670,3,108,54,0,669,668,
+        1,0,0,0,669,670,1,0,0,0,670,59,1,0,0,0,671,672,3,296,148,0,672,673,
+        5,4,0,0,673,675,1,0,0,0,674,671,1,0,0,0,674,675,1,0,0,0,675,676,
+        1,0,0,0,676,677,3,292,146,0,677,61,1,0,0,0,678,679,7,2,0,0,679,680,
+        3,110,55,0,680,63,1,0,0,0,681,682,5,41,0,0,682,686,3,112,56,0,683,
+        685,3,66,33,0,684,683,1,0,0,0,685,688,1,0,0,0,686,684,1,0,0,0,686,
+        687,1,0,0,0,687,65,1,0,0,0,688,686,1,0,0,0,689,690,5,47,0,0,690,
+        691,5,40,0,0,691,696,3,68,34,0,692,693,5,47,0,0,693,694,5,15,0,0,
+        694,696,3,68,34,0,695,689,1,0,0,0,695,692,1,0,0,0,696,67,1,0,0,0,
+        697,698,5,55,0,0,698,703,3,70,35,0,699,700,5,99,0,0,700,702,3,70,
+        35,0,701,699,1,0,0,0,702,705,1,0,0,0,703,701,1,0,0,0,703,704,1,0,
+        0,0,704,69,1,0,0,0,705,703,1,0,0,0,706,707,3,164,82,0,707,708,5,
+        87,0,0,708,709,3,166,83,0,709,729,1,0,0,0,710,711,3,292,146,0,711,
+        712,5,87,0,0,712,713,3,166,83,0,713,729,1,0,0,0,714,715,3,292,146,
+        0,715,716,5,82,0,0,716,717,3,166,83,0,717,729,1,0,0,0,718,719,3,
+        292,146,0,719,720,3,150,75,0,720,729,1,0,0,0,721,722,3,208,104,0,
+        722,723,5,107,0,0,723,724,3,166,83,0,724,725,5,108,0,0,725,726,5,
+        87,0,0,726,727,3,166,83,0,727,729,1,0,0,0,728,706,1,0,0,0,728,710,
+        1,0,0,0,728,714,1,0,0,0,728,718,1,0,0,0,728,721,1,0,0,0,729,71,1,
+        0,0,0,730,731,5,52,0,0,731,736,3,74,37,0,732,733,5,99,0,0,733,735,
+        3,74,37,0,734,732,1,0,0,0,735,738,1,0,0,0,736,734,1,0,0,0,736,737,
+        1,0,0,0,737,73,1,0,0,0,738,736,1,0,0,0,739,740,3,292,146,0,740,741,
+        3,150,75,0,741,749,1,0,0,0,742,749,3,164,82,0,743,744,3,208,104,
+        0,744,745,5,107,0,0,745,746,3,166,83,0,746,747,5,108,0,0,747,749,
+        1,0,0,0,748,739,1,0,0,0,748,742,1,0,0,0,748,743,1,0,0,0,749,75,1,
+        0,0,0,750,752,7,3,0,0,751,750,1,0,0,0,751,752,1,0,0,0,752,753,1,
+        0,0,0,753,754,5,16,0,0,754,759,3,166,83,0,755,756,5,99,0,0,756,758,
+        3,166,83,0,757,755,1,0,0,0,758,761,1,0,0,0,759,757,1,0,0,0,759,760,
+        1,0,0,0,760,77,1,0,0,0,761,759,1,0,0,0,762,763,5,28,0,0,763,764,
+        5,105,0,0,764,765,3,292,146,0,765,766,5,35,0,0,766,767,3,166,83,
+        0,767,769,5,103,0,0,768,770,3,36,18,0,769,768,1,0,0,0,770,771,1,
+        0,0,0,771,769,1,0,0,0,771,772,1,0,0,0,772,773,1,0,0,0,773,774,5,
+        106,0,0,774,79,1,0,0,0,775,777,3,100,50,0,776,778,3,102,51,0,777,
+        776,1,0,0,0,777,778,1,0,0,0,778,780,1,0,0,0,779,781,3,104,52,0,780,
+        779,1,0,0,0,780,781,1,0,0,0,781,788,1,0,0,0,782,784,3,102,51,0,783,
+        785,3,104,52,0,784,783,1,0,0,0,784,785,1,0,0,0,785,788,1,0,0,0,786,
+        788,3,104,52,0,787,775,1,0,0,0,787,782,1,0,0,0,787,786,1,0,0,0,788,
+        81,1,0,0,0,789,790,5,29,0,0,790,83,1,0,0,0,791,792,5,30,0,0,792,
+        797,3,86,43,0,793,794,5,99,0,0,794,796,3,86,43,0,795,793,1,0,0,0,
+        796,799,1,0,0,0,797,795,1,0,0,0,797,798,1,0,0,0,798,85,1,0,0,0,799,
+        797,1,0,0,0,800,801,3,292,146,0,801,802,5,87,0,0,802,803,3,166,83,
+        0,803,87,1,0,0,0,804,806,5,33,0,0,805,807,5,76,0,0,806,805,1,0,0,
+        0,806,807,1,0,0,0,807,808,1,0,0,0,808,809,3,166,83,0,809,89,1,0,
+        0,0,810,811,5,77,0,0,811,813,3,94,47,0,812,814,3,108,54,0,813,812,
+        1,0,0,0,813,814,1,0,0,0,814,91,1,0,0,0,815,816,5,54,0,0,816,817,
+        3,94,47,0,817,93,1,0,0,0,818,820,5,20,0,0,819,818,1,0,0,0,819,820,
+        1,0,0,0,820,821,1,0,0,0,821,823,3,96,48,0,822,824,3,100,50,0,823,
+        822,1,0,0,0,823,824,1,0,0,0,824,826,1,0,0,0,825,827,3,102,51,0,826,
+        825,1,0,0,0,826,827,1,0,0,0,827,829,1,0,0,0,828,830,3,104,52,0,829,
+        828,1,0,0,0,829,830,1,0,0,0,830,95,1,0,0,0,831,836,5,92,0,0,832,
+        833,5,99,0,0,833,835,3,98,49,0,834,832,1,0,0,0,835,838,1,0,0,0,836,
+        834,1,0,0,0,836,837,1,0,0,0,837,848,1,0,0,0,838,836,1,0,0,0,839,
+        844,3,98,49,0,840,841,5,99,0,0,841,843,3,98,49,0,842,840,1,0,0,0,
+        843,846,1,0,0,0,844,842,1,0,0,0,844,845,1,0,0,0,845,848,1,0,0,0,
+        846,844,1,0,0,0,847,831,1,0,0,0,847,839,1,0,0,0,848,97,1,0,0,0,849,
+        852,3,166,83,0,850,851,5,4,0,0,851,853,3,292,146,0,852,850,1,0,0,
+        0,852,853,1,0,0,0,853,99,1,0,0,0,854,855,5,50,0,0,855,856,5,8,0,
+        0,856,861,3,106,53,0,857,858,5,99,0,0,858,860,3,106,53,0,859,857,
+        1,0,0,0,860,863,1,0,0,0,861,859,1,0,0,0,861,862,1,0,0,0,862,101,
+        1,0,0,0,863,861,1,0,0,0,864,865,7,4,0,0,865,866,3,166,83,0,866,103,
+        1,0,0,0,867,868,5,39,0,0,868,869,3,166,83,0,869,105,1,0,0,0,870,
+        872,3,166,83,0,871,873,7,5,0,0,872,871,1,0,0,0,872,873,1,0,0,0,873,
+        107,1,0,0,0,874,875,5,76,0,0,875,876,3,166,83,0,876,109,1,0,0,0,
+        877,882,3,112,56,0,878,879,5,99,0,0,879,881,3,112,56,0,880,878,1,
+        0,0,0,881,884,1,0,0,0,882,880,1,0,0,0,882,883,1,0,0,0,883,111,1,
+        0,0,0,884,882,1,0,0,0,885,886,3,292,146,0,886,887,5,87,0,0,887,889,
+        1,0,0,0,888,885,1,0,0,0,888,889,1,0,0,0,889,892,1,0,0,0,890,893,
+        3,118,59,0,891,893,3,116,58,0,892,890,1,0,0,0,892,891,1,0,0,0,893,
+        903,1,0,0,0,894,895,3,292,146,0,895,896,5,87,0,0,896,898,1,0,0,0,
+        897,894,1,0,0,0,897,898,1,0,0,0,898,899,1,0,0,0,899,900,3,114,57,
+        0,900,901,3,118,59,0,901,903,1,0,0,0,902,888,1,0,0,0,902,897,1,0,
+        0,0,903,113,1,0,0,0,904,908,5,1,0,0,905,907,3,296,148,0,906,905,
+        1,0,0,0,907,910,1,0,0,0,908,906,1,0,0,0,908,909,1,0,0,0,909,948,
+        1,0,0,0,910,908,1,0,0,0,911,913,5,3,0,0,912,914,3,254,127,0,913,
+        912,1,0,0,0,913,914,1,0,0,0,914,918,1,0,0,0,915,917,3,296,148,0,
+        916,915,1,0,0,0,917,920,1,0,0,0,918,916,1,0,0,0,918,919,1,0,0,0,
+        919,948,1,0,0,0,920,918,1,0,0,0,921,923,3,296,148,0,922,924,3,254,
+        127,0,923,922,1,0,0,0,923,924,1,0,0,0,924,928,1,0,0,0,925,927,3,
+        296,148,0,926,925,1,0,0,0,927,930,1,0,0,0,928,926,1,0,0,0,928,929,
+        1,0,0,0,929,948,1,0,0,0,930,928,1,0,0,0,931,932,5,3,0,0,932,936,
+        3,246,123,0,933,935,3,296,148,0,934,933,1,0,0,0,935,938,1,0,0,0,
+        936,934,1,0,0,0,936,937,1,0,0,0,937,948,1,0,0,0,938,936,1,0,0,0,
+        939,940,3,296,148,0,940,944,3,246,123,0,941,943,3,296,148,0,942,
+        941,1,0,0,0,943,946,1,0,0,0,944,942,1,0,0,0,944,945,1,0,0,0,945,
+        948,1,0,0,0,946,944,1,0,0,0,947,904,1,0,0,0,947,911,1,0,0,0,947,
+        921,1,0,0,0,947,931,1,0,0,0,947,939,1,0,0,0,948,115,1,0,0,0,949,
+        950,3,296,148,0,950,951,5,105,0,0,951,952,3,118,59,0,952,953,5,106,
+        0,0,953,117,1,0,0,0,954,958,3,122,61,0,955,957,3,136,68,0,956,955,
+        1,0,0,0,957,960,1,0,0,0,958,956,1,0,0,0,958,959,1,0,0,0,959,989,
+        1,0,0,0,960,958,1,0,0,0,961,962,5,105,0,0,962,963,3,118,59,0,963,
+        964,5,106,0,0,964,989,1,0,0,0,965,967,3,138,69,0,966,968,3,122,61,
+        0,967,966,1,0,0,0,967,968,1,0,0,0,968,972,1,0,0,0,969,971,3,136,
+        68,0,970,969,1,0,0,0,971,974,1,0,0,0,972,970,1,0,0,0,972,973,1,0,
+        0,0,973,989,1,0,0,0,974,972,1,0,0,0,975,979,5,105,0,0,976,977,3,
+        292,146,0,977,978,5,87,0,0,978,980,1,0,0,0,979,976,1,0,0,0,979,980,
+        1,0,0,0,980,981,1,0,0,0,981,984,3,118,59,0,982,983,5,76,0,0,983,
+        985,3,166,83,0,984,982,1,0,0,0,984,985,1,0,0,0,985,986,1,0,0,0,986,
+        987,5,106,0,0,987,989,1,0,0,0,988,954,1,0,0,0,988,961,1,0,0,0,988,
+        965,1,0,0,0,988,975,1,0,0,0,989,119,1,0,0,0,990,992,3,122,61,0,991,
+        993,3,136,68,0,992,991,1,0,0,0,993,994,1,0,0,0,994,992,1,0,0,0,994,
+        995,1,0,0,0,995,121,1,0,0,0,996,998,5,105,0,0,997,999,3,292,146,
+        0,998,997,1,0,0,0,998,999,1,0,0,0,999,1002,1,0,0,0,1000,1003,3,150,
+        75,0,1001,1003,3,126,63,0,1002,1000,1,0,0,0,1002,1001,1,0,0,0,1002,
+        1003,1,0,0,0,1003,1005,1,0,0,0,1004,1006,3,146,73,0,1005,1004,1,
+        0,0,0,1005,1006,1,0,0,0,1006,1009,1,0,0,0,1007,1008,5,76,0,0,1008,
+        1010,3,166,83,0,1009,1007,1,0,0,0,1009,1010,1,0,0,0,1010,1011,1,
+        0,0,0,1011,1027,5,106,0,0,1012,1014,5,105,0,0,1013,1015,3,292,146,
+        0,1014,1013,1,0,0,0,1014,1015,1,0,0,0,1015,1016,1,0,0,0,1016,1018,
+        3,124,62,0,1017,1019,3,146,73,0,1018,1017,1,0,0,0,1018,1019,1,0,
+        0,0,1019,1022,1,0,0,0,1020,1021,5,76,0,0,1021,1023,3,166,83,0,1022,
+        1020,1,0,0,0,1022,1023,1,0,0,0,1023,1024,1,0,0,0,1024,1025,5,106,
+        0,0,1025,1027,1,0,0,0,1026,996,1,0,0,0,1026,1012,1,0,0,0,1027,123,
+        1,0,0,0,1028,1029,5,37,0,0,1029,1030,3,128,64,0,1030,125,1,0,0,0,
+        1031,1032,5,100,0,0,1032,1033,3,128,64,0,1033,127,1,0,0,0,1034,1042,
+        3,130,65,0,1035,1037,5,103,0,0,1036,1038,5,100,0,0,1037,1036,1,0,
+        0,0,1037,1038,1,0,0,0,1038,1039,1,0,0,0,1039,1041,3,130,65,0,1040,
+        1035,1,0,0,0,1041,1044,1,0,0,0,1042,1040,1,0,0,0,1042,1043,1,0,0,
+        0,1043,129,1,0,0,0,1044,1042,1,0,0,0,1045,1050,3,132,66,0,1046,1047,
+        5,95,0,0,1047,1049,3,132,66,0,1048,1046,1,0,0,0,1049,1052,1,0,0,
+        0,1050,1048,1,0,0,0,1050,1051,1,0,0,0,1051,131,1,0,0,0,1052,1050,
+        1,0,0,0,1053,1054,5,96,0,0,1054,1057,3,132,66,0,1055,1057,3,134,
+        67,0,1056,1053,1,0,0,0,1056,1055,1,0,0,0,1057,133,1,0,0,0,1058,1065,
+        3,160,80,0,1059,1065,5,94,0,0,1060,1061,5,105,0,0,1061,1062,3,128,
+        64,0,1062,1063,5,106,0,0,1063,1065,1,0,0,0,1064,1058,1,0,0,0,1064,
+        1059,1,0,0,0,1064,1060,1,0,0,0,1065,135,1,0,0,0,1066,1068,3,142,
+        71,0,1067,1069,3,140,70,0,1068,1067,1,0,0,0,1068,1069,1,0,0,0,1069,
+        1070,1,0,0,0,1070,1071,3,122,61,0,1071,1077,1,0,0,0,1072,1073,3,
+        138,69,0,1073,1074,3,122,61,0,1074,1077,1,0,0,0,1075,1077,3,138,
+        69,0,1076,1066,1,0,0,0,1076,1072,1,0,0,0,1076,1075,1,0,0,0,1077,
+        137,1,0,0,0,1078,1079,5,105,0,0,1079,1080,3,122,61,0,1080,1081,3,
+        142,71,0,1081,1084,3,122,61,0,1082,1083,5,76,0,0,1083,1085,3,166,
+        83,0,1084,1082,1,0,0,0,1084,1085,1,0,0,0,1085,1086,1,0,0,0,1086,
+        1087,5,106,0,0,1087,1088,3,140,70,0,1088,1113,1,0,0,0,1089,1090,
+        5,105,0,0,1090,1092,3,122,61,0,1091,1093,3,136,68,0,1092,1091,1,
+        0,0,0,1093,1094,1,0,0,0,1094,1092,1,0,0,0,1094,1095,1,0,0,0,1095,
+        1098,1,0,0,0,1096,1097,5,76,0,0,1097,1099,3,166,83,0,1098,1096,1,
+        0,0,0,1098,1099,1,0,0,0,1099,1100,1,0,0,0,1100,1101,5,106,0,0,1101,
+        1102,3,140,70,0,1102,1113,1,0,0,0,1103,1104,5,105,0,0,1104,1107,
+        3,122,61,0,1105,1106,5,76,0,0,1106,1108,3,166,83,0,1107,1105,1,0,
+        0,0,1107,1108,1,0,0,0,1108,1109,1,0,0,0,1109,1110,5,106,0,0,1110,
+        1111,3,140,70,0,1111,1113,1,0,0,0,1112,1078,1,0,0,0,1112,1089,1,
+        0,0,0,1112,1103,1,0,0,0,1113,139,1,0,0,0,1114,1116,5,109,0,0,1115,
+        1117,3,254,127,0,1116,1115,1,0,0,0,1116,1117,1,0,0,0,1117,1122,1,
+        0,0,0,1118,1120,5,99,0,0,1119,1121,3,254,127,0,1120,1119,1,0,0,0,
+        1120,1121,1,0,0,0,1121,1123,1,0,0,0,1122,1118,1,0,0,0,1122,1123,
+        1,0,0,0,1123,1124,1,0,0,0,1124,1128,5,110,0,0,1125,1128,5,90,0,0,
+        1126,1128,5,92,0,0,1127,1114,1,0,0,0,1127,1125,1,0,0,0,1127,1126,
+        1,0,0,0,1128,141,1,0,0,0,1129,1130,5,88,0,0,1130,1132,5,91,0,0,1131,
+        1133,3,144,72,0,1132,1131,1,0,0,0,1132,1133,1,0,0,0,1133,1134,1,
+        0,0,0,1134,1135,5,91,0,0,1135,1154,5,89,0,0,1136,1137,5,88,0,0,1137,
+        1139,5,91,0,0,1138,1140,3,144,72,0,1139,1138,1,0,0,0,1139,1140,1,
+        0,0,0,1140,1141,1,0,0,0,1141,1154,5,91,0,0,1142,1144,5,91,0,0,1143,
+        1145,3,144,72,0,1144,1143,1,0,0,0,1144,1145,1,0,0,0,1145,1146,1,
+        0,0,0,1146,1147,5,91,0,0,1147,1154,5,89,0,0,1148,1150,5,91,0,0,1149,
+        1151,3,144,72,0,1150,1149,1,0,0,0,1150,1151,1,0,0,0,1151,1152,1,
+        0,0,0,1152,1154,5,91,0,0,1153,1129,1,0,0,0,1153,1136,1,0,0,0,1153,
+        1142,1,0,0,0,1153,1148,1,0,0,0,1154,143,1,0,0,0,1155,1157,5,107,
+        0,0,1156,1158,3,292,146,0,1157,1156,1,0,0,0,1157,1158,1,0,0,0,1158,
+        1161,1,0,0,0,1159,1162,3,148,74,0,1160,1162,3,126,63,0,1161,1159,
+        1,0,0,0,1161,1160,1,0,0,0,1161,1162,1,0,0,0,1162,1164,1,0,0,0,1163,
+        1165,3,156,78,0,1164,1163,1,0,0,0,1164,1165,1,0,0,0,1165,1167,1,
+        0,0,0,1166,1168,3,146,73,0,1167,1166,1,0,0,0,1167,1168,1,0,0,0,1168,
+        1171,1,0,0,0,1169,1170,5,76,0,0,1170,1172,3,166,83,0,1171,1169,1,
+        0,0,0,1171,1172,1,0,0,0,1172,1173,1,0,0,0,1173,1174,5,108,0,0,1174,
+        145,1,0,0,0,1175,1178,3,258,129,0,1176,1178,3,246,123,0,1177,1175,
+        1,0,0,0,1177,1176,1,0,0,0,1178,147,1,0,0,0,1179,1180,5,100,0,0,1180,
+        1188,3,162,81,0,1181,1183,5,103,0,0,1182,1184,5,100,0,0,1183,1182,
+        1,0,0,0,1183,1184,1,0,0,0,1184,1185,1,0,0,0,1185,1187,3,162,81,0,
+        1186,1181,1,0,0,0,1187,1190,1,0,0,0,1188,1186,1,0,0,0,1188,1189,
+        1,0,0,0,1189,1203,1,0,0,0,1190,1188,1,0,0,0,1191,1192,5,100,0,0,
+        1192,1203,3,154,77,0,1193,1194,5,37,0,0,1194,1199,3,162,81,0,1195,
+        1196,5,103,0,0,1196,1198,3,162,81,0,1197,1195,1,0,0,0,1198,1201,
+        1,0,0,0,1199,1197,1,0,0,0,1199,1200,1,0,0,0,1200,1203,1,0,0,0,1201,
+        1199,1,0,0,0,1202,1179,1,0,0,0,1202,1191,1,0,0,0,1202,1193,1,0,0,
+        0,1203,149,1,0,0,0,1204,1206,3,152,76,0,1205,1204,1,0,0,0,1206,1207,
+        1,0,0,0,1207,1205,1,0,0,0,1207,1208,1,0,0,0,1208,151,1,0,0,0,1209,
+        1210,5,100,0,0,1210,1214,3,160,80,0,1211,1212,5,100,0,0,1212,1214,
+        3,154,77,0,1213,1209,1,0,0,0,1213,1211,1,0,0,0,1214,153,1,0,0,0,
+        1215,1217,5,104,0,0,1216,1218,7,6,0,0,1217,1216,1,0,0,0,1217,1218,
+        1,0,0,0,1218,1219,1,0,0,0,1219,1220,5,105,0,0,1220,1221,3,166,83,
+        0,1221,1222,5,106,0,0,1222,155,1,0,0,0,1223,1225,5,92,0,0,1224,1226,
+        3,158,79,0,1225,1224,1,0,0,0,1225,1226,1,0,0,0,1226,1231,1,0,0,0,
+        1227,1229,5,81,0,0,1228,1230,3,158,79,0,1229,1228,1,0,0,0,1229,1230,
+        1,0,0,0,1230,1232,1,0,0,0,1231,1227,1,0,0,0,1231,1232,1,0,0,0,1232,
+        1238,1,0,0,0,1233,1235,5,81,0,0,1234,1236,3,158,79,0,1235,1234,1,
+        0,0,0,1235,1236,1,0,0,0,1236,1238,1,0,0,0,1237,1223,1,0,0,0,1237,
+        1233,1,0,0,0,1238,157,1,0,0,0,1239,1241,5,91,0,0,1240,1239,1,0,0,
+        0,1240,1241,1,0,0,0,1241,1242,1,0,0,0,1242,1243,3,254,127,0,1243,
+        159,1,0,0,0,1244,1245,3,300,150,0,1245,161,1,0,0,0,1246,1247,3,300,
+        150,0,1247,163,1,0,0,0,1248,1250,3,208,104,0,1249,1251,3,206,103,
+        0,1250,1249,1,0,0,0,1251,1252,1,0,0,0,1252,1250,1,0,0,0,1252,1253,
+        1,0,0,0,1253,165,1,0,0,0,1254,1255,3,168,84,0,1255,167,1,0,0,0,1256,
+        1261,3,170,85,0,1257,1258,5,49,0,0,1258,1260,3,170,85,0,1259,1257,
+        1,0,0,0,1260,1263,1,0,0,0,1261,1259,1,0,0,0,1261,1262,1,0,0,0,1262,
+        169,1,0,0,0,1263,1261,1,0,0,0,1264,1269,3,172,86,0,1265,1266,5,78,
+        0,0,1266,1268,3,172,86,0,1267,1265,1,0,0,0,1268,1271,1,0,0,0,1269,
+        1267,1,0,0,0,1269,1270,1,0,0,0,1270,171,1,0,0,0,1271,1269,1,0,0,
+        0,1272,1277,3,174,87,0,1273,1274,5,2,0,0,1274,1276,3,174,87,0,1275,
+        1273,1,0,0,0,1276,1279,1,0,0,0,1277,1275,1,0,0,0,1277,1278,1,0,0,
+        0,1278,173,1,0,0,0,1279,1277,1,0,0,0,1280,1282,5,44,0,0,1281,1280,
+        1,0,0,0,1282,1285,1,0,0,0,1283,1281,1,0,0,0,1283,1284,1,0,0,0,1284,
+        1286,1,0,0,0,1285,1283,1,0,0,0,1286,1287,3,176,88,0,1287,175,1,0,
+        0,0,1288,1294,3,180,90,0,1289,1290,3,178,89,0,1290,1291,3,180,90,
+        0,1291,1293,1,0,0,0,1292,1289,1,0,0,0,1293,1296,1,0,0,0,1294,1292,
+        1,0,0,0,1294,1295,1,0,0,0,1295,177,1,0,0,0,1296,1294,1,0,0,0,1297,
+        1298,7,7,0,0,1298,179,1,0,0,0,1299,1303,3,190,95,0,1300,1302,3,182,
+        91,0,1301,1300,1,0,0,0,1302,1305,1,0,0,0,1303,1301,1,0,0,0,1303,
+        1304,1,0,0,0,1304,181,1,0,0,0,1305,1303,1,0,0,0,1306,1307,5,60,0,
+        0,1307,1308,5,77,0,0,1308,1341,3,190,95,0,1309,1310,5,24,0,0,1310,
+        1311,5,77,0,0,1311,1341,3,190,95,0,1312,1313,5,12,0,0,1313,1341,
+        3,190,95,0,1314,1315,5,83,0,0,1315,1341,3,190,95,0,1316,1317,5,35,
+        0,0,1317,1341,3,190,95,0,1318,1319,5,37,0,0,1319,1341,5,45,0,0,1320,
+        1321,5,37,0,0,1321,1322,5,44,0,0,1322,1341,5,45,0,0,1323,1325,5,
+        37,0,0,1324,1326,5,44,0,0,1325,1324,1,0,0,0,1325,1326,1,0,0,0,1326,
+        1327,1,0,0,0,1327,1330,7,8,0,0,1328,1330,5,80,0,0,1329,1323,1,0,
+        0,0,1329,1328,1,0,0,0,1330,1331,1,0,0,0,1331,1341,3,184,92,0,1332,
+        1334,5,37,0,0,1333,1335,5,44,0,0,1334,1333,1,0,0,0,1334,1335,1,0,
+        0,0,1335,1337,1,0,0,0,1336,1338,3,296,148,0,1337,1336,1,0,0,0,1337,
+        1338,1,0,0,0,1338,1339,1,0,0,0,1339,1341,5,65,0,0,1340,1306,1,0,
+        0,0,1340,1309,1,0,0,0,1340,1312,1,0,0,0,1340,1314,1,0,0,0,1340,1316,
+        1,0,0,0,1340,1318,1,0,0,0,1340,1320,1,0,0,0,1340,1329,1,0,0,0,1340,
+        1332,1,0,0,0,1341,183,1,0,0,0,1342,1347,3,186,93,0,1343,1344,5,103,
+        0,0,1344,1346,3,186,93,0,1345,1343,1,0,0,0,1346,1349,1,0,0,0,1347,
+        1345,1,0,0,0,1347,1348,1,0,0,0,1348,185,1,0,0,0,1349,1347,1,0,0,
+        0,1350,1352,3,188,94,0,1351,1350,1,0,0,0,1352,1353,1,0,0,0,1353,
+        1351,1,0,0,0,1353,1354,1,0,0,0,1354,1359,1,0,0,0,1355,1356,5,77,
+        0,0,1356,1357,3,188,94,0,1357,1358,3,188,94,0,1358,1360,1,0,0,0,
+        1359,1355,1,0,0,0,1359,1360,1,0,0,0,1360,1365,1,0,0,0,1361,1362,
+        5,88,0,0,1362,1363,3,184,92,0,1363,1364,5,89,0,0,1364,1366,1,0,0,
+        0,1365,1361,1,0,0,0,1365,1366,1,0,0,0,1366,1370,1,0,0,0,1367,1368,
+        5,44,0,0,1368,1371,5,45,0,0,1369,1371,5,96,0,0,1370,1367,1,0,0,0,
+        1370,1369,1,0,0,0,1370,1371,1,0,0,0,1371,187,1,0,0,0,1372,1375,3,
+        296,148,0,1373,1375,5,45,0,0,1374,1372,1,0,0,0,1374,1373,1,0,0,0,
+        1375,189,1,0,0,0,1376,1382,3,194,97,0,1377,1378,3,192,96,0,1378,
+        1379,3,194,97,0,1379,1381,1,0,0,0,1380,1377,1,0,0,0,1381,1384,1,
+        0,0,0,1382,1380,1,0,0,0,1382,1383,1,0,0,0,1383,191,1,0,0,0,1384,
+        1382,1,0,0,0,1385,1386,7,9,0,0,1386,193,1,0,0,0,1387,1393,3,198,
+        99,0,1388,1389,3,196,98,0,1389,1390,3,198,99,0,1390,1392,1,0,0,0,
+        1391,1388,1,0,0,0,1392,1395,1,0,0,0,1393,1391,1,0,0,0,1393,1394,
+        1,0,0,0,1394,195,1,0,0,0,1395,1393,1,0,0,0,1396,1397,7,10,0,0,1397,
+        197,1,0,0,0,1398,1403,3,200,100,0,1399,1400,5,97,0,0,1400,1402,3,
+        200,100,0,1401,1399,1,0,0,0,1402,1405,1,0,0,0,1403,1401,1,0,0,0,
+        1403,1404,1,0,0,0,1404,199,1,0,0,0,1405,1403,1,0,0,0,1406,1408,7,
+        11,0,0,1407,1406,1,0,0,0,1408,1411,1,0,0,0,1409,1407,1,0,0,0,1409,
+        1410,1,0,0,0,1410,1412,1,0,0,0,1411,1409,1,0,0,0,1412,1413,3,202,
+        101,0,1413,201,1,0,0,0,1414,1419,3,208,104,0,1415,1418,3,204,102,
+        0,1416,1418,3,206,103,0,1417,1415,1,0,0,0,1417,1416,1,0,0,0,1418,
+        1421,1,0,0,0,1419,1417,1,0,0,0,1419,1420,1,0,0,0,1420,1424,1,0,0,
+        0,1421,1419,1,0,0,0,1422,1425,3,150,75,0,1423,1425,3,126,63,0,1424,
+        1422,1,0,0,0,1424,1423,1,0,0,0,1424,1425,1,0,0,0,1425,203,1,0,0,
+        0,1426,1427,5,107,0,0,1427,1428,3,166,83,0,1428,1429,5,108,0,0,1429,
+        1440,1,0,0,0,1430,1432,5,107,0,0,1431,1433,3,166,83,0,1432,1431,
+        1,0,0,0,1432,1433,1,0,0,0,1433,1434,1,0,0,0,1434,1436,5,81,0,0,1435,
+        1437,3,166,83,0,1436,1435,1,0,0,0,1436,1437,1,0,0,0,1437,1438,1,
+        0,0,0,1438,1440,5,108,0,0,1439,1426,1,0,0,0,1439,1430,1,0,0,0,1440,
+        205,1,0,0,0,1441,1442,5,98,0,0,1442,1443,3,260,130,0,1443,207,1,
+        0,0,0,1444,1460,3,210,105,0,1445,1460,3,234,117,0,1446,1460,3,218,
+        109,0,1447,1460,3,220,110,0,1448,1460,3,222,111,0,1449,1460,3,228,
+        114,0,1450,1460,3,230,115,0,1451,1460,3,248,124,0,1452,1460,3,246,
+        123,0,1453,1460,3,212,106,0,1454,1460,3,120,60,0,1455,1460,3,232,
+        116,0,1456,1460,3,236,118,0,1457,1460,3,242,121,0,1458,1460,3,292,
+        146,0,1459,1444,1,0,0,0,1459,1445,1,0,0,0,1459,1446,1,0,0,0,1459,
+        1447,1,0,0,0,1459,1448,1,0,0,0,1459,1449,1,0,0,0,1459,1450,1,0,0,
+        0,1459,1451,1,0,0,0,1459,1452,1,0,0,0,1459,1453,1,0,0,0,1459,1454,
+        1,0,0,0,1459,1455,1,0,0,0,1459,1456,1,0,0,0,1459,1457,1,0,0,0,1459,
+        1458,1,0,0,0,1460,209,1,0,0,0,1461,1462,5,13,0,0,1462,1463,5,105,
+        0,0,1463,1464,5,92,0,0,1464,1465,5,106,0,0,1465,211,1,0,0,0,1466,
+        1468,5,10,0,0,1467,1469,3,166,83,0,1468,1467,1,0,0,0,1468,1469,1,
+        0,0,0,1469,1471,1,0,0,0,1470,1472,3,214,107,0,1471,1470,1,0,0,0,
+        1472,1473,1,0,0,0,1473,1471,1,0,0,0,1473,1474,1,0,0,0,1474,1477,
+        1,0,0,0,1475,1476,5,22,0,0,1476,1478,3,166,83,0,1477,1475,1,0,0,
+        0,1477,1478,1,0,0,0,1478,1479,1,0,0,0,1479,1480,5,23,0,0,1480,213,
+        1,0,0,0,1481,1482,5,75,0,0,1482,1487,3,216,108,0,1483,1484,5,99,
+        0,0,1484,1486,3,216,108,0,1485,1483,1,0,0,0,1486,1489,1,0,0,0,1487,
+        1485,1,0,0,0,1487,1488,1,0,0,0,1488,1490,1,0,0,0,1489,1487,1,0,0,
+        0,1490,1491,5,61,0,0,1491,1492,3,166,83,0,1492,215,1,0,0,0,1493,
+        1494,3,178,89,0,1494,1495,3,166,83,0,1495,1499,1,0,0,0,1496,1499,
+        3,182,91,0,1497,1499,3,166,83,0,1498,1493,1,0,0,0,1498,1496,1,0,
+        0,0,1498,1497,1,0,0,0,1499,217,1,0,0,0,1500,1501,5,107,0,0,1501,
+        1504,3,226,113,0,1502,1503,5,103,0,0,1503,1505,3,166,83,0,1504,1502,
+        1,0,0,0,1504,1505,1,0,0,0,1505,1506,1,0,0,0,1506,1507,5,108,0,0,
+        1507,219,1,0,0,0,1508,1512,5,107,0,0,1509,1510,3,292,146,0,1510,
+        1511,5,87,0,0,1511,1513,1,0,0,0,1512,1509,1,0,0,0,1512,1513,1,0,
+        0,0,1513,1514,1,0,0,0,1514,1517,3,120,60,0,1515,1516,5,76,0,0,1516,
+        1518,3,166,83,0,1517,1515,1,0,0,0,1517,1518,1,0,0,0,1518,1519,1,
+        0,0,0,1519,1520,5,103,0,0,1520,1521,3,166,83,0,1521,1522,5,108,0,
+        0,1522,221,1,0,0,0,1523,1524,3,224,112,0,1524,1525,5,105,0,0,1525,
+        1526,3,226,113,0,1526,1527,5,106,0,0,1527,223,1,0,0,0,1528,1529,
+        7,12,0,0,1529,225,1,0,0,0,1530,1531,3,292,146,0,1531,1532,5,35,0,
+        0,1532,1535,3,166,83,0,1533,1534,5,76,0,0,1534,1536,3,166,83,0,1535,
+        1533,1,0,0,0,1535,1536,1,0,0,0,1536,227,1,0,0,0,1537,1538,5,51,0,
+        0,1538,1539,5,105,0,0,1539,1540,3,292,146,0,1540,1541,5,87,0,0,1541,
+        1542,3,166,83,0,1542,1543,5,99,0,0,1543,1544,3,292,146,0,1544,1545,
+        5,35,0,0,1545,1546,3,166,83,0,1546,1547,5,103,0,0,1547,1548,3,166,
+        83,0,1548,1549,5,106,0,0,1549,229,1,0,0,0,1550,1551,7,13,0,0,1551,
+        1557,5,109,0,0,1552,1558,3,20,10,0,1553,1555,3,110,55,0,1554,1556,
+        3,108,54,0,1555,1554,1,0,0,0,1555,1556,1,0,0,0,1556,1558,1,0,0,0,
+        1557,1552,1,0,0,0,1557,1553,1,0,0,0,1558,1559,1,0,0,0,1559,1560,
+        5,110,0,0,1560,231,1,0,0,0,1561,1562,5,105,0,0,1562,1563,3,166,83,
+        0,1563,1564,5,106,0,0,1564,233,1,0,0,0,1565,1566,3,238,119,0,1566,
+        1568,5,105,0,0,1567,1569,7,14,0,0,1568,1567,1,0,0,0,1568,1569,1,
+        0,0,0,1569,1571,1,0,0,0,1570,1572,3,166,83,0,1571,1570,1,0,0,0,1571,
+        1572,1,0,0,0,1572,1573,1,0,0,0,1573,1574,5,69,0,0,1574,1575,3,166,
+        83,0,1575,1576,5,106,0,0,1576,235,1,0,0,0,1577,1578,3,238,119,0,
+        1578,1580,5,105,0,0,1579,1581,7,1,0,0,1580,1579,1,0,0,0,1580,1581,
+        1,0,0,0,1581,1590,1,0,0,0,1582,1587,3,166,83,0,1583,1584,5,99,0,
+        0,1584,1586,3,166,83,0,1585,1583,1,0,0,0,1586,1589,1,0,0,0,1587,
+        1585,1,0,0,0,1587,1588,1,0,0,0,1588,1591,1,0,0,0,1589,1587,1,0,0,
+        0,1590,1582,1,0,0,0,1590,1591,1,0,0,0,1591,1592,1,0,0,0,1592,1593,
+        5,106,0,0,1593,237,1,0,0,0,1594,1595,3,240,120,0,1595,1596,3,296,
+        148,0,1596,239,1,0,0,0,1597,1598,3,296,148,0,1598,1599,5,98,0,0,
+        1599,1601,1,0,0,0,1600,1597,1,0,0,0,1601,1604,1,0,0,0,1602,1600,
+        1,0,0,0,1602,1603,1,0,0,0,1603,241,1,0,0,0,1604,1602,1,0,0,0,1605,
+        1606,3,292,146,0,1606,1615,5,109,0,0,1607,1612,3,244,122,0,1608,
+        1609,5,99,0,0,1609,1611,3,244,122,0,1610,1608,1,0,0,0,1611,1614,
+        1,0,0,0,1612,1610,1,0,0,0,1612,1613,1,0,0,0,1613,1616,1,0,0,0,1614,
+        1612,1,0,0,0,1615,1607,1,0,0,0,1615,1616,1,0,0,0,1616,1617,1,0,0,
+        0,1617,1618,5,110,0,0,1618,243,1,0,0,0,1619,1620,3,260,130,0,1620,
+        1621,5,100,0,0,1621,1622,3,166,83,0,1622,1629,1,0,0,0,1623,1624,
+        5,98,0,0,1624,1629,3,260,130,0,1625,1626,5,98,0,0,1626,1629,5,92,
+        0,0,1627,1629,3,292,146,0,1628,1619,1,0,0,0,1628,1623,1,0,0,0,1628,
+        1625,1,0,0,0,1628,1627,1,0,0,0,1629,245,1,0,0,0,1630,1633,5,104,
+        0,0,1631,1634,3,300,150,0,1632,1634,5,113,0,0,1633,1631,1,0,0,0,
+        1633,1632,1,0,0,0,1634,247,1,0,0,0,1635,1642,3,250,125,0,1636,1642,
+        5,45,0,0,1637,1642,3,252,126,0,1638,1642,5,115,0,0,1639,1642,3,256,
+        128,0,1640,1642,3,258,129,0,1641,1635,1,0,0,0,1641,1636,1,0,0,0,
+        1641,1637,1,0,0,0,1641,1638,1,0,0,0,1641,1639,1,0,0,0,1641,1640,
+        1,0,0,0,1642,249,1,0,0,0,1643,1644,7,15,0,0,1644,251,1,0,0,0,1645,
+        1648,3,254,127,0,1646,1648,5,114,0,0,1647,1645,1,0,0,0,1647,1646,
+        1,0,0,0,1648,253,1,0,0,0,1649,1650,7,16,0,0,1650,255,1,0,0,0,1651,
+        1660,5,107,0,0,1652,1657,3,166,83,0,1653,1654,5,99,0,0,1654,1656,
+        3,166,83,0,1655,1653,1,0,0,0,1656,1659,1,0,0,0,1657,1655,1,0,0,0,
+        1657,1658,1,0,0,0,1658,1661,1,0,0,0,1659,1657,1,0,0,0,1660,1652,
+        1,0,0,0,1660,1661,1,0,0,0,1661,1662,1,0,0,0,1662,1663,5,108,0,0,
+        1663,257,1,0,0,0,1664,1678,5,109,0,0,1665,1666,3,260,130,0,1666,
+        1667,5,100,0,0,1667,1675,3,166,83,0,1668,1669,5,99,0,0,1669,1670,
+        3,260,130,0,1670,1671,5,100,0,0,1671,1672,3,166,83,0,1672,1674,1,
+        0,0,0,1673,1668,1,0,0,0,1674,1677,1,0,0,0,1675,1673,1,0,0,0,1675,
+        1676,1,0,0,0,1676,1679,1,0,0,0,1677,1675,1,0,0,0,1678,1665,1,0,0,
+        0,1678,1679,1,0,0,0,1679,1680,1,0,0,0,1680,1681,5,110,0,0,1681,259,
+        1,0,0,0,1682,1683,3,300,150,0,1683,261,1,0,0,0,1684,1690,3,264,132,
+        0,1685,1690,3,274,137,0,1686,1690,3,276,138,0,1687,1690,3,280,140,
+        0,1688,1690,3,286,143,0,1689,1684,1,0,0,0,1689,1685,1,0,0,0,1689,
+        1686,1,0,0,0,1689,1687,1,0,0,0,1689,1688,1,0,0,0,1690,263,1,0,0,
+        0,1691,1692,5,15,0,0,1692,1694,5,11,0,0,1693,1695,3,296,148,0,1694,
+        1693,1,0,0,0,1694,1695,1,0,0,0,1695,1697,1,0,0,0,1696,1698,3,288,
+        144,0,1697,1696,1,0,0,0,1697,1698,1,0,0,0,1698,1699,1,0,0,0,1699,
+        1700,7,17,0,0,1700,1701,5,105,0,0,1701,1702,3,292,146,0,1702,1703,
+        3,152,76,0,1703,1704,5,106,0,0,1704,1705,7,18,0,0,1705,1707,3,266,
+        133,0,1706,1708,3,108,54,0,1707,1706,1,0,0,0,1707,1708,1,0,0,0,1708,
+        265,1,0,0,0,1709,1710,3,268,134,0,1710,1711,5,37,0,0,1711,1712,5,
+        72,0,0,1712,1738,1,0,0,0,1713,1714,3,270,135,0,1714,1715,5,37,0,
+        0,1715,1716,5,72,0,0,1716,1738,1,0,0,0,1717,1718,3,268,134,0,1718,
+        1719,5,37,0,0,1719,1720,5,44,0,0,1720,1721,5,45,0,0,1721,1738,1,
+        0,0,0,1722,1723,3,268,134,0,1723,1724,5,37,0,0,1724,1725,5,42,0,
+        0,1725,1726,5,38,0,0,1726,1738,1,0,0,0,1727,1728,3,270,135,0,1728,
+        1729,5,37,0,0,1729,1730,5,42,0,0,1730,1731,5,38,0,0,1731,1738,1,
+        0,0,0,1732,1733,3,268,134,0,1733,1734,5,37,0,0,1734,1735,7,8,0,0,
+        1735,1736,3,272,136,0,1736,1738,1,0,0,0,1737,1709,1,0,0,0,1737,1713,
+        1,0,0,0,1737,1717,1,0,0,0,1737,1722,1,0,0,0,1737,1727,1,0,0,0,1737,
+        1732,1,0,0,0,1738,267,1,0,0,0,1739,1740,3,292,146,0,1740,1741,5,
+        98,0,0,1741,1742,3,260,130,0,1742,269,1,0,0,0,1743,1744,5,105,0,
+        0,1744,1749,3,268,134,0,1745,1746,5,99,0,0,1746,1748,3,268,134,0,
+        1747,1745,1,0,0,0,1748,1751,1,0,0,0,1749,1747,1,0,0,0,1749,1750,
+        1,0,0,0,1750,1752,1,0,0,0,1751,1749,1,0,0,0,1752,1753,5,106,0,0,
+        1753,271,1,0,0,0,1754,1759,3,296,148,0,1755,1756,5,88,0,0,1756,1757,
+        3,272,136,0,1757,1758,5,89,0,0,1758,1760,1,0,0,0,1759,1755,1,0,0,
+        0,1759,1760,1,0,0,0,1760,1764,1,0,0,0,1761,1762,5,105,0,0,1762,1763,
+        5,113,0,0,1763,1765,5,106,0,0,1764,1761,1,0,0,0,1764,1765,1,0,0,
+        0,1765,273,1,0,0,0,1766,1767,5,21,0,0,1767,1768,5,11,0,0,1768,1770,
+        3,296,148,0,1769,1771,3,290,145,0,1770,1769,1,0,0,0,1770,1771,1,
+        0,0,0,1771,275,1,0,0,0,1772,1774,5,15,0,0,1773,1775,5,72,0,0,1774,
+        1773,1,0,0,0,1774,1775,1,0,0,0,1775,1776,1,0,0,0,1776,1778,5,36,
+        0,0,1777,1779,3,296,148,0,1778,1777,1,0,0,0,1778,1779,1,0,0,0,1779,
+        1781,1,0,0,0,1780,1782,3,288,144,0,1781,1780,1,0,0,0,1781,1782,1,
+        0,0,0,1782,1783,1,0,0,0,1783,1785,3,278,139,0,1784,1786,3,108,54,
+        0,1785,1784,1,0,0,0,1785,1786,1,0,0,0,1786,277,1,0,0,0,1787,1788,
+        5,27,0,0,1788,1789,5,105,0,0,1789,1790,3,292,146,0,1790,1791,3,152,
+        76,0,1791,1792,5,106,0,0,1792,1793,5,47,0,0,1793,1794,5,105,0,0,
+        1794,1799,3,268,134,0,1795,1796,5,99,0,0,1796,1798,3,268,134,0,1797,
+        1795,1,0,0,0,1798,1801,1,0,0,0,1799,1797,1,0,0,0,1799,1800,1,0,0,
+        0,1800,1802,1,0,0,0,1801,1799,1,0,0,0,1802,1803,5,106,0,0,1803,1821,
+        1,0,0,0,1804,1806,5,47,0,0,1805,1807,5,100,0,0,1806,1805,1,0,0,0,
+        1806,1807,1,0,0,0,1807,1808,1,0,0,0,1808,1809,3,160,80,0,1809,1810,
+        5,105,0,0,1810,1815,3,260,130,0,1811,1812,5,99,0,0,1812,1814,3,260,
+        130,0,1813,1811,1,0,0,0,1814,1817,1,0,0,0,1815,1813,1,0,0,0,1815,
+        1816,1,0,0,0,1816,1818,1,0,0,0,1817,1815,1,0,0,0,1818,1819,5,106,
+        0,0,1819,1821,1,0,0,0,1820,1787,1,0,0,0,1820,1804,1,0,0,0,1821,279,
+        1,0,0,0,1822,1823,5,15,0,0,1823,1824,3,296,148,0,1824,1826,5,36,
+        0,0,1825,1827,3,296,148,0,1826,1825,1,0,0,0,1826,1827,1,0,0,0,1827,
+        1829,1,0,0,0,1828,1830,3,288,144,0,1829,1828,1,0,0,0,1829,1830,1,
+        0,0,0,1830,1831,1,0,0,0,1831,1832,5,27,0,0,1832,1833,5,105,0,0,1833,
+        1834,3,292,146,0,1834,1835,3,152,76,0,1835,1836,5,106,0,0,1836,1838,
+        5,47,0,0,1837,1839,3,296,148,0,1838,1837,1,0,0,0,1838,1839,1,0,0,
+        0,1839,1840,1,0,0,0,1840,1842,3,282,141,0,1841,1843,3,284,142,0,
+        1842,1841,1,0,0,0,1842,1843,1,0,0,0,1843,281,1,0,0,0,1844,1845,5,
+        105,0,0,1845,1850,3,268,134,0,1846,1847,5,99,0,0,1847,1849,3,268,
+        134,0,1848,1846,1,0,0,0,1849,1852,1,0,0,0,1850,1848,1,0,0,0,1850,
+        1851,1,0,0,0,1851,1853,1,0,0,0,1852,1850,1,0,0,0,1853,1854,5,106,
+        0,0,1854,1867,1,0,0,0,1855,1856,5,107,0,0,1856,1861,3,268,134,0,
+        1857,1858,5,99,0,0,1858,1860,3,268,134,0,1859,1857,1,0,0,0,1860,
+        1863,1,0,0,0,1861,1859,1,0,0,0,1861,1862,1,0,0,0,1862,1864,1,0,0,
+        0,1863,1861,1,0,0,0,1864,1865,5,108,0,0,1865,1867,1,0,0,0,1866,1844,
+        1,0,0,0,1866,1855,1,0,0,0,1867,283,1,0,0,0,1868,1869,3,296,148,0,
+        1869,1870,3,258,129,0,1870,285,1,0,0,0,1871,1872,5,21,0,0,1872,1873,
+        5,36,0,0,1873,1875,3,296,148,0,1874,1876,3,290,145,0,1875,1874,1,
+        0,0,0,1875,1876,1,0,0,0,1876,287,1,0,0,0,1877,1878,5,34,0,0,1878,
+        1879,5,44,0,0,1879,1880,5,25,0,0,1880,289,1,0,0,0,1881,1882,5,34,
+        0,0,1882,1883,5,25,0,0,1883,291,1,0,0,0,1884,1887,3,296,148,0,1885,
+        1887,3,294,147,0,1886,1884,1,0,0,0,1886,1885,1,0,0,0,1887,293,1,
+        0,0,0,1888,1889,7,19,0,0,1889,295,1,0,0,0,1890,1894,5,117,0,0,1891,
+        1894,5,116,0,0,1892,1894,3,298,149,0,1893,1890,1,0,0,0,1893,1891,
+        1,0,0,0,1893,1892,1,0,0,0,1894,297,1,0,0,0,1895,1896,7,20,0,0,1896,
+        299,1,0,0,0,1897,1900,3,296,148,0,1898,1900,3,302,151,0,1899,1897,
+        1,0,0,0,1899,1898,1,0,0,0,1900,301,1,0,0,0,1901,1902,7,21,0,0,1902,
+        303,1,0,0,0,242,306,315,321,324,327,333,336,341,346,350,352,360,
+        365,369,371,380,383,388,393,397,399,406,412,418,429,434,441,447,
+        452,456,463,478,481,488,500,503,523,526,533,537,545,555,558,561,
+        566,568,571,575,581,590,593,602,607,614,617,627,630,635,641,643,
+        655,665,669,674,686,695,703,728,736,748,751,759,771,777,780,784,
+        787,797,806,813,819,823,826,829,836,844,847,852,861,872,882,888,
+        892,897,902,908,913,918,923,928,936,944,947,958,967,972,979,984,
+        988,994,998,1002,1005,1009,1014,1018,1022,1026,1037,1042,1050,1056,
+        1064,1068,1076,1084,1094,1098,1107,1112,1116,1120,1122,1127,1132,
+        1139,1144,1150,1153,1157,1161,1164,1167,1171,1177,1183,1188,1199,
+        1202,1207,1213,1217,1225,1229,1231,1235,1237,1240,1252,1261,1269,
+        1277,1283,1294,1303,1325,1329,1334,1337,1340,1347,1353,1359,1365,
+        1370,1374,1382,1393,1403,1409,1417,1419,1424,1432,1436,1439,1459,
+        1468,1473,1477,1487,1498,1504,1512,1517,1535,1555,1557,1568,1571,
+        1580,1587,1590,1602,1612,1615,1628,1633,1641,1647,1657,1660,1675,
+        1678,1689,1694,1697,1707,1737,1749,1759,1764,1770,1774,1778,1781,
+        1785,1799,1806,1815,1820,1826,1829,1838,1842,1850,1861,1866,1875,
+        1886,1893,1899
     ];
 
     private static __ATN: antlr.ATN;
@@ -9747,6 +10106,9 @@ export class StatementContext extends antlr.ParserRuleContext {
     public showCommand(): ShowCommandContext | null {
         return this.getRuleContext(0, ShowCommandContext);
     }
+    public terminateCommand(): TerminateCommandContext | null {
+        return this.getRuleContext(0, TerminateCommandContext);
+    }
     public query(): QueryContext | null {
         return this.getRuleContext(0, QueryContext);
     }
@@ -9772,6 +10134,9 @@ export class ShowCommandContext extends antlr.ParserRuleContext {
 
         return this.getRuleContext(i, ShowWordContext);
     }
+    public transactionIds(): TransactionIdsContext | null {
+        return this.getRuleContext(0, TransactionIdsContext);
+    }
     public where(): WhereContext | null {
         return this.getRuleContext(0, WhereContext);
     }
@@ -9790,8 +10155,156 @@ export class ShowCommandContext extends antlr.ParserRuleContext {
 
         return this.getRuleContext(i, ClauseContext);
     }
+    public chainedTransactionCommand(): ChainedTransactionCommandContext | null {
+        return this.getRuleContext(0, ChainedTransactionCommandContext);
+    }
     public override get ruleIndex(): number {
         return CypherParser.RULE_showCommand;
+    }
+}
+
+
+export class TerminateCommandContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public TERMINATE(): antlr.TerminalNode {
+        return this.getToken(CypherParser.TERMINATE, 0)!;
+    }
+    public showWord(): ShowWordContext {
+        return this.getRuleContext(0, ShowWordContext)!;
+    }
+    public transactionIds(): TransactionIdsContext {
+        return this.getRuleContext(0, TransactionIdsContext)!;
+    }
+    public YIELD(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.YIELD, 0);
+    }
+    public projectionBody(): ProjectionBodyContext | null {
+        return this.getRuleContext(0, ProjectionBodyContext);
+    }
+    public where(): WhereContext | null {
+        return this.getRuleContext(0, WhereContext);
+    }
+    public clause(): ClauseContext[];
+    public clause(i: number): ClauseContext | null;
+    public clause(i?: number): ClauseContext[] | ClauseContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(ClauseContext);
+        }
+
+        return this.getRuleContext(i, ClauseContext);
+    }
+    public chainedTransactionCommand(): ChainedTransactionCommandContext | null {
+        return this.getRuleContext(0, ChainedTransactionCommandContext);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_terminateCommand;
+    }
+}
+
+
+export class ChainedTransactionCommandContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public showWord(): ShowWordContext {
+        return this.getRuleContext(0, ShowWordContext)!;
+    }
+    public SHOW(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.SHOW, 0);
+    }
+    public TERMINATE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.TERMINATE, 0);
+    }
+    public expression(): ExpressionContext[];
+    public expression(i: number): ExpressionContext | null;
+    public expression(i?: number): ExpressionContext[] | ExpressionContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(ExpressionContext);
+        }
+
+        return this.getRuleContext(i, ExpressionContext);
+    }
+    public YIELD(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.YIELD, 0);
+    }
+    public projectionBody(): ProjectionBodyContext | null {
+        return this.getRuleContext(0, ProjectionBodyContext);
+    }
+    public COMMA(): antlr.TerminalNode[];
+    public COMMA(i: number): antlr.TerminalNode | null;
+    public COMMA(i?: number): antlr.TerminalNode | null | antlr.TerminalNode[] {
+    	if (i === undefined) {
+    		return this.getTokens(CypherParser.COMMA);
+    	} else {
+    		return this.getToken(CypherParser.COMMA, i);
+    	}
+    }
+    public where(): WhereContext | null {
+        return this.getRuleContext(0, WhereContext);
+    }
+    public clause(): ClauseContext[];
+    public clause(i: number): ClauseContext | null;
+    public clause(i?: number): ClauseContext[] | ClauseContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(ClauseContext);
+        }
+
+        return this.getRuleContext(i, ClauseContext);
+    }
+    public chainedTransactionCommand(): ChainedTransactionCommandContext | null {
+        return this.getRuleContext(0, ChainedTransactionCommandContext);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_chainedTransactionCommand;
+    }
+}
+
+
+export class TransactionIdsContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public transactionIdsItem(): TransactionIdsItemContext[];
+    public transactionIdsItem(i: number): TransactionIdsItemContext | null;
+    public transactionIdsItem(i?: number): TransactionIdsItemContext[] | TransactionIdsItemContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(TransactionIdsItemContext);
+        }
+
+        return this.getRuleContext(i, TransactionIdsItemContext);
+    }
+    public COMMA(): antlr.TerminalNode[];
+    public COMMA(i: number): antlr.TerminalNode | null;
+    public COMMA(i?: number): antlr.TerminalNode | null | antlr.TerminalNode[] {
+    	if (i === undefined) {
+    		return this.getTokens(CypherParser.COMMA);
+    	} else {
+    		return this.getToken(CypherParser.COMMA, i);
+    	}
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_transactionIds;
+    }
+}
+
+
+export class TransactionIdsItemContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public StringLiteral(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.StringLiteral, 0);
+    }
+    public parameter(): ParameterContext | null {
+        return this.getRuleContext(0, ParameterContext);
+    }
+    public listLiteral(): ListLiteralContext | null {
+        return this.getRuleContext(0, ListLiteralContext);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_transactionIdsItem;
     }
 }
 
@@ -14359,6 +14872,9 @@ export class NonReservedKeywordContext extends antlr.ParserRuleContext {
     }
     public SHOW(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.SHOW, 0);
+    }
+    public TERMINATE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.TERMINATE, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_nonReservedKeyword;

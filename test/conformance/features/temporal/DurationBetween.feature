@@ -116,4 +116,13 @@ Feature: DurationBetween - the distance between two temporal values of any two k
       """
       RETURN duration.between(date('2000-01-01'), 'tomorrow') AS d
       """
+    Then a SyntaxError should be raised at compile time: InvalidArgumentType
+
+  Scenario: [7] An operand whose type is known only when the row runs is refused then
+    Given any graph
+    When executing query:
+      """
+      UNWIND [[date('2000-01-01'), 'tomorrow']] AS pair
+      RETURN duration.between(pair[0], pair[1]) AS d
+      """
     Then a TypeError should be raised at runtime: InvalidArgumentValue

@@ -71,14 +71,14 @@ Feature: TemporalOperatorsAndOrder - temporal arithmetic, equality, comparison a
       | time('12:00+01:00') + duration('P1Y')                               | '12:00+01:00'                           |
       | localtime('00:00') - duration('PT1S')                               | '23:59:59'                              |
 
-  Scenario Outline: [4] Operands that do not combine are type errors
+  Scenario Outline: [4] Operands that do not combine are type errors, before the query runs when their types are known
     Given any graph
     When executing query:
       """
       WITH <left> AS a, <right> AS b
       RETURN <op> AS r
       """
-    Then a TypeError should be raised at runtime: InvalidArgumentType
+    Then a SyntaxError should be raised at compile time: InvalidArgumentType
 
     Examples:
       | left                | right               | op    |
@@ -237,3 +237,19 @@ Feature: TemporalOperatorsAndOrder - temporal arithmetic, equality, comparison a
       | CREATE INDEX e_t FOR (e:E) ON (e.t)    | e.t > datetime('2020-01-01T12:00[Europe/Paris]')        | 4  |
       | RETURN 1                               | e.t < datetime('2020-01-01T12:00+01:00')                | 2  |
       | CREATE INDEX e_t FOR (e:E) ON (e.t)    | e.t < datetime('2020-01-01T12:00+01:00')                | 2  |
+
+  Scenario Outline: [13] Operands that do not combine, of types known only when the row runs, are type errors then
+    Given any graph
+    When executing query:
+      """
+      UNWIND [[<left>, <right>, 'a list of mixed types']] AS pair
+      WITH pair[0] AS a, pair[1] AS b
+      RETURN <op> AS r
+      """
+    Then a TypeError should be raised at runtime: InvalidArgumentType
+
+    Examples:
+      | left                | right               | op    |
+      | date('2020-01-01')  | date('2020-01-02')  | a - b |
+      | date('2020-01-01')  | 1                   | a + b |
+      | duration('P1D')     | duration('P1D')     | a * b |
