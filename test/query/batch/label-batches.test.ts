@@ -14,8 +14,9 @@ import { outcome as runOutcome, withDb, type Outcome } from '../engine/support.j
  * or a sort whose keys are expressions computed as vectors, and DISTINCT of expressions. Each query runs on one
  * snapshot through an engine with batching and one without, and must give the same rows in the same order, or
  * the same error: random INTEGERs with nulls, negatives and ±(2^53 - 1), FLOATs with -0.0, NaN and ±Infinity,
- * INTEGERs beside FLOATs, INTEGERs past 2^53 (a product that overflows), and a column with zeros (a division that
- * raises unless a conjunct before it dropped every zero).
+ * INTEGERs beside FLOATs, INTEGERs past 2^53 (a product that overflows), a column with zeros (a division that
+ * raises unless a conjunct before it dropped every zero), and columns every node has a value in (vectors that skip
+ * merging nulls) beside columns with nulls.
  */
 const EDGE_INTS = [0n, 1n, -1n, 9_007_199_254_740_991n, -9_007_199_254_740_991n, -7n] as const;
 const EDGE_FLOATS = [0.0, -0.0, 5e-324, 1e300, -1e300, 2.5, -2.5, Infinity, -Infinity] as const;
@@ -34,6 +35,9 @@ async function load(db: Db, r: () => number): Promise<void> {
     if (r() < 0.9) p.set('mixed', r() < 0.5 ? BigInt(Math.floor(r() * 100)) : r() * 100);
     if (r() < 0.9) p.set('big', r() < 0.02 ? 9_223_372_036_854_775_807n : BigInt(Math.floor(r() * 1000)));
     if (r() < 0.95) p.set('name', `n${Math.floor(r() * 400)}`);
+    // Columns every node has a value in: their vectors carry no nulls, and the loops merging nulls are skipped.
+    p.set('a', BigInt(Math.floor((r() - 0.5) * 300)));
+    p.set('g', r() < 0.05 ? -0.0 : (r() - 0.5) * 1e3);
     nodes.push(p);
   }
   await db.query('UNWIND $n AS p CREATE (x:V) SET x = p', { n: nodes });
@@ -58,6 +62,8 @@ const FILTERS = [
   'n.s > 0 AND n.mixed % 2 = 0',
   'CASE WHEN n.s > 0 THEN n.i % 3 ELSE n.s END = 0 AND n.f > 0.0',
   'coalesce(n.i, 0) % 10 < 3 AND n.s IS NOT NULL',
+  'abs(n.a - 10) < 40 AND n.a % 3 = 0 AND n.g * 2.0 < 100.0',
+  'n.a / 7 = n.s % 5 OR n.g < -400.0',
 ];
 
 /** Sort keys: kernels, with nulls, ties, -0.0, Infinity; and keys no kernel takes (mixed, NaN). */
@@ -71,6 +77,8 @@ const SORTS = [
   'n.mixed * 2, n.i',
   'n.nan + 1.0, n.i',
   'CASE WHEN n.s > 0 THEN n.s ELSE n.f END, n.i',
+  'n.a % 7, n.g / 3.0 DESC, n.i',
+  'abs(n.a) - n.s DESC, n.i',
 ];
 
 function queries(): string[] {

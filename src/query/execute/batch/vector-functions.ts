@@ -39,16 +39,19 @@ function binary(l: NumCompiled, r: NumCompiled, integer: boolean, max_abs: numbe
 /** `loop` over two number vectors into one of its own, null where either side is (also + - * of vector-expressions.ts). */
 export function numBinary(l: NumCompiled, r: NumCompiled, integer: boolean, max_abs: number, min_abs: number, loop: NumLoop): NumCompiled {
   const vec = numVec();
+  const no_nulls = l.no_nulls === true && r.no_nulls === true;
   return {
     kind: 'num',
     integer,
     max_abs,
     min_abs,
+    ...(no_nulls && { no_nulls }),
     run: (b) => {
       const x = l.run(b);
       const y = r.run(b);
       const n = b.length;
       loop(x.values, y.values, vec.values, n);
+      if (no_nulls) return vec;
       const nulls = vec.nulls;
       const xn = x.nulls;
       const yn = y.nulls;
@@ -62,16 +65,18 @@ export function numBinary(l: NumCompiled, r: NumCompiled, integer: boolean, max_
 function unary(o: NumCompiled, integer: boolean, max_abs: number, min_abs: number, loop: UnaryLoop): NumCompiled {
   numberKernels.compiled++;
   const vec = numVec();
+  const no_nulls = o.no_nulls === true;
   return {
     kind: 'num',
     integer,
     max_abs,
     min_abs,
+    ...(no_nulls && { no_nulls }),
     run: (b) => {
       const x = o.run(b);
       const n = b.length;
       loop(x.values, vec.values, n);
-      vec.nulls.set(x.nulls.subarray(0, n));
+      if (!no_nulls) vec.nulls.set(x.nulls.subarray(0, n));
       return vec;
     },
   };
