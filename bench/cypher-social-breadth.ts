@@ -122,6 +122,23 @@ export const BREADTH: readonly SocialQuery[] = [
   // ORDER BY an expression, with SKIP and LIMIT.
   { name: 'order by expression, page', cypher: "MATCH (p:Person) WHERE p.city = 'City6' RETURN p.id AS id ORDER BY p.age * 1000 - p.id DESC SKIP 10 LIMIT 10", params: none },
   { name: 'order by distance to 45', cypher: 'MATCH (p:Person) WHERE p.id % 3 = 0 RETURN p.id AS id, p.age AS age ORDER BY abs(p.age - 45), id SKIP 5 LIMIT 5', params: none },
+  // Filters, keys and sort keys over a label alone made of functions and number kernels.
+  { name: 'name length and age modulo', cypher: 'MATCH (p:Person) WHERE size(p.name) < 10 AND p.age % 7 = 0 RETURN p.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 5', params: none },
+  {
+    name: 'upper city prefix, age band',
+    cypher: "MATCH (p:Person) WHERE toUpper(p.city) STARTS WITH 'CITY1' AND abs(p.age - 40) <= 5 RETURN count(*) AS n",
+    kuzu: "MATCH (p:Person) WHERE upper(p.city) STARTS WITH 'CITY1' AND abs(p.age - 40) <= 5 RETURN count(*) AS n",
+    params: none,
+  },
+  {
+    name: 'case in a filter',
+    cypher: 'MATCH (p:Person) WHERE CASE WHEN p.age < 30 THEN p.id % 3 ELSE p.id % 5 END = 0 RETURN p.age / 10 AS decade, count(*) AS n ORDER BY decade',
+    params: none,
+  },
+  { name: 'or of two expression filters', cypher: 'MATCH (p:Person) WHERE p.id % 97 = 0 OR abs(p.age - 60) < 1 RETURN count(*) AS n', params: none },
+  { name: 'order by expression, no limit', cypher: 'MATCH (p:Person) WHERE p.id % 500 = 0 RETURN p.id AS id ORDER BY p.age % 10, id', params: none },
+  { name: 'top by distance in ids', cypher: 'MATCH (p:Person) RETURN p.id AS id, p.age AS age ORDER BY abs(p.id % 1000 - 500) + p.age, id LIMIT 10', params: none },
+  { name: 'distinct of expressions', cypher: 'MATCH (p:Person) WHERE p.id % 4 = 1 RETURN DISTINCT p.age / 5 AS band, p.id % 3 AS r', params: none },
   // Degree rankings in both directions.
   { name: 'top 10 degree, both ways', cypher: 'MATCH (p:Person)-[:KNOWS]-() RETURN p.id AS id, count(*) AS d ORDER BY d DESC, id LIMIT 10', params: none },
   {

@@ -80,13 +80,15 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
     }
     case 'sort': {
       const rows = rel.sort(op, c(op.input), env);
-      return sortOverBatches(op, rows, env) ?? rows;
+      return sortOverBatches(op, rows, env, 'rows') ?? rows;
     }
     case 'top': {
       // A vector search below gives the top's rows in its order already.
       if (orderedBySearch(op)) return c(op.input);
       const rows = rel.top(op, c(op.input), env);
-      return sortOverBatches(op, rows, env) ?? topOverScan(op, rows, env) ?? rows;
+      // A batched top-k over a label alone falls back to the fused scan, which falls back to the rows.
+      const scan = topOverScan(op, rows, env);
+      return sortOverBatches(op, scan ?? rows, env, scan === undefined ? 'rows' : 'fused') ?? scan ?? rows;
     }
     case 'skip':
       return rel.skip(op, c(op.input), env);

@@ -90,7 +90,7 @@ function generator(r: () => number) {
       const typedKey = (): string => `${pick(vars)}.${pick(['i', 'f', 's', 'wide'])}`;
       const order = Array.from({ length: 1 + Math.floor(r() * 3) }, () => `${pick([typedKey(), typedKey(), typedKey(), `${typedKey()} * 2`, prop()])} ${pick(['', 'DESC'])}`);
       const columns = [...new Set([pick(vars), prop(), prop()])].join(', ');
-      // Without LIMIT the sort sits over the projection and runs row at a time; with it, a top-k straight over the pipeline.
+      // Without LIMIT the sort sits over the projection (batched by the items' expressions, each kept row projected); with it, a top-k straight over the pipeline.
       const page = pick(['', ' LIMIT 5', ' LIMIT 1', ` SKIP 3 LIMIT ${pick(['0', '4', '30'])}`, ' LIMIT 40', ' LIMIT 7', ' LIMIT 12', ' SKIP 1 LIMIT 9']);
       return `MATCH ${pattern}${where} RETURN ${columns} ORDER BY ${order.join(', ')}${page}`;
     }

@@ -99,8 +99,8 @@ function gather(byEdge: TypedColumn, sides: readonly Int32Array[]): TypedColumn 
           nulls[at] = fromNulls[id] as number;
         }
       }
-      // Every value here is one of byEdge's, so its bounds on magnitudes hold here too.
-      return { kind: byEdge.kind, values, nulls, max_abs: byEdge.max_abs, min_abs: byEdge.min_abs };
+      // Every value here is one of byEdge's, so its bounds on magnitudes (and having no null) hold here too.
+      return { kind: byEdge.kind, values, nulls, max_abs: byEdge.max_abs, min_abs: byEdge.min_abs, no_nulls: byEdge.no_nulls };
     }
     case 'string': {
       const codes = new Int32Array(n);

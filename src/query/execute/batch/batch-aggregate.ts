@@ -17,7 +17,8 @@ import { foldedForms } from './end-filters.js';
 import { BatchScope, runBatches } from './pipeline.js';
 import { compositeGrouper } from './composite-keys.js';
 import { groupStates, RowCounts, typedAggregate, type GroupStates } from './typed-aggregates.js';
-import { boxed, compileVector, isTyped, typedPerValueOnly, type Vectorized } from './vector-expressions.js';
+import { batchesPayOverLabel, type OverLabel } from './over-label.js';
+import { boxed, compileVector, type Vectorized } from './vector-expressions.js';
 
 /**
  * Aggregation over a batched pipeline (pipeline.ts): grouping keys and aggregate arguments are
@@ -63,12 +64,6 @@ export function distinctOverBatches(op: Op<'distinct'>, rows: PhysicalOp, env: O
   return groupOverBatches(project.input, project.items.map((item) => ({ slot: item.variable, expression: item.expression })), [], rows, env, 'rows');
 }
 
-/**
- * What `rows` is over a label alone: a fused scan's loop (column-scan.ts, under an aggregation), or the
- * row operators (under DISTINCT, which no fused scan serves).
- */
-type OverLabel = 'fused' | 'rows';
-
 function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], rows: PhysicalOp, env: OpEnv, overLabel: OverLabel): PhysicalOp | undefined {
   const isEntityCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && !a.call.distinct && a.call.args.length === 1);
   // count(x) of a node or relationship the MATCH binds (not OPTIONAL) is never null on any row: it is count(*),
@@ -105,7 +100,7 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
     if (forms === undefined) return rows(arg, sink);
     const scope = new BatchScope(plan, env, arg, forms.members.nodes.length, forms.csrs);
     // Over a label alone the fused scan (`rows`) runs unless batches pay (see batchesPayOverLabel).
-    if (scanOnly(plan) && !batchesPayOverLabel(plan, keys, aggregates, scope, overLabel)) return rows(arg, sink);
+    if (scanOnly(plan) && !paysOverLabel(plan, keys, aggregates, scope, overLabel)) return rows(arg, sink);
     batchedRuns.count++;
     // A single key that is a pipeline entity (`WITH p, count(f)`) groups by its id column.
     const keyEntity = keys.length === 1 ? entityColumn((keys[0] as (typeof keys)[number]).expression, scope) : undefined;
@@ -280,53 +275,18 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
   };
 }
 
-/**
- * Whether batches pay over a label alone: every filter, grouping key and aggregate argument runs typed, and,
- * when `rows` is a fused scan, one of them only through a per-value table (a function, IN, division, a CASE
- * whose results mix columns and literals...), or an
- * aggregate is min or max of strings (codes batched). Where plain operators suffice,
- * the fused scan's loop reads the same columns and its few closures reach optimized code in fewer runs. The row
- * operators (under DISTINCT) make a row of references and box each value per node: typed batches always pay.
- */
-function batchesPayOverLabel(plan: BatchPlan, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], scope: BatchScope, overLabel: OverLabel): boolean {
-  const exprs = [...plan.stages.flatMap((s) => (s.kind === 'filter' ? [s.op.predicate] : [])), ...keys.map((k) => k.expression), ...aggregates.flatMap((a) => a.call.args)];
-  if (overLabel === 'rows') return exprs.every((e) => isTyped(e, scope));
-  // min or max of strings is a loop over codes batched, a string comparison per row in the fused scan.
-  const stringExtreme = aggregates.some((a) => {
-    const name = a.call.name.toLowerCase();
-    const x = a.call.args[0];
-    return (name === 'min' || name === 'max') && a.call.args.length === 1 && x !== undefined && compileVector(x, scope).kind === 'code';
-  });
-  return (stringExtreme || exprs.some((e) => !byOperators(e) || typedPerValueOnly(e, scope))) && exprs.every((e) => isTyped(e, scope));
+/** Whether batches pay over a label alone (over-label.ts); min or max of strings is a loop over codes batched, a string comparison per row fused. */
+function paysOverLabel(plan: BatchPlan, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], scope: BatchScope, overLabel: OverLabel): boolean {
+  const filters = plan.stages.flatMap((s) => (s.kind === 'filter' ? [s.op.predicate] : []));
+  const exprs = [...keys.map((k) => k.expression), ...aggregates.flatMap((a) => a.call.args)];
+  const stringExtreme = (): boolean =>
+    aggregates.some((a) => {
+      const name = a.call.name.toLowerCase();
+      const x = a.call.args[0];
+      return (name === 'min' || name === 'max') && a.call.args.length === 1 && x !== undefined && compileVector(x, scope).kind === 'code';
+    });
+  return batchesPayOverLabel(filters, exprs, scope, overLabel, overLabel === 'fused' && stringExtreme());
 }
-
-/** Whether `e` is made only of what batched expressions type by their operators (see vector-expressions.ts). */
-function byOperators(e: BoundExpression): boolean {
-  switch (e.kind) {
-    case 'literal':
-    case 'parameter':
-    case 'variable':
-      return true;
-    case 'property':
-      return byOperators(e.object);
-    case 'is_null':
-      return byOperators(e.operand);
-    case 'unary':
-      return byOperators(e.operand);
-    case 'binary':
-      return OPERATORS.has(e.op) && byOperators(e.left) && byOperators(e.right);
-    case 'case':
-      return (
-        (e.subject === undefined || byOperators(e.subject)) &&
-        e.alternatives.every((a) => byOperators(a.when) && byOperators(a.then)) &&
-        (e.otherwise === undefined || byOperators(e.otherwise))
-      );
-    default:
-      return false;
-  }
-}
-
-const OPERATORS: ReadonlySet<string> = new Set(['and', 'or', 'xor', 'eq', 'neq', 'lt', 'gt', 'lte', 'gte', 'add', 'sub', 'mul']);
 
 /** Whether two aggregate arguments read the same property of the same variable (so one vector serves both). */
 function sameProperty(a: BoundExpression | undefined, b: BoundExpression | undefined): boolean {

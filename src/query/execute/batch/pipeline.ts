@@ -10,6 +10,7 @@ import type { OpEnv } from '../read-ops.js';
 import type { Slices } from '../slices.js';
 import { assert } from '../../../common/assert.js';
 import { columnInAdjacencyOrder, readsInOrder } from './adjacency-columns.js';
+import { conjunctFilter, type FilterScope } from './conjunct-filters.js';
 import { Batch, BATCH_ROWS, NULL_BOOL, NULL_ID, valueBuffer, type AdjacencyDirection, type EntityKind } from './batch.js';
 import { expandsOf, type BatchPlan, type Forms, type Stage } from './batch-plan.js';
 import { countedPair } from './counted-pair.js';
@@ -17,7 +18,7 @@ import { leadingBounds, pickByBounds } from './scan-bounds.js';
 import { memberIds, typedCandidates } from './scan-candidates.js';
 import { countedExpand, expandStage, filterStage, optionalStage, scanEqualities, type BatchConsumer } from './stages.js';
 import { typedColumn, type TypedColumn } from './typed-columns.js';
-import { boxed, compileVector, type SlotPosition, type VectorScope } from './vector-expressions.js';
+import { boxed, compileVector, type SlotPosition } from './vector-expressions.js';
 
 /**
  * Running a batched pipeline (`label scan -> expands and filters`, see batch-plan.ts).
@@ -38,7 +39,7 @@ import { boxed, compileVector, type SlotPosition, type VectorScope } from './vec
  * (adjacency-columns.ts), once expands over it have walked enough rows (`readsInOrder`); until then, and without
  * the CSRs, its id column and its columns by edge id.
  */
-export class BatchScope implements VectorScope {
+export class BatchScope implements FilterScope {
   /** Where each slot's properties are read: its id column, or for a relationship read in adjacency order, its position column. */
   private readonly positions = new Map<number, SlotPosition>();
   /** Each entity slot's id column. */
@@ -177,7 +178,7 @@ export function runBatches(plan: BatchPlan, forms: Forms, scope: BatchScope, env
   }
   for (let s = plan.stages.length - 1; s >= 0; s--) {
     const stage = plan.stages[s] as Stage;
-    if (stage.kind === 'filter') push = filterStage(scope.predicate(stage.op.predicate), push);
+    if (stage.kind === 'filter') push = conjunctFilter(stage.op.predicate, scope, push);
     else if (stage.kind === 'optional') {
       const filters = stage.filters.map((f) => scope.predicate(f.predicate));
       push = optionalStage(stage.expand, filters, plan, forms.csrs[k] as TypeAdjacency, forms.bitmaps[k] as readonly Uint8Array[], width, deadline.check.bind(deadline), push);

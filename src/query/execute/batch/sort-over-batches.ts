@@ -3,13 +3,16 @@ import type { Value } from '../../../common/values/value.js';
 import type { LogicalOp } from '../../plan/logical.js';
 import { freeSlots } from '../../plan/expressions.js';
 import { asRowCount } from '../../values/coerce.js';
-import type { PhysicalOp, Row } from '../context.js';
+import type { Evaluator, PhysicalOp, Row } from '../context.js';
+import type { BoundExpression } from '../../bind/bound-expression.js';
+import { mapChildren } from '../../bind/bound-walk.js';
 import { rowBytes, type OpEnv } from '../read-ops.js';
 import { directionSigns, keyComparator } from '../relational-ops.js';
 import { after, holding, loopArray } from '../slices.js';
 import { batchedRuns } from './batch-aggregate.js';
 import { NULL_ID, type Batch } from './batch.js';
-import { batchPlan, formsFor } from './batch-plan.js';
+import { batchPlan, formsFor, scanOnly } from './batch-plan.js';
+import { batchesPayOverLabel, type OverLabel } from './over-label.js';
 import { BatchScope, runBatches } from './pipeline.js';
 import { boxed, compileVector, type Vectorized } from './vector-expressions.js';
 
@@ -20,7 +23,9 @@ import { boxed, compileVector, type Vectorized } from './vector-expressions.js';
  * doubles when the first key is a number. The kept rows, their order (a stable sort over rows in the
  * pipeline's order) and the buffer cut back to k whenever it reaches 2k + 64 are the row operator's.
  * Runs only when every key is typed (numbers, strings by code, booleans): such keys cannot fail, so
- * evaluating them for every row changes nothing the lazy row operator would not do.
+ * evaluating them for every row changes nothing the lazy row operator would not do. Over a label alone it runs
+ * when batches pay (over-label.ts): `ORDER BY abs(p.age - 45), id LIMIT 10` evaluates its key as a kernel over
+ * each batch of the members the filters kept, where the fused top-k (`overLabel` 'fused') calls it per member.
  */
 type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
 
@@ -33,10 +38,15 @@ interface Kept {
 /** Rows kept beyond k before the buffer is sorted and cut back (as the row operator does). */
 const CUT_SLACK_ROWS = 64;
 
-export function sortOverBatches(op: Op<'top'> | Op<'sort'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
+export function sortOverBatches(op: Op<'top'> | Op<'sort'>, rows: PhysicalOp, env: OpEnv, overLabel: OverLabel): PhysicalOp | undefined {
+  // A sort over `RETURN p.id AS i ORDER BY p.age / 3, i`: keys over the projection's input, the projection per kept row.
+  const project = op.op === 'sort' && op.input.op === 'project' ? op.input : undefined;
+  const keys = project === undefined ? op.keys : op.keys.map((k) => ({ ...k, expression: throughItems(k.expression, project.items) }));
   // The rows it keeps are made of references; only its keys read properties through the pipeline.
-  const plan = batchPlan(op.input, false, undefined, false, false, new Set(op.keys.flatMap((k) => [...freeSlots(k.expression)])));
+  const plan = batchPlan(project?.input ?? op.input, false, undefined, false, true, new Set(keys.flatMap((k) => [...freeSlots(k.expression)])));
   if (plan === undefined) return undefined;
+  const projected = project === undefined ? undefined : projection(project, env);
+  const filters = plan.stages.flatMap((s) => (s.kind === 'filter' ? [s.op.predicate] : []));
   const limit = op.op === 'top' ? env.exprs.compile(op.limit) : undefined;
   const skip = op.op === 'top' && op.skip !== undefined ? env.exprs.compile(op.skip) : undefined;
   const compareKeys = keyComparator(op.keys);
@@ -50,7 +60,9 @@ export function sortOverBatches(op: Op<'top'> | Op<'sort'>, rows: PhysicalOp, en
     const forms = formsFor(plan, env, arg);
     if (forms === undefined) return rows(arg, sink);
     const scope = new BatchScope(plan, env, arg, forms.members.nodes.length, forms.csrs);
-    const keyVecs: Vectorized[] = op.keys.map((key) => compileVector(key.expression, scope));
+    // Over a label alone `rows` is a fused top-k or the row operators, unless batches pay (over-label.ts).
+    if (scanOnly(plan) && !batchesPayOverLabel(filters, keys.map((key) => key.expression), scope, overLabel)) return rows(arg, sink);
+    const keyVecs: Vectorized[] = keys.map((key) => compileVector(key.expression, scope));
     if (keyVecs.some((c) => c.kind === 'any')) return rows(arg, sink);
     batchedRuns.count++;
     // The entity columns make the row; a position column only serves property reads.
@@ -109,8 +121,35 @@ export function sortOverBatches(op: Op<'top'> | Op<'sort'>, rows: PhysicalOp, en
       kept.sort((x, y) => compareKeys(x.keys, y.keys));
       deadline.check();
       kept.length = Math.min(k, kept.length);
-      return loopArray(kept, (entry) => sink(entry.row), deadline);
+      return loopArray(kept, (entry) => sink(projected === undefined ? entry.row : projected(entry.row)), deadline);
     };
     return holding(() => after(runBatches(plan, forms, scope, env, consume), emit), () => memory.release(held));
+  };
+}
+
+/** `e` with each slot a projection item writes replaced by the item's expression. */
+function throughItems(e: BoundExpression, items: Op<'project'>['items']): BoundExpression {
+  const swap = (x: BoundExpression): BoundExpression => {
+    if (x.kind === 'variable') {
+      const item = items.find((i) => i.variable === x.variable.id);
+      if (item !== undefined) return item.expression;
+    }
+    return mapChildren(x, swap);
+  };
+  return swap(e);
+}
+
+/**
+ * The projection under a sort, applied to a kept row (every item evaluated before any is written, as the project
+ * operator does). Every row the sort keeps is projected, as the row path projects every row before it sorts.
+ */
+function projection(op: Op<'project'>, env: OpEnv): (row: Row) => Row {
+  const slots = op.items.map((i) => i.variable);
+  const fns = op.items.map((i) => env.exprs.compile(i.expression));
+  const values = new Array<Value>(slots.length);
+  return (row) => {
+    for (let i = 0; i < slots.length; i++) values[i] = (fns[i] as Evaluator)(row);
+    for (let i = 0; i < slots.length; i++) row[slots[i] as number] = values[i] as Value;
+    return row;
   };
 }

@@ -16,6 +16,8 @@ export type TypedColumn =
       readonly max_abs: number;
       /** The smallest magnitude of a value (0 when some value is 0, or when there is none). */
       readonly min_abs: number;
+      /** Every node has a value: `nulls` is all 0. */
+      readonly no_nulls: boolean;
     }
   | {
       readonly kind: 'float';
@@ -26,6 +28,8 @@ export type TypedColumn =
       readonly max_abs: number;
       /** The smallest magnitude of a value (0 when some value is ±0.0, or when there is none). */
       readonly min_abs: number;
+      /** Every node has a value: `nulls` is all 0. */
+      readonly no_nulls: boolean;
     }
   | {
       readonly kind: 'string';
@@ -94,10 +98,12 @@ function classify(values: readonly (Value | undefined)[]): TypedColumn {
   const nulls = new Uint8Array(n);
   let max_abs = 0;
   let min_abs = Infinity;
+  let no_nulls = true;
   for (let i = 0; i < n; i++) {
     const v = values[i];
     if (v === undefined || v === null) {
       nulls[i] = 1;
+      no_nulls = false;
       continue;
     }
     const x = Number(v as bigint | number);
@@ -108,5 +114,5 @@ function classify(values: readonly (Value | undefined)[]): TypedColumn {
   }
   if (min_abs === Infinity) min_abs = 0;
   // A column with no value at all reads as INTEGER nulls: every read is null either way.
-  return floats > 0 ? { kind: 'float', values: doubles, nulls, max_abs, min_abs } : { kind: 'int', values: doubles, nulls, max_abs, min_abs };
+  return floats > 0 ? { kind: 'float', values: doubles, nulls, max_abs, min_abs, no_nulls } : { kind: 'int', values: doubles, nulls, max_abs, min_abs, no_nulls };
 }

@@ -32,6 +32,8 @@ export type Compiled =
       readonly max_abs: number;
       /** Every value's magnitude is at least this: above 0, no value is zero (a divisor that cannot fail). */
       readonly min_abs: number;
+      /** No row is ever null: the vector's `nulls` stay all 0, and the loops that merge them are skipped. */
+      readonly no_nulls?: true;
       readonly run: (b: Batch) => NumVec;
     }
   | { readonly kind: 'bool'; readonly run: (b: Batch) => BoolVec }
@@ -126,13 +128,13 @@ function constant(value: Value): Compiled | undefined {
     const vec: NumVec = { kind: 'num', ...numBuffers() };
     vec.values.fill(Number(value));
     const m = Math.abs(Number(value));
-    return { kind: 'num', integer: true, max_abs: m, min_abs: m, run: () => vec };
+    return { kind: 'num', integer: true, max_abs: m, min_abs: m, no_nulls: true, run: () => vec };
   }
   if (typeof value === 'number') {
     if (Number.isNaN(value)) return undefined;
     const vec: NumVec = { kind: 'num', ...numBuffers() };
     vec.values.fill(value);
-    return { kind: 'num', integer: false, max_abs: Math.abs(value), min_abs: Math.abs(value), run: () => vec };
+    return { kind: 'num', integer: false, max_abs: Math.abs(value), min_abs: Math.abs(value), no_nulls: true, run: () => vec };
   }
   if (typeof value === 'boolean') {
     const vec: BoolVec = { kind: 'bool', values: new Uint8Array(BATCH_ROWS).fill(value ? 1 : 0) };
@@ -155,7 +157,16 @@ function property(e: Extract<BoundExpression, { kind: 'property' }>, scope: Vect
     case 'float': {
       const vec: NumVec = { kind: 'num', ...numBuffers() };
       const { values, nulls } = column;
-      const run = (b: Batch): NumVec => {
+      // A column where every node has a value gathers no nulls: its vector's stay 0.
+      const no_nulls = column.no_nulls && !nullable;
+      const run = no_nulls
+        ? (b: Batch): NumVec => {
+            const ids = b.columns[c] as Int32Array;
+            const out = vec.values;
+            for (let i = 0, n = b.length; i < n; i++) out[i] = values[ids[i] as number] as number;
+            return vec;
+          }
+        : (b: Batch): NumVec => {
         const ids = b.columns[c] as Int32Array;
         const out = vec.values;
         const outNulls = vec.nulls;
@@ -174,7 +185,7 @@ function property(e: Extract<BoundExpression, { kind: 'property' }>, scope: Vect
         }
         return vec;
       };
-      return { kind: 'num', integer: column.kind === 'int', max_abs: column.max_abs, min_abs: column.min_abs, run };
+      return { kind: 'num', integer: column.kind === 'int', max_abs: column.max_abs, min_abs: column.min_abs, ...(no_nulls && { no_nulls }), run };
     }
     case 'string': {
       const vec: CodeVec = { kind: 'code', codes: new Int32Array(BATCH_ROWS) };
@@ -387,12 +398,14 @@ type Comparison = 'eq' | 'neq' | 'lt' | 'gt' | 'lte' | 'gte';
 function compareNumbers(op: Comparison, l: NumCompiled, r: NumCompiled): BoolCompiled {
   const vec: BoolVec = { kind: 'bool', values: new Uint8Array(BATCH_ROWS) };
   const loop = COMPARE_LOOPS[op];
+  const never_null = l.no_nulls === true && r.no_nulls === true;
   return {
     kind: 'bool',
     run: (b) => {
       const x = l.run(b);
       const y = r.run(b);
       loop(x.values, y.values, vec.values, b.length);
+      if (never_null) return vec;
       // Nulls last: a comparison with null is null.
       const xn = x.nulls;
       const yn = y.nulls;
