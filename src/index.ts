@@ -25,6 +25,8 @@ import type { ProcedureLibrary } from './query/execute/procedures.js';
 import type { IndexCatalog, QueryPlan } from './query/plan/explain.js';
 import { applySessionSet, awaitVectorBuilds, type VectorSession } from './server/vector-reads.js';
 import { readWithComputed, validTimeReader, wallClockMicros } from './server/computed/read-views.js';
+import { ServerCsvSources, loadCsvSettings } from './server/load-csv/csv-sources.js';
+import type { CsvSources } from './query/execute/csv/csv-source.js';
 
 export type { Value } from './common/values/value.js';
 export type { QueryResult, Prepared, ExecuteContext, StatementKind } from './query/engine.js';
@@ -60,6 +62,13 @@ export interface OpenOptions {
   readonly vector_build_wait_ms?: number;
   /** Memory all vector indexes may hold together, in MiB; a build that would pass it is refused. No limit when absent. */
   readonly vector_index_memory_mb?: number;
+  /**
+   * The directory LOAD CSV resolves `file:///` URLs in (relative: under the data directory); `import`
+   * when absent, '' refuses file URLs.
+   */
+  readonly load_csv_import_dir?: string;
+  /** Whether LOAD CSV reads `http://` and `https://` URLs; true when absent. */
+  readonly load_csv_remote?: boolean;
 }
 
 export const embedded_memory_limit_bytes_default = 256 * 1024 * 1024;
@@ -78,6 +87,8 @@ export class Db {
   private readonly schema: SchemaRuntime;
   /** `SET vector_consistency` and `SET vector_build_wait`: this Db is one session. */
   private readonly session: VectorSession = {};
+  /** Where LOAD CSV reads. */
+  private readonly csv: CsvSources;
 
   constructor(
     /** The member underneath: its log, projections and write path. */
@@ -85,6 +96,14 @@ export class Db {
     private readonly options: OpenOptions,
   ) {
     this.indexes = indexCatalogOf(database);
+    this.csv = new ServerCsvSources(
+      loadCsvSettings({
+        data_dir: database.dataDir.path,
+        load_csv_import_dir: options.load_csv_import_dir ?? 'import',
+        load_csv_file_urls: 'ON',
+        load_csv_remote: options.load_csv_remote === false ? 'OFF' : 'ON',
+      }),
+    );
     this.engine = new QueryEngine({ indexes: this.indexes, ...(options.procedures !== undefined ? { procedures: options.procedures } : {}) });
     this.schema = startSchemaRuntime(database, {
       index_build_max_running: options.index_build_max_running ?? 1,
@@ -126,6 +145,7 @@ export class Db {
       viewAt: (ts: number) => readWithComputed(this.database, this.database.viewAtTimestamp(ts), ts),
       validAt: validTimeReader(this.database, wallClockMicros),
       ...(this.options.time_zone !== undefined && { time_zone: this.options.time_zone }),
+      csv: this.csv,
     };
     if (prepared.explain) return this.engine.execute(prepared, this.database.latestCommitted(), ctx);
     const batched = prepared.statement.kind === 'query' && prepared.statement.in_transactions === true;
@@ -141,8 +161,15 @@ export class Db {
       );
       return value;
     }
-    if (prepared.kind === 'read') return this.engine.execute(prepared, readWithComputed(this.database, this.database.latestCommitted(), now_us), ctx);
-    const { value } = await this.database.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: journaled, computed_at_us: now_us });
+    // LOAD CSV may wait for a remote source: it runs in time slices, as a server runs statements.
+    const sliced = prepared.statement.kind === 'query' && prepared.statement.loads_csv === true;
+    if (prepared.kind === 'read') {
+      const read = readWithComputed(this.database, this.database.latestCommitted(), now_us);
+      return sliced ? this.engine.executeSliced(prepared, read, ctx) : this.engine.execute(prepared, read, ctx);
+    }
+    const { value } = sliced
+      ? await this.database.writeSliced((ws) => this.engine.executeSliced(prepared, ws, { ...ctx, writes_private: true }), { concern: journaled, computed_at_us: now_us })
+      : await this.database.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: journaled, computed_at_us: now_us });
     return value;
   }
 

@@ -20,6 +20,7 @@ import { functionContext, GraphAccess } from './execute/graph-access.js';
 import { withBuiltinProcedures } from './execute/builtin-procedures.js';
 import { no_procedure_library, type ProcedureLibrary } from './execute/procedures.js';
 import { rowBytes, type OpEnv } from './execute/read-ops.js';
+import { no_csv_sources, type CsvSources } from './execute/csv/csv-source.js';
 import { checkNoDanglingNodes } from './execute/write-ops.js';
 import { drive, finish, SliceScheduler, type Flow } from './execute/slices.js';
 import { functionCatalog } from './functions/catalog.js';
@@ -112,6 +113,8 @@ export interface ExecuteContext {
   readonly write_lens?: ReadLens;
   /** How `CALL { } IN TRANSACTIONS` commits its batches; only the server's batch path gives it (executeSliced). */
   readonly batches?: BatchCommits;
+  /** Where LOAD CSV reads; every LOAD CSV is refused when absent. */
+  readonly csv?: CsvSources;
 }
 
 export interface QueryResult {
@@ -284,7 +287,7 @@ export class QueryEngine {
     return runtimeLimits(() => {
       // The pipeline from bound statement to rows (parse and bind happened in `prepare`):
       const logical = this.plan(prepared, statement, target, ctx.params); // plan + optimize, cached
-      const cx = this.context(statement, target, ctx);
+      const cx = this.context(statement, target, ctx, sliced);
       const physical = cx.subplan(logical); // compile to physical operators
       if (sliced) cx.deadline.beginSlice(ctx.slice_ms ?? slice_ms_max);
       const { flow, rows } = run(logical, physical, cx); // execute: the first slice runs here
@@ -402,7 +405,7 @@ export class QueryEngine {
     return ctx.validAt(graph, instantMicros(at)!);
   }
 
-  private context(statement: BoundQueryStatement, graph: GraphReader, ctx: ExecuteContext): ExecContext {
+  private context(statement: BoundQueryStatement, graph: GraphReader, ctx: ExecuteContext, sliced = false): ExecContext {
     const writes = graph instanceof WriteSet ? graph : undefined;
     const access = new GraphAccess(graph, writes, writes === undefined ? undefined : ctx.write_lens);
     const instant = instantOf(ctx.now_us);
@@ -440,6 +443,8 @@ export class QueryEngine {
       ...(statement.hints.vector_ef !== undefined && { vector_ef: statement.hints.vector_ef }),
       candidates: new Map(),
       batches: ctx.batches,
+      csv: ctx.csv ?? no_csv_sources,
+      can_wait: sliced,
       planner,
       subplan: (plan) => compilePlan(plan, env),
     };

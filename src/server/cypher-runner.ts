@@ -19,6 +19,7 @@ import type { StatementGate } from './statement-gate.js';
 import { SnapshotPins } from './snapshot-pins.js';
 import { computedLens, computedRefs, readWithComputed, validTimeReader, wallClockMicros, type ReadClock } from './computed/read-views.js';
 import { seek_fraction_max, seek_nodes_min } from '../query/plan/cardinality.js';
+import type { CsvSources } from '../query/execute/csv/csv-source.js';
 
 /**
  * Runs Cypher statements for the member: reads on a snapshot, auto-committed writes through the write
@@ -51,6 +52,8 @@ export class CypherRunner {
   private readonly indexes: IndexCatalog;
   /** The read time of computed properties in current reads. */
   private clock: ReadClock = wallClockMicros;
+  /** Where LOAD CSV reads; every LOAD CSV is refused when absent. */
+  csv: CsvSources | undefined;
 
   constructor(
     private readonly db: Database,
@@ -239,6 +242,7 @@ export class CypherRunner {
       now_us: Date.now() * 1000,
       viewAt: (ts: number) => readWithComputed(this.db, this.db.viewAtTimestamp(ts), ts),
       validAt: validTimeReader(this.db, this.clock),
+      ...(this.csv !== undefined && { csv: this.csv }),
     };
   }
 

@@ -6,7 +6,7 @@ import { callsNonDeterministic } from './bound-walk.js';
 import type { BoundExpression, BoundMapProjectionItem, BoundVariable } from './bound-expression.js';
 import { bindError, type BindContext, type ExpressionEnv } from './context.js';
 import { checkFunctionArguments, functionResultType } from './function-types.js';
-import { Scope, kindOfType } from './scope.js';
+import { Scope, csv_file_name, csv_line_name, kindOfType } from './scope.js';
 import {
   any_type,
   boolean_type,
@@ -358,6 +358,14 @@ export class ExpressionBinder {
   }
 
   private functionCall(name: string, distinct: boolean, argExprs: readonly Expression[], env: ExpressionEnv, span: Span): BoundExpression {
+    const csv = csvFunction(name);
+    if (csv !== undefined) {
+      if (argExprs.length > 0 || distinct) throw bindError('InvalidNumberOfArguments', `${name}() takes 0 argument(s), got ${argExprs.length}`, span);
+      // The row's line or file of the nearest LOAD CSV in scope; null without one (the manual).
+      const variable = env.scope.lookup(csv === 'line' ? csv_line_name : csv_file_name);
+      const type = csv === 'line' ? integer_type : string_type;
+      return variable === undefined ? { kind: 'literal', value: null, type, span } : { kind: 'variable', variable, type, span };
+    }
     const signature = this.c.lookupFunction(name);
     if (signature === undefined) throw bindError('UnknownFunction', `unknown function '${name}'`, span);
     if (argExprs.length < signature.min_args || argExprs.length > signature.max_args) {
@@ -388,6 +396,12 @@ export class ExpressionBinder {
     checkFunctionArguments(signature.name, args, span, name);
     return { kind: 'function', name: signature.name, signature, args, type: functionResultType(signature.name, args), span };
   }
+}
+
+/** `linenumber()` and `file()`, which read the row of a LOAD CSV rather than compute. */
+function csvFunction(name: string): 'line' | 'file' | undefined {
+  const lower = name.toLowerCase();
+  return lower === 'linenumber' ? 'line' : lower === 'file' ? 'file' : undefined;
 }
 
 function numericResult(a: StaticType, b: StaticType): StaticType {

@@ -8,6 +8,7 @@ import type { FunctionContext } from '../functions/context.js';
 import type { IndexCatalog } from '../plan/explain.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { Deadline, MemoryBudget } from './budget.js';
+import type { CsvSources } from './csv/csv-source.js';
 import type { ProcedureLibrary } from './procedures.js';
 import type { Flow } from './slices.js';
 
@@ -76,6 +77,13 @@ export interface ExecContext {
   readonly candidates: Map<number, Iterable<NodeState>>;
   /** How `CALL { } IN TRANSACTIONS` commits its batches; absent where a statement cannot commit mid-run. */
   readonly batches: BatchCommits | undefined;
+  /** Where LOAD CSV reads its URLs. */
+  readonly csv: CsvSources;
+  /**
+   * Whether the statement runs under a driver (`executeSliced`), which can wait for what an operator
+   * sets in `Deadline.waiting`; a statement run in one go cannot (LOAD CSV of a remote source needs it).
+   */
+  readonly can_wait: boolean;
   /** Compiles a nested plan (a pattern in an expression, an EXISTS body) in this context. */
   subplan(plan: LogicalOp): PhysicalOp;
   /** Plans the patterns and queries nested in expressions. */

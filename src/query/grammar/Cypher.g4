@@ -114,6 +114,7 @@ clause
     | orderSkipLimitClause
     | letClause
     | filterClause
+    | loadCsvClause
     ;
 
 // ---------------------------------------------------------------------------------------------
@@ -125,6 +126,11 @@ matchClause
 
 unwindClause
     : UNWIND expression AS variable
+    ;
+
+// LOAD CSV (Neo4j 5): the rows of a CSV file, as lists, or as maps WITH HEADERS.
+loadCsvClause
+    : LOAD CSV (WITH HEADERS)? FROM expression AS variable (FIELDTERMINATOR StringLiteral)?
     ;
 
 // OPTIONAL CALL (Neo4j 5.24): a row the procedure yields nothing for continues once with the outputs null.
@@ -895,6 +901,10 @@ nonReservedKeyword
     | NODETACH
     | INSERT
     | SHOW
+    | LOAD
+    | CSV
+    | HEADERS
+    | FIELDTERMINATOR
     ;
 
 // Labels, relationship types and property keys may be any word, reserved or not (`n.count`, `:End`).
@@ -1019,6 +1029,10 @@ LEADING     : 'LEADING';
 TRAILING    : 'TRAILING';
 BOTH        : 'BOTH';
 FROM        : 'FROM';
+LOAD        : 'LOAD';
+CSV         : 'CSV';
+HEADERS     : 'HEADERS';
+FIELDTERMINATOR : 'FIELDTERMINATOR';
 OFFSET      : 'OFFSET';
 UNION       : 'UNION';
 UNIQUE      : 'UNIQUE';
