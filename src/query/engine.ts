@@ -257,7 +257,7 @@ export class QueryEngine {
    */
   async executeSliced(prepared: Prepared, graph: GraphReader, ctx: ExecuteContext, signal?: AbortSignal): Promise<QueryResult> {
     if (prepared.kind === 'write' && ctx.writes_private !== true) return this.execute(prepared, graph, ctx);
-    const started = this.start(prepared, graph, ctx, true);
+    const started = this.start(prepared, graph, ctx, true, signal);
     if (!('flow' in started)) return started;
     try {
       await drive(started.flow, started.deadline, signal, ctx.slice_ms ?? slice_ms_max, this.slices);
@@ -270,7 +270,7 @@ export class QueryEngine {
   }
 
   /** Checks, plans and compiles a statement, and starts it; the result is read once its flow ends. */
-  private start(prepared: Prepared, graph: GraphReader, ctx: ExecuteContext, sliced: boolean): QueryResult | Started {
+  private start(prepared: Prepared, graph: GraphReader, ctx: ExecuteContext, sliced: boolean, signal?: AbortSignal): QueryResult | Started {
     const statement = prepared.statement;
     if (statement.kind !== 'query') {
       throw failedPrecondition(`a ${prepared.kind} statement is carried out by the server, not the query engine`);
@@ -287,7 +287,7 @@ export class QueryEngine {
     return runtimeLimits(() => {
       // The pipeline from bound statement to rows (parse and bind happened in `prepare`):
       const logical = this.plan(prepared, statement, target, ctx.params); // plan + optimize, cached
-      const cx = this.context(statement, target, ctx, sliced);
+      const cx = this.context(statement, target, ctx, sliced, signal);
       const physical = cx.subplan(logical); // compile to physical operators
       if (sliced) cx.deadline.beginSlice(ctx.slice_ms ?? slice_ms_max);
       const { flow, rows } = run(logical, physical, cx); // execute: the first slice runs here
@@ -405,7 +405,7 @@ export class QueryEngine {
     return ctx.validAt(graph, instantMicros(at)!);
   }
 
-  private context(statement: BoundQueryStatement, graph: GraphReader, ctx: ExecuteContext, sliced = false): ExecContext {
+  private context(statement: BoundQueryStatement, graph: GraphReader, ctx: ExecuteContext, sliced = false, signal?: AbortSignal): ExecContext {
     const writes = graph instanceof WriteSet ? graph : undefined;
     const access = new GraphAccess(graph, writes, writes === undefined ? undefined : ctx.write_lens);
     const instant = instantOf(ctx.now_us);
@@ -445,6 +445,7 @@ export class QueryEngine {
       batches: ctx.batches,
       csv: ctx.csv ?? no_csv_sources,
       can_wait: sliced,
+      signal,
       planner,
       subplan: (plan) => compilePlan(plan, env),
     };

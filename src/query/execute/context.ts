@@ -84,6 +84,8 @@ export interface ExecContext {
    * sets in `Deadline.waiting`; a statement run in one go cannot (LOAD CSV of a remote source needs it).
    */
   readonly can_wait: boolean;
+  /** The call's cancellation, which the driver checks between slices; a wait of an operator ends early on it too. */
+  readonly signal: AbortSignal | undefined;
   /** Compiles a nested plan (a pattern in an expression, an EXISTS body) in this context. */
   subplan(plan: LogicalOp): PhysicalOp;
   /** Plans the patterns and queries nested in expressions. */

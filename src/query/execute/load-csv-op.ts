@@ -53,7 +53,7 @@ export function loadCsv(op: LoadCsvOp, input: PhysicalOp, env: OpEnv): PhysicalO
           } else if (typeof piece === 'string') {
             records.push(piece);
           } else {
-            return pause(piece, deadline, cx.can_wait, location);
+            return pause(piece, deadline, cx.can_wait, cx.signal, location);
           }
         }
       };
@@ -78,11 +78,11 @@ function mapOf(header: readonly string[], fields: readonly (string | null)[]): M
 }
 
 /**
- * Pauses until `arrived` settles, or the statement's deadline passes (the driver then checks it and
- * fails the statement); the loop then asks the source again. A statement run in one go has no driver
- * to wait for it.
+ * Pauses until `arrived` settles, the statement's deadline passes or its call is cancelled (the driver
+ * then fails the statement); the loop then asks the source again. A statement run in one go has no
+ * driver to wait for it.
  */
-function pause(arrived: Promise<void>, deadline: Deadline, can_wait: boolean, location: string): Slices {
+function pause(arrived: Promise<void>, deadline: Deadline, can_wait: boolean, signal: AbortSignal | undefined, location: string): Slices {
   if (!can_wait) {
     throw externalResourceFailed(
       'CannotWait',
@@ -90,7 +90,7 @@ function pause(arrived: Promise<void>, deadline: Deadline, can_wait: boolean, lo
       'FAILED_PRECONDITION',
     );
   }
-  return waitFor(untilDeadline(arrived, deadline.at_ms), deadline);
+  return waitFor(untilStopped(arrived, deadline.at_ms, signal), deadline);
 }
 
 function* waitFor(settled: Promise<void>, deadline: Deadline): Slices {
@@ -99,16 +99,25 @@ function* waitFor(settled: Promise<void>, deadline: Deadline): Slices {
   return true;
 }
 
-/** `arrived`, or the deadline if it comes first; never rejects (a failed source throws at its next read). */
-function untilDeadline(arrived: Promise<void>, at_ms: number): Promise<void> {
+/** `arrived`, or the deadline or the cancellation if one comes first; never rejects (a failed source throws at its next read). */
+function untilStopped(arrived: Promise<void>, at_ms: number, signal: AbortSignal | undefined): Promise<void> {
   const settled = arrived.then(
     () => undefined,
     () => undefined,
   );
-  if (at_ms === Infinity) return settled;
+  if (at_ms === Infinity && signal === undefined) return settled;
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, Math.max(0, at_ms - Date.now()));
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<void>((resolve) => {
+    if (at_ms !== Infinity) timer = setTimeout(resolve, Math.max(0, at_ms - Date.now()));
+    if (signal !== undefined) {
+      if (signal.aborted) resolve();
+      onAbort = () => resolve();
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
   });
-  return Promise.race([settled, expired]).then(() => clearTimeout(timer));
+  return Promise.race([settled, stopped]).then(() => {
+    clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+  });
 }

@@ -46,7 +46,8 @@ export class CsvRecords {
 
   /** Adds the next piece of the text. */
   push(piece: string): void {
-    if (!this.started) {
+    // The mark can only be the first character of the text, whichever piece holds it.
+    if (!this.started && piece.length > 0) {
       this.started = true;
       if (piece.charCodeAt(0) === 0xfeff) piece = piece.slice(1);
     }
@@ -126,6 +127,8 @@ export class CsvRecords {
           if (p + 1 >= n && !this.ended) return undefined;
           p++;
         }
+        // A terminator of two code units may be cut between two pieces.
+        if (!this.ended && p < n && n - p < term.length && term.startsWith(s.slice(p))) return undefined;
         if (p < n && s.charCodeAt(p) !== LF && !this.isTerminator(s, p)) {
           throw this.malformed(start_line + lines, 'a quoted field is followed by text before the next field terminator');
         }
