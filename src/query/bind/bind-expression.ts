@@ -358,14 +358,11 @@ export class ExpressionBinder {
   }
 
   private functionCall(name: string, distinct: boolean, argExprs: readonly Expression[], env: ExpressionEnv, span: Span): BoundExpression {
-    const csv = csvFunction(name);
-    if (csv !== undefined) {
-      if (argExprs.length > 0 || distinct) throw bindError('InvalidNumberOfArguments', `${name}() takes 0 argument(s), got ${argExprs.length}`, span);
-      // The row's line or file of the nearest LOAD CSV in scope; null without one (the manual).
-      const variable = env.scope.lookup(csv === 'line' ? csv_line_name : csv_file_name);
-      const type = csv === 'line' ? integer_type : string_type;
-      return variable === undefined ? { kind: 'literal', value: null, type, span } : { kind: 'variable', variable, type, span };
-    }
+    // The line or file of the row of the nearest LOAD CSV in scope; without one, the catalog's functions
+    // answer for the record read last (null before any: the manual).
+    const csv = argExprs.length === 0 && !distinct ? csvFunction(name) : undefined;
+    const variable = csv === undefined ? undefined : env.scope.lookup(csv === 'line' ? csv_line_name : csv_file_name);
+    if (variable !== undefined) return { kind: 'variable', variable, type: csv === 'line' ? integer_type : string_type, span };
     const signature = this.c.lookupFunction(name);
     if (signature === undefined) throw bindError('UnknownFunction', `unknown function '${name}'`, span);
     if (argExprs.length < signature.min_args || argExprs.length > signature.max_args) {

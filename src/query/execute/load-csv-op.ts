@@ -24,6 +24,7 @@ export function loadCsv(op: LoadCsvOp, input: PhysicalOp, env: OpEnv): PhysicalO
   const url = env.exprs.compile(op.url);
   const cx = env.cx;
   const deadline = cx.deadline;
+  const position = cx.functions.loadCsv;
   return (arg, sink) =>
     input(arg, (row) => {
       const location = urlOf(url(row));
@@ -41,8 +42,11 @@ export function loadCsv(op: LoadCsvOp, input: PhysicalOp, env: OpEnv): PhysicalO
               continue;
             }
             deadline.tick();
+            const line = BigInt(record.line);
             row[op.variable] = header === undefined ? record.fields : mapOf(header, record.fields);
-            row[op.line] = BigInt(record.line);
+            row[op.line] = line;
+            position.line = line;
+            position.file = source.file;
             return sink(row);
           }
           if (ended) return null;

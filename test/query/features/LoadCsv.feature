@@ -390,3 +390,33 @@ Feature: LoadCsv - the rows of a CSV file
       | sum |
       | 10  |
     And no side effects
+
+  Scenario: [31] After a WITH, linenumber() and file() are those of the record read last
+    Given an empty graph
+    When executing query:
+      """
+      LOAD CSV FROM 'file:///artists.csv' AS line
+      WITH line[1] AS name
+      RETURN name, linenumber() AS number, file() ENDS WITH '/csv/artists.csv' AS file
+      """
+    Then the result should be, in order:
+      | name            | number | file |
+      | 'ABBA'          | 1      | true |
+      | 'Roxette'       | 2      | true |
+      | 'Europe'        | 3      | true |
+      | 'The Cardigans' | 4      | true |
+    And no side effects
+
+  Scenario: [32] RETURN DISTINCT file(), as in the manual
+    Given an empty graph
+    When executing query:
+      """
+      LOAD CSV FROM 'file:///artists.csv' AS line
+      WITH DISTINCT file() AS path
+      RETURN path ENDS WITH '/csv/artists.csv' AS artists, count(*) AS paths
+      """
+    Then the result should be, in any order:
+      | artists | paths |
+      | true    | 1     |
+    And no side effects
+
