@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { crc32, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { CypherCall } from '../../src/api/query-service.js';
 import type { Value } from '../../src/common/values/value.js';
@@ -85,6 +85,37 @@ function createdPerEntry(db: Database, from: number): number[] {
 async function count(s: Setup, label: string): Promise<bigint> {
   const out = await s.runner.autoCommit(call(`MATCH (x:${label}) RETURN count(x)`), s.db.latestCommitted());
   return out.rows[0]?.[0] as bigint;
+}
+
+/** A ZIP archive of one entry (local header, data, central directory, end record), stored or deflated. */
+function zipOf(name: string, text: string, method: 'stored' | 'deflated'): Buffer {
+  const raw = Buffer.from(text);
+  const data = method === 'stored' ? raw : deflateRawSync(raw);
+  const file = Buffer.from(name);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(method === 'stored' ? 0 : 8, 8);
+  local.writeUInt32LE(crc32(raw), 14);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(raw.length, 22);
+  local.writeUInt16LE(file.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(method === 'stored' ? 0 : 8, 10);
+  central.writeUInt32LE(crc32(raw), 16);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(raw.length, 24);
+  central.writeUInt16LE(file.length, 28);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + file.length, 12);
+  end.writeUInt32LE(local.length + file.length + data.length, 16);
+  return Buffer.concat([local, file, data, central, file, end]);
 }
 
 async function sleep(ms: number): Promise<void> {
@@ -181,11 +212,17 @@ describe('LOAD CSV on the server', () => {
     });
   });
 
-  it('a gzip file in the import directory is read decompressed', async () => {
+  it('gzip, Deflate and ZIP files in the import directory are read decompressed, whatever their names', async () => {
     await withLoadCsv(async (s) => {
-      writeFileSync(join(s.imports, 'people.csv.gz'), gzipSync(rows(1200)));
-      const out = await s.runner.autoCommit(call("LOAD CSV FROM 'file:///people.csv.gz' AS r RETURN count(*), max(toInteger(r[0]))"), s.db.latestCommitted());
-      expect(out.rows).toEqual([[1200n, 1200n]]);
+      const text = rows(1200);
+      writeFileSync(join(s.imports, 'people.csv.gz'), gzipSync(text));
+      writeFileSync(join(s.imports, 'people.zlib'), deflateSync(text));
+      writeFileSync(join(s.imports, 'people.zip'), zipOf('people.csv', text, 'deflated'));
+      writeFileSync(join(s.imports, 'stored.zip'), zipOf('people.csv', text, 'stored'));
+      for (const file of ['people.csv.gz', 'people.zlib', 'people.zip', 'stored.zip']) {
+        const out = await s.runner.autoCommit(call(`LOAD CSV FROM 'file:///${file}' AS r RETURN count(*), max(toInteger(r[0])), max(linenumber())`), s.db.latestCommitted());
+        expect(out.rows, file).toEqual([[1200n, 1200n, 1200n]]);
+      }
     });
   });
 

@@ -2,11 +2,12 @@ import { createReadStream, openSync, readSync, closeSync, realpathSync, statSync
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { createGunzip, createInflate } from 'node:zlib';
+import { createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { externalResourceFailed, type CsvInput, type CsvSources } from '../../query/execute/csv/csv-source.js';
 import { FileCsvInput, StreamCsvInput } from './csv-inputs.js';
+import { firstZipEntry, startsWithZip } from './zip-entry.js';
 
 /** Where LOAD CSV may read (docs/cypher.md, "LOAD CSV"; the server settings `load_csv_*`). */
 export interface LoadCsvSettings {
@@ -27,8 +28,8 @@ const remote_idle_ms_max = 30_000;
 const GZIP_MAGIC = [0x1f, 0x8b];
 
 /**
- * The server's LOAD CSV sources: local files under the import directory (read synchronously; gzip
- * files decompressed as a stream), and HTTP(S) URLs read as a stream, decompressed when the response
+ * The server's LOAD CSV sources: local files under the import directory (read synchronously; gzip,
+ * Deflate and ZIP files decompressed as a stream), and HTTP(S) URLs read as a stream, decompressed when the response
  * is gzip or Deflate encoded.
  */
 export class ServerCsvSources implements CsvSources {
@@ -90,11 +91,23 @@ export class ServerCsvSources implements CsvSources {
     if (!inside(root, real)) throw outside(location);
     if (!statSync(real).isFile()) throw externalResourceFailed('FileNotFound', `Couldn't load the external resource at: ${location} (${wanted} is not a file)`, 'NOT_FOUND');
     const fd = openSync(real, 'r');
-    if (startsWithGzip(fd)) {
+    const head = Buffer.alloc(4);
+    const got = readSync(fd, head, 0, head.length, 0);
+    const compressed = compressionOf(head.subarray(0, got));
+    if (compressed === undefined) return new FileCsvInput(real, fd);
+    try {
+      if (compressed === 'gzip') return new StreamCsvInput(real, createReadStream(real).pipe(createGunzip()), location);
+      if (compressed === 'deflate') return new StreamCsvInput(real, createReadStream(real).pipe(createInflate()), location);
+      const entry = firstZipEntry(fd);
+      if (typeof entry === 'string') throw externalResourceFailed('ReadFailed', `Couldn't load the external resource at: ${location} (${entry})`);
+      if (entry.method === 'stored') {
+        const size = entry.size ?? 0;
+        return new StreamCsvInput(real, size === 0 ? Readable.from([]) : createReadStream(real, { start: entry.start, end: entry.start + size - 1 }), location);
+      }
+      return new StreamCsvInput(real, createReadStream(real, { start: entry.start }).pipe(createInflateRaw()), location);
+    } finally {
       closeSync(fd);
-      return new StreamCsvInput(real, createReadStream(real).pipe(createGunzip()), location);
     }
-    return new FileCsvInput(real, fd);
   }
 }
 
@@ -113,10 +126,18 @@ function outside(location: string): Error {
   return externalResourceFailed('OutsideImportDirectory', `Couldn't load the external resource at: ${location} (it leads outside the import directory)`, 'FAILED_PRECONDITION');
 }
 
-function startsWithGzip(fd: number): boolean {
-  const head = Buffer.alloc(2);
-  const got = readSync(fd, head, 0, 2, 0);
-  return got === 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
+/**
+ * How a local file is compressed, by its first bytes whatever its name: gzip, zlib (Deflate), a ZIP
+ * archive (its first entry is read), or not at all.
+ */
+function compressionOf(head: Buffer): 'gzip' | 'deflate' | 'zip' | undefined {
+  if (head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1]) return 'gzip';
+  // A zlib header (RFC 1950) as zlib writes it at its fastest, default and best levels: `x` and a byte no
+  // UTF-8 text puts after it (0x01, 0x9c) or rarely (0xda). The other levels' header, `x^`, could start a
+  // CSV file, so such a file is read as text.
+  if (head.length >= 2 && head[0] === 0x78 && (head[1] === 0x01 || head[1] === 0x9c || head[1] === 0xda)) return 'deflate';
+  if (startsWithZip(head)) return 'zip';
+  return undefined;
 }
 
 /**
