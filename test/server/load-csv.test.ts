@@ -9,7 +9,8 @@ import type { CypherCall } from '../../src/api/query-service.js';
 import type { Value } from '../../src/common/values/value.js';
 import { CypherRunner } from '../../src/server/cypher-runner.js';
 import { Database } from '../../src/server/database.js';
-import { ServerCsvSources } from '../../src/server/load-csv/csv-sources.js';
+import { loadConfig } from '../../src/server/config.js';
+import { ServerCsvSources, loadCsvSettings } from '../../src/server/load-csv/csv-sources.js';
 import { cypherCall } from '../support/cypher-call.js';
 import { failure } from '../support/failure.js';
 
@@ -273,5 +274,13 @@ describe('LOAD CSV on the server', () => {
         },
       );
     });
+  });
+
+  it('the settings: the import directory under the data directory unless absolute, and each kind of URL turned off', () => {
+    const settings = (argv: string[]): ReturnType<typeof loadCsvSettings> => loadCsvSettings(loadConfig(['--data-dir', '/srv/weft', ...argv], {}));
+    expect(settings([])).toEqual({ import_dir: '/srv/weft/import', remote: true });
+    expect(settings(['--load-csv-import-dir', '/data/csv'])).toEqual({ import_dir: '/data/csv', remote: true });
+    expect(settings(['--load-csv-file-urls', 'OFF', '--load-csv-remote', 'off'])).toEqual({ import_dir: '', remote: false });
+    expect(() => loadConfig(['--load-csv-remote', 'maybe'], {})).toThrow(/load_csv_remote/);
   });
 });
