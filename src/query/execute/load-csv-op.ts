@@ -17,8 +17,8 @@ type LoadCsvOp = Extract<LogicalOp, { op: 'load_csv' }>;
  * names (a field the record lacks is null, fields past the header are dropped). Nothing of the file is
  * held but the piece being parsed, so a file of any size runs in bounded memory; downstream, a
  * `CALL { } IN TRANSACTIONS` commits its batches as the file is read. A source that has nothing yet (a
- * remote one) pauses the statement until it has (the driver awaits `Deadline.waiting`), and the
- * statement's deadline ends the wait.
+ * remote one) pauses the statement until it has (the driver awaits `Deadline.waiting`); the
+ * statement's deadline and its call's cancellation end the wait.
  */
 export function loadCsv(op: LoadCsvOp, input: PhysicalOp, env: OpEnv): PhysicalOp {
   const url = env.exprs.compile(op.url);
