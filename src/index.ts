@@ -28,6 +28,8 @@ import type { ProcedureLibrary } from './query/execute/procedures.js';
 import type { IndexCatalog, QueryPlan } from './query/plan/explain.js';
 import { applySessionSet, awaitVectorBuilds, type VectorSession } from './server/vector-reads.js';
 import { readWithComputed, validTimeReader, wallClockMicros } from './server/computed/read-views.js';
+import { ServerCsvSources, loadCsvSettings } from './server/load-csv/csv-sources.js';
+import type { CsvSources } from './query/execute/csv/csv-source.js';
 
 export type { Value } from './common/values/value.js';
 export type { QueryResult, Prepared, ExecuteContext, StatementKind } from './query/engine.js';
@@ -63,6 +65,13 @@ export interface OpenOptions {
   readonly vector_build_wait_ms?: number;
   /** Memory all vector indexes may hold together, in MiB; a build that would pass it is refused. No limit when absent. */
   readonly vector_index_memory_mb?: number;
+  /**
+   * The directory LOAD CSV resolves `file:///` URLs in (relative: under the data directory); `import`
+   * when absent, '' refuses file URLs.
+   */
+  readonly load_csv_import_dir?: string;
+  /** Whether LOAD CSV reads `http://` and `https://` URLs; true when absent. */
+  readonly load_csv_remote?: boolean;
 }
 
 export const embedded_memory_limit_bytes_default = 256 * 1024 * 1024;
@@ -83,6 +92,8 @@ export class Db {
   private readonly session: VectorSession = {};
   /** Its statements while they run, for SHOW and TERMINATE TRANSACTIONS (each is its own implicit transaction). */
   private readonly transactions = new RunningTransactions();
+  /** Where LOAD CSV reads. */
+  private readonly csv: CsvSources;
 
   constructor(
     /** The member underneath: its log, projections and write path. */
@@ -90,6 +101,14 @@ export class Db {
     private readonly options: OpenOptions,
   ) {
     this.indexes = indexCatalogOf(database);
+    this.csv = new ServerCsvSources(
+      loadCsvSettings({
+        data_dir: database.dataDir.path,
+        load_csv_import_dir: options.load_csv_import_dir ?? 'import',
+        load_csv_file_urls: 'ON',
+        load_csv_remote: options.load_csv_remote === false ? 'OFF' : 'ON',
+      }),
+    );
     this.engine = new QueryEngine({ indexes: this.indexes, ...(options.procedures !== undefined ? { procedures: options.procedures } : {}) });
     this.schema = startSchemaRuntime(database, {
       index_build_max_running: options.index_build_max_running ?? 1,
@@ -145,6 +164,7 @@ export class Db {
       validAt: validTimeReader(this.database, wallClockMicros),
       ...(this.options.time_zone !== undefined && { time_zone: this.options.time_zone }),
       transactions: this.transactions,
+      csv: this.csv,
     };
     const signal = handle.signal;
     if (prepared.explain) return this.engine.execute(prepared, this.database.latestCommitted(), ctx);

@@ -20,6 +20,7 @@ import { functionContext, GraphAccess } from './execute/graph-access.js';
 import { withBuiltinProcedures } from './execute/builtin-procedures.js';
 import { no_procedure_library, type ProcedureLibrary } from './execute/procedures.js';
 import { rowBytes, type OpEnv } from './execute/read-ops.js';
+import { no_csv_sources, type CsvSources } from './execute/csv/csv-source.js';
 import { checkNoDanglingNodes } from './execute/write-ops.js';
 import { abortReason, drive, finish, SliceScheduler, type Flow } from './execute/slices.js';
 import { functionCatalog } from './functions/catalog.js';
@@ -115,6 +116,8 @@ export interface ExecuteContext {
   readonly batches?: BatchCommits;
   /** The member's running statements and open transactions, for SHOW and TERMINATE TRANSACTIONS; none listed when absent. */
   readonly transactions?: TransactionAdmin;
+  /** Where LOAD CSV reads; every LOAD CSV is refused when absent. */
+  readonly csv?: CsvSources;
 }
 
 export interface QueryResult {
@@ -260,7 +263,7 @@ export class QueryEngine {
     // looks at the signal only between slices, and a short statement ends within its first.
     if (signal?.aborted === true) throw abortReason(signal);
     if (prepared.kind === 'write' && ctx.writes_private !== true) return this.execute(prepared, graph, ctx);
-    const started = this.start(prepared, graph, ctx, true);
+    const started = this.start(prepared, graph, ctx, true, signal);
     if (!('flow' in started)) return started;
     try {
       await drive(started.flow, started.deadline, signal, ctx.slice_ms ?? slice_ms_max, this.slices);
@@ -273,7 +276,7 @@ export class QueryEngine {
   }
 
   /** Checks, plans and compiles a statement, and starts it; the result is read once its flow ends. */
-  private start(prepared: Prepared, graph: GraphReader, ctx: ExecuteContext, sliced: boolean): QueryResult | Started {
+  private start(prepared: Prepared, graph: GraphReader, ctx: ExecuteContext, sliced: boolean, signal?: AbortSignal): QueryResult | Started {
     const statement = prepared.statement;
     if (statement.kind !== 'query') {
       throw failedPrecondition(`a ${prepared.kind} statement is carried out by the server, not the query engine`);
@@ -290,7 +293,7 @@ export class QueryEngine {
     return runtimeLimits(() => {
       // The pipeline from bound statement to rows (parse and bind happened in `prepare`):
       const logical = this.plan(prepared, statement, target, ctx.params); // plan + optimize, cached
-      const cx = this.context(statement, target, ctx);
+      const cx = this.context(statement, target, ctx, sliced, signal);
       const physical = cx.subplan(logical); // compile to physical operators
       if (sliced) cx.deadline.beginSlice(ctx.slice_ms ?? slice_ms_max);
       const { flow, rows } = run(logical, physical, cx); // execute: the first slice runs here
@@ -408,7 +411,7 @@ export class QueryEngine {
     return ctx.validAt(graph, instantMicros(at)!);
   }
 
-  private context(statement: BoundQueryStatement, graph: GraphReader, ctx: ExecuteContext): ExecContext {
+  private context(statement: BoundQueryStatement, graph: GraphReader, ctx: ExecuteContext, sliced = false, signal?: AbortSignal): ExecContext {
     const writes = graph instanceof WriteSet ? graph : undefined;
     const access = new GraphAccess(graph, writes, writes === undefined ? undefined : ctx.write_lens);
     const instant = instantOf(ctx.now_us);
@@ -447,6 +450,9 @@ export class QueryEngine {
       candidates: new Map(),
       batches: ctx.batches,
       transactions: ctx.transactions,
+      csv: ctx.csv ?? no_csv_sources,
+      can_wait: sliced,
+      signal,
       planner,
       subplan: (plan) => compilePlan(plan, env),
     };

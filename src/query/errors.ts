@@ -17,7 +17,9 @@ export type CypherErrorType =
   | 'ConstraintValidationFailed'
   | 'ConstraintVerificationFailed'
   | 'PropertyNotFound'
-  | 'LabelNotFound';
+  | 'LabelNotFound'
+  /** LOAD CSV could not read its source (Neo4j's Neo.ClientError.Statement.ExternalResourceFailed). */
+  | 'ExternalResourceFailed';
 
 export type CypherErrorPhase = 'compile time' | 'runtime';
 

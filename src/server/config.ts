@@ -97,6 +97,15 @@ export interface ServerConfig {
   readonly console: 'ON' | 'OFF';
   /** The gRPC port's HTTP/2 implementation: Weft's own engine, or node:http2 as a fallback (docs/api.md, "The gRPC server"). */
   readonly grpc_http2_engine: 'WEFT' | 'NODE';
+  /**
+   * The directory LOAD CSV resolves `file:///` URLs in, like a chroot (Neo4j's `server.directories.import`);
+   * a relative path is under the data directory. Paths that lead out of it are refused.
+   */
+  readonly load_csv_import_dir: string;
+  /** Whether LOAD CSV reads `file:///` URLs at all (Neo4j's `dbms.security.allow_csv_import_from_file_urls`). */
+  readonly load_csv_file_urls: 'ON' | 'OFF';
+  /** Whether LOAD CSV reads `http://` and `https://` URLs. */
+  readonly load_csv_remote: 'ON' | 'OFF';
   /** Test only: run this engine format instead of the release's own; 0 for the release's. Refused unless WEFT_TEST_FORMATS=1 (docs/upgrades.md). */
   readonly engine_format_override: number;
 }
@@ -161,6 +170,9 @@ export const defaultConfig: ServerConfig = {
   ops_backup: 'ON',
   console: 'ON',
   grpc_http2_engine: 'WEFT',
+  load_csv_import_dir: 'import',
+  load_csv_file_urls: 'ON',
+  load_csv_remote: 'ON',
   engine_format_override: 0,
 };
 
@@ -171,6 +183,8 @@ const choices: Partial<Record<Key, readonly string[]>> = {
   default_read_concern: ['LOCAL', 'MAJORITY', 'LINEARIZABLE', 'SNAPSHOT'],
   default_write_journal: ['JOURNAL', 'CACHE', 'MEMORY'],
   ops_backup: ['ON', 'OFF'],
+  load_csv_file_urls: ['ON', 'OFF'],
+  load_csv_remote: ['ON', 'OFF'],
   console: ['ON', 'OFF'],
   grpc_http2_engine: ['WEFT', 'NODE'],
   peer_http2_engine: ['WEFT', 'NODE'],

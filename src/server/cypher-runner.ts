@@ -21,6 +21,7 @@ import { RunningTransactions, type StatementHandle } from './running-transaction
 import { abortReason } from '../query/execute/slices.js';
 import { computedLens, computedRefs, readWithComputed, validTimeReader, wallClockMicros, type ReadClock } from './computed/read-views.js';
 import { seek_fraction_max, seek_nodes_min } from '../query/plan/cardinality.js';
+import type { CsvSources } from '../query/execute/csv/csv-source.js';
 
 /**
  * Runs Cypher statements for the member: reads on a snapshot, auto-committed writes through the write
@@ -55,6 +56,8 @@ export class CypherRunner {
   private clock: ReadClock = wallClockMicros;
   /** Running statements and open transactions, for SHOW and TERMINATE TRANSACTIONS. */
   readonly transactions = new RunningTransactions();
+  /** Where LOAD CSV reads; every LOAD CSV is refused when absent. */
+  csv: CsvSources | undefined;
 
   constructor(
     private readonly db: Database,
@@ -264,6 +267,7 @@ export class CypherRunner {
       viewAt: (ts: number) => readWithComputed(this.db, this.db.viewAtTimestamp(ts), ts),
       validAt: validTimeReader(this.db, this.clock),
       transactions: this.transactions,
+      ...(this.csv !== undefined && { csv: this.csv }),
     };
   }
 

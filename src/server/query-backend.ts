@@ -1,4 +1,5 @@
 import { deadlineExceeded } from '../common/errors.js';
+import type { CsvSources } from '../query/execute/csv/csv-source.js';
 import type { Value } from '../common/values/value.js';
 import type { CypherCall, CypherOutcome, PlanNode, QueryBackend, ReadLevel } from '../api/query-service.js';
 import type { ConcernDefaults } from '../log/write-concern.js';
@@ -27,6 +28,8 @@ export interface QueryBackendOptions {
   readonly limits?: StatementLimits;
   /** The read time of computed properties; the wall clock when absent. */
   readonly read_clock?: ReadClock;
+  /** Where LOAD CSV reads; every LOAD CSV is refused when absent. */
+  readonly csv?: CsvSources;
 }
 
 export function memberQueryBackend(db: Database, txs: Transactions, options: QueryBackendOptions): QueryBackend {
@@ -34,6 +37,7 @@ export function memberQueryBackend(db: Database, txs: Transactions, options: Que
   const read_clock = options.read_clock ?? wallClockMicros;
   const runner = new CypherRunner(db, options.engine ?? new QueryEngine({ indexes: indexCatalogOf(db) }), options.limits ?? no_statement_limits);
   runner.vector_build_wait_ms = options.vector_build_wait_ms;
+  runner.csv = options.csv;
   if (options.schema !== undefined) runner.handleSchemaWith(options.schema);
   if (options.read_clock !== undefined) runner.useClock(options.read_clock);
   // SHOW and TERMINATE TRANSACTIONS see the interactive transactions beside the running statements.

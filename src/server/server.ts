@@ -1,4 +1,5 @@
 import { resolveWriteConcern } from '../log/write-concern.js';
+import { ServerCsvSources, loadCsvSettings } from './load-csv/csv-sources.js';
 import { startGrpcServer, type GrpcServerHandle } from '../api/grpc-server.js';
 import { grpcTlsOf } from './grpc-tls.js';
 import { startRestServer, type RestServerHandle } from '../api/rest-server.js';
@@ -154,6 +155,7 @@ export async function startServer(
     engine,
     limits: { statement_timeout_ms: config.statement_timeout_ms, gate: statements, write_set_limit_mb: config.write_set_limit_mb },
     read_clock: clock_us,
+    csv: new ServerCsvSources(loadCsvSettings(config)),
   });
   const query = readOnlyAwareQueries(memberQueries, versions);
   metrics.watchStatements(statements, () => engine.planCacheStats());

@@ -53,6 +53,7 @@ const context: FunctionContext = {
   clock: { statement: () => FIXED_INSTANT, transaction: () => FIXED_INSTANT, realtime: () => FIXED_INSTANT },
   defaultTimeZone: 'UTC',
   random: () => 0.5,
+  loadCsv: { line: null, file: null },
 };
 
 function unsupported(what: string): never {

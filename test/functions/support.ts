@@ -18,6 +18,7 @@ export const testContext: FunctionContext = {
   },
   defaultTimeZone: 'UTC',
   random: () => 0.25,
+  loadCsv: { line: null, file: null },
 };
 
 export function call(name: string, ...args: Value[]): Value {

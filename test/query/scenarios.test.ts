@@ -8,18 +8,20 @@ import { openWeftTckEngine } from '../tck/weft-engine.js';
 
 /**
  * Scenarios of the query engine's statements beyond openCypher 9 (keywords as names, the forms of
- * `CALL { } IN TRANSACTIONS`, the SHOW commands): feature files under ./features in the TCK's step
- * grammar, run by the TCK runner against the embedded engine as test/conformance runs its own. Each
- * file is one test; every scenario must pass at the strict level.
+ * `CALL { } IN TRANSACTIONS`, the SHOW commands, LOAD CSV): feature files under ./features in the TCK's
+ * step grammar, run by the TCK runner against the embedded engine as test/conformance runs its own. Each
+ * file is one test; every scenario must pass at the strict level. LOAD CSV reads its `file:///` URLs
+ * from ./features/csv.
  */
 const FEATURES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'features');
+const CSV_DIR = join(FEATURES_DIR, 'csv');
 /** Bound on one scenario; the scenarios are small queries over graphs of a few elements. */
 const CASE_TIMEOUT_MS = 10_000;
 
 describe('query engine scenarios against the embedded engine', () => {
   let engine: TckEngine;
   beforeAll(async () => {
-    engine = await openWeftTckEngine();
+    engine = await openWeftTckEngine({ load_csv_import_dir: CSV_DIR });
   });
   afterAll(async () => {
     await engine.close?.();

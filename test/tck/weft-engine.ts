@@ -22,9 +22,14 @@ import type {
  * (on tmpfs when the machine has one, so the log's fsyncs cost nothing); opening one takes a few ms.
  * Entities a statement deleted are described from the snapshot taken just before it.
  */
-export async function openWeftTckEngine(): Promise<TckEngine> {
+export async function openWeftTckEngine(options: WeftTckOptions = {}): Promise<TckEngine> {
   const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
-  return new WeftTckEngine(mkdtempSync(join(base, 'weft-tck-')));
+  return new WeftTckEngine(mkdtempSync(join(base, 'weft-tck-')), options);
+}
+
+export interface WeftTckOptions {
+  /** Where LOAD CSV resolves `file:///` URLs: scenarios read their CSV files from there. */
+  readonly load_csv_import_dir?: string;
 }
 
 class WeftTckEngine implements TckEngine {
@@ -33,14 +38,21 @@ class WeftTckEngine implements TckEngine {
   private readonly procedures = new ProcedureRegistry();
   private before: GraphReader | undefined;
 
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly options: WeftTckOptions,
+  ) {}
 
   async reset(): Promise<void> {
     await this.closeDb();
     this.procedures.clear();
     const path = join(this.dir, String(this.generation++));
     mkdirSync(path, { recursive: true });
-    this.db = await open(path, { procedures: this.procedures, memory_limit_bytes: 1024 * 1024 * 1024 });
+    this.db = await open(path, {
+      procedures: this.procedures,
+      memory_limit_bytes: 1024 * 1024 * 1024,
+      ...(this.options.load_csv_import_dir !== undefined && { load_csv_import_dir: this.options.load_csv_import_dir }),
+    });
     this.before = undefined;
   }
 

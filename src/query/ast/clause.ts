@@ -49,6 +49,19 @@ export interface UnwindClause {
   readonly span: Span;
 }
 
+/** `LOAD CSV [WITH HEADERS] FROM url AS variable [FIELDTERMINATOR 'c']`. */
+export interface LoadCsvClause {
+  readonly kind: 'load_csv';
+  /** WITH HEADERS: the first record names the fields, and each later one is a map. */
+  readonly headers: boolean;
+  readonly url: Expression;
+  readonly variable: string;
+  readonly variable_span: Span;
+  /** One character (code point); the builder checks it. Absent: a comma. */
+  readonly terminator?: string;
+  readonly span: Span;
+}
+
 export interface YieldItem {
   /** The procedure's output field. */
   readonly field: string;
@@ -216,6 +229,7 @@ export interface FinishClause {
 export type Clause =
   | MatchClause
   | UnwindClause
+  | LoadCsvClause
   | CallClause
   | CreateClause
   | MergeClause

@@ -10,8 +10,8 @@ import type { ExpressionBinder } from './bind-expression.js';
 import type { ProjectionBinder } from './bind-projection.js';
 import { acceptsArgument, no_procedures } from './procedures.js';
 import { SubqueryCallBinder } from './bind-subquery-call.js';
-import { Scope, kindOfType } from './scope.js';
-import { describeType, elementOf, mayBe } from './static-type.js';
+import { Scope, csv_file_name, csv_line_name, kindOfType } from './scope.js';
+import { describeType, elementOf, integer_type, listOf, map_type, mayBe, string_type } from './static-type.js';
 
 /** Binds one clause against the current scope; returns the clause and the scope after it. */
 export class ClauseBinder {
@@ -43,6 +43,24 @@ export class ClauseBinder {
         const variable = this.c.variables.make(clause.variable, kindOfType(type), type);
         scope.declare(variable);
         return { clause: { kind: 'unwind', expression, variable, span }, scope };
+      }
+      case 'load_csv': {
+        const url = this.expressions.bind(clause.url, env(scope));
+        if (!mayBe(url.type, 'string')) {
+          throw bindError('InvalidArgumentType', `LOAD CSV FROM needs a STRING URL, not a ${describeType(url.type)}`, clause.url.span);
+        }
+        if (scope.lookup(clause.variable) !== undefined) {
+          throw bindError('VariableAlreadyBound', `variable \`${clause.variable}\` is already bound`, clause.variable_span);
+        }
+        const variable = this.c.variables.make(clause.variable, 'value', clause.headers ? map_type : listOf(string_type));
+        scope.declare(variable);
+        // A later LOAD CSV declares them again: linenumber() and file() answer for the nearest one.
+        const line = this.c.variables.make(csv_line_name, 'value', integer_type);
+        const file = this.c.variables.make(csv_file_name, 'value', string_type);
+        scope.declare(line);
+        scope.declare(file);
+        const terminator = clause.terminator;
+        return { clause: { kind: 'load_csv', headers: clause.headers, url, variable, line, file, ...(terminator !== undefined && { terminator }), span }, scope };
       }
       case 'call':
         return { clause: this.call(clause, scope, standalone), scope };

@@ -6,7 +6,7 @@ import { callsNonDeterministic } from './bound-walk.js';
 import type { BoundExpression, BoundMapProjectionItem, BoundVariable } from './bound-expression.js';
 import { bindError, type BindContext, type ExpressionEnv } from './context.js';
 import { checkFunctionArguments, functionResultType } from './function-types.js';
-import { Scope, kindOfType } from './scope.js';
+import { Scope, csv_file_name, csv_line_name, kindOfType } from './scope.js';
 import {
   any_type,
   boolean_type,
@@ -366,6 +366,11 @@ export class ExpressionBinder {
   }
 
   private functionCall(name: string, distinct: boolean, argExprs: readonly Expression[], env: ExpressionEnv, span: Span): BoundExpression {
+    // The line or file of the row of the nearest LOAD CSV in scope; without one, the catalog's functions
+    // answer for the record read last (null before any: the manual).
+    const csv = argExprs.length === 0 && !distinct ? csvFunction(name) : undefined;
+    const variable = csv === undefined ? undefined : env.scope.lookup(csv === 'line' ? csv_line_name : csv_file_name);
+    if (variable !== undefined) return { kind: 'variable', variable, type: csv === 'line' ? integer_type : string_type, span };
     const signature = this.c.lookupFunction(name);
     if (signature === undefined) throw bindError('UnknownFunction', `unknown function '${name}'`, span);
     if (argExprs.length < signature.min_args || argExprs.length > signature.max_args) {
@@ -425,6 +430,12 @@ function temporalArithmetic(op: 'add' | 'sub' | 'mul' | 'div', left: StaticType,
     case 'div':
       return duration(left) && isNumeric(right) ? left : undefined;
   }
+}
+
+/** `linenumber()` and `file()`, which read the row of a LOAD CSV rather than compute. */
+function csvFunction(name: string): 'line' | 'file' | undefined {
+  const lower = name.toLowerCase();
+  return lower === 'linenumber' ? 'line' : lower === 'file' ? 'file' : undefined;
 }
 
 function numericResult(a: StaticType, b: StaticType): StaticType {

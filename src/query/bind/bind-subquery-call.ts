@@ -7,7 +7,7 @@ import { retrySeconds, type BoundClause, type BoundInTransactions, type BoundOnE
 import type { BoundExpression, BoundVariable } from './bound-expression.js';
 import { bindError, type BindContext } from './context.js';
 import type { ExpressionBinder } from './bind-expression.js';
-import { Scope, kindOfType } from './scope.js';
+import { Scope, csv_file_name, csv_line_name, kindOfType } from './scope.js';
 import { elementOf, mayBe, describeType, map_type } from './static-type.js';
 
 /**
@@ -35,8 +35,11 @@ export class SubqueryCallBinder {
         s.declare(v);
         imported.set(v.id, v);
       }
+      // linenumber() and file() in the body answer for the row it runs on, as they do outside it.
+      const csv = [csv_line_name, csv_file_name].map((n) => scope.lookup(n)).filter((v): v is BoundVariable => v !== undefined);
+      for (const v of csv) s.declare(v);
       // The manual: variables a scope clause imports are visible in the whole body, past any WITH.
-      return { scope: s, sticky: clause.scope === undefined ? [] : vars };
+      return { scope: s, sticky: clause.scope === undefined ? csv : [...vars, ...csv] };
     };
     if (clause.in_transactions !== undefined && this.depth > 0) {
       throw bindError('InvalidClauseComposition', 'CALL { ... } IN TRANSACTIONS cannot be nested in another subquery', clause.in_transactions.span);

@@ -1,4 +1,5 @@
-import { clauseUpdates } from '../ast/clause.js';
+import { clauseUpdates, type Clause } from '../ast/clause.js';
+import type { Query } from '../ast/query.js';
 import type { Statement } from '../ast/statement.js';
 import { assertNever } from '../../common/assert.js';
 import type { FunctionSignature } from '../functions/signature.js';
@@ -43,6 +44,7 @@ export function bind(statement: Statement, options: BindOptions): BoundStatement
         parameters: [...context.parameters].sort(),
         updating,
         ...(statement.query.parts.some((p) => p.clauses.some((c) => c.kind === 'call_subquery' && c.in_transactions !== undefined)) && { in_transactions: true as const }),
+        ...(loadsCsv(statement.query) && { loads_csv: true as const }),
       };
     }
     case 'create_constraint':
@@ -83,4 +85,10 @@ function makeBinder(options: BindOptions): { context: BindContext; expressions: 
   const projections = new ProjectionBinder(context, expressions);
   queries = new QueryBinder(new ClauseBinder(context, expressions, projections));
   return { context, expressions, queries };
+}
+
+/** Whether a LOAD CSV clause runs in the query or in a CALL subquery of it. */
+function loadsCsv(query: Query): boolean {
+  const holds = (c: Clause): boolean => c.kind === 'load_csv' || (c.kind === 'call_subquery' && loadsCsv(c.query));
+  return query.parts.some((p) => p.clauses.some(holds));
 }

@@ -162,6 +162,18 @@ export type BoundClause =
       readonly span: Span;
     }
   | {
+      readonly kind: 'load_csv';
+      readonly headers: boolean;
+      readonly url: BoundExpression;
+      readonly variable: BoundVariable;
+      /** Where each row's line number and the source's file go, for `linenumber()` and `file()`. */
+      readonly line: BoundVariable;
+      readonly file: BoundVariable;
+      /** One character; a comma when absent. */
+      readonly terminator?: string;
+      readonly span: Span;
+    }
+  | {
       readonly kind: 'call';
       /** OPTIONAL CALL: a row the procedure yields nothing for (after WHERE) continues with the yields null. */
       readonly optional: boolean;

@@ -32,6 +32,11 @@ export interface BoundQueryStatement {
    * it runs, so it runs only auto-committed, on the server's batch path (docs/cypher.md section 2.1).
    */
   readonly in_transactions?: true;
+  /**
+   * Present when the statement holds LOAD CSV: a remote source is read as its data arrives, which only
+   * a statement run in time slices can wait for.
+   */
+  readonly loads_csv?: true;
 }
 
 /** PropertyType (SPEC 2.4) as written in `REQUIRE n.p IS :: TYPE`. */

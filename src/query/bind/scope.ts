@@ -42,6 +42,13 @@ export class Scope {
   }
 }
 
+/**
+ * The names under which LOAD CSV declares the slots of its row's line number and file: names no query
+ * can write, so `linenumber()` and `file()` find the nearest LOAD CSV in scope and `RETURN *` leaves them out.
+ */
+export const csv_line_name = ' csv linenumber';
+export const csv_file_name = ' csv file';
+
 /** Allocates the statement's slots. Invariant: all[i].id === i. */
 export class VariableTable {
   readonly all: BoundVariable[] = [];

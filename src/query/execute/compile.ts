@@ -9,6 +9,7 @@ import { expand } from './expand-ops.js';
 import { ExpressionCompiler } from './expression.js';
 import { GraphAccess } from './graph-access.js';
 import { subqueryInTransactions } from './in-transactions-op.js';
+import { loadCsv } from './load-csv-op.js';
 import { repeat } from './repeat-op.js';
 import { searchRepeat } from './search-repeat-op.js';
 import { selectPaths } from './select-paths-op.js';
@@ -114,6 +115,8 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
       return write.del(op, c(op.input), env);
     case 'call':
       return call(op, c(op.input), env);
+    case 'load_csv':
+      return loadCsv(op, c(op.input), env);
     default:
       return assertNever(op, 'logical operator');
   }

@@ -8,6 +8,7 @@ import type { FunctionContext } from '../functions/context.js';
 import type { IndexCatalog } from '../plan/explain.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { Deadline, MemoryBudget } from './budget.js';
+import type { CsvSources } from './csv/csv-source.js';
 import type { ProcedureLibrary } from './procedures.js';
 import type { Flow } from './slices.js';
 import type { TransactionAdmin } from './transaction-admin.js';
@@ -79,6 +80,15 @@ export interface ExecContext {
   readonly batches: BatchCommits | undefined;
   /** The member's running statements and open transactions (SHOW and TERMINATE TRANSACTIONS); absent outside a server or Db. */
   readonly transactions: TransactionAdmin | undefined;
+  /** Where LOAD CSV reads its URLs. */
+  readonly csv: CsvSources;
+  /**
+   * Whether the statement runs under a driver (`executeSliced`), which can wait for what an operator
+   * sets in `Deadline.waiting`; a statement run in one go cannot (LOAD CSV of a remote source needs it).
+   */
+  readonly can_wait: boolean;
+  /** The call's cancellation, which the driver checks between slices; a wait of an operator ends early on it too. */
+  readonly signal: AbortSignal | undefined;
   /** Compiles a nested plan (a pattern in an expression, an EXISTS body) in this context. */
   subplan(plan: LogicalOp): PhysicalOp;
   /** Plans the patterns and queries nested in expressions. */

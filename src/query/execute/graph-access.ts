@@ -162,5 +162,6 @@ export function functionContext(access: GraphAccess, options: FunctionContextOpt
     clock: options.clock,
     defaultTimeZone: options.defaultTimeZone,
     random: options.random,
+    loadCsv: { line: null, file: null },
   };
 }

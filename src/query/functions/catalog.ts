@@ -2,6 +2,7 @@ import { aggregateFunctions } from './aggregates.js';
 import { conversionFunctions } from './conversion-functions.js';
 import type { FunctionDefinition } from './definition.js';
 import { listFunctions } from './list-functions.js';
+import { loadCsvFunctions } from './load-csv-functions.js';
 import { mathFunctions } from './math-functions.js';
 import type { FunctionCatalog, FunctionSignature } from './signature.js';
 import { spatialFunctions } from './spatial-functions.js';
@@ -23,7 +24,7 @@ const by_category: readonly { readonly category: string; readonly functions: rea
   { category: 'Other', functions: dynamicNameFunctions },
   { category: 'Predicate', functions: typeFunctions },
   { category: 'Numeric', functions: mathFunctions },
-  { category: 'Scalar', functions: conversionFunctions },
+  { category: 'Scalar', functions: [...conversionFunctions, ...loadCsvFunctions] },
   { category: 'Temporal', functions: temporalFunctions },
   { category: 'Spatial', functions: spatialFunctions },
   { category: 'Aggregating', functions: aggregateFunctions },
@@ -38,6 +39,7 @@ const all: readonly FunctionDefinition[] = [
   ...typeFunctions,
   ...mathFunctions,
   ...conversionFunctions,
+  ...loadCsvFunctions,
   ...temporalFunctions,
   ...spatialFunctions,
   ...aggregateFunctions,

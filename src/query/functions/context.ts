@@ -35,4 +35,12 @@ export interface FunctionContext {
   readonly defaultTimeZone: string;
   /** Uniform in [0, 1); injected so that tests and simulations can replay. */
   random(): number;
+  /** The record LOAD CSV read last in the statement, which its operator updates. */
+  readonly loadCsv: LoadCsvPosition;
+}
+
+/** Where LOAD CSV is in its source: null for both before it has read a record. */
+export interface LoadCsvPosition {
+  line: bigint | null;
+  file: string | null;
 }

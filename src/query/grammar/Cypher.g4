@@ -138,6 +138,7 @@ clause
     | orderSkipLimitClause
     | letClause
     | filterClause
+    | loadCsvClause
     ;
 
 // ---------------------------------------------------------------------------------------------
@@ -149,6 +150,11 @@ matchClause
 
 unwindClause
     : UNWIND expression AS variable
+    ;
+
+// LOAD CSV (Neo4j 5): the rows of a CSV file, as lists, or as maps WITH HEADERS.
+loadCsvClause
+    : LOAD CSV (WITH HEADERS)? FROM expression AS variable (FIELDTERMINATOR StringLiteral)?
     ;
 
 // OPTIONAL CALL (Neo4j 5.24): a row the procedure yields nothing for continues once with the outputs null.
@@ -920,6 +926,10 @@ nonReservedKeyword
     | INSERT
     | SHOW
     | TERMINATE
+    | LOAD
+    | CSV
+    | HEADERS
+    | FIELDTERMINATOR
     ;
 
 // Labels, relationship types and property keys may be any word, reserved or not (`n.count`, `:End`).
@@ -1045,6 +1055,10 @@ LEADING     : 'LEADING';
 TRAILING    : 'TRAILING';
 BOTH        : 'BOTH';
 FROM        : 'FROM';
+LOAD        : 'LOAD';
+CSV         : 'CSV';
+HEADERS     : 'HEADERS';
+FIELDTERMINATOR : 'FIELDTERMINATOR';
 OFFSET      : 'OFFSET';
 UNION       : 'UNION';
 UNIQUE      : 'UNIQUE';

@@ -42,6 +42,8 @@ export function ownSlots(op: LogicalOp): readonly number[] {
       }
       return out;
     }
+    case 'load_csv':
+      return [op.variable, op.line, op.file];
     case 'hash_join':
     case 'value_hash_join':
       return op.right_slots;

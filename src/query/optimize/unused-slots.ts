@@ -154,6 +154,9 @@ export function readSlots(plan: LogicalOp): Set<number> {
       case 'unwind':
         expr(op.expression);
         break;
+      case 'load_csv':
+        expr(op.url);
+        break;
       case 'eager':
         slots(op.live);
         break;

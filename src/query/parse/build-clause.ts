@@ -3,6 +3,7 @@ import type {
   Clause,
   ForeachClause,
   InTransactions,
+  LoadCsvClause,
   OnErrorMode,
   OnErrorRetry,
   SubqueryCallClause,
@@ -33,6 +34,7 @@ import {
   type CallClauseContext,
   type ClauseContext,
   type ForeachClauseContext,
+  type LoadCsvClauseContext,
   type InTransactionsContext,
   type InTransactionsRetryContext,
   type OrderSkipLimitClauseContext,
@@ -47,6 +49,7 @@ import {
 import { schemaName, symbolicName, variableName, type Builder } from './builder.js';
 import type { ExpressionBuilder } from './build-expression.js';
 import { labelNames } from './build-expression.js';
+import { stringValue } from './literals.js';
 
 /** Builds one clause. Query options written after a MATCH pattern are handed to `onOption`. */
 export class ClauseBuilder {
@@ -102,6 +105,8 @@ export class ClauseBuilder {
         span,
       };
     }
+    const load = ctx.loadCsvClause();
+    if (load !== null) return this.loadCsv(load, span);
     const call = ctx.callClause();
     if (call !== null) return this.call(call);
     const subquery = ctx.subqueryCallClause();
@@ -294,6 +299,32 @@ export class ClauseBuilder {
       on_error = mode.toLowerCase() as OnErrorMode;
     }
     return { on_error, retry: { ...(ctx._duration !== undefined && { duration: this.b.expression(ctx._duration) }), span } };
+  }
+
+  /** LOAD CSV: FIELDTERMINATOR names one character, neither a quote nor a line break. */
+  private loadCsv(ctx: LoadCsvClauseContext, span: Span): LoadCsvClause {
+    const v = ctx.variable();
+    const t = ctx.StringLiteral();
+    let terminator: string | undefined;
+    if (t !== null) {
+      const tspan = span;
+      terminator = stringValue(t.getText(), tspan, this.b.source.error.bind(this.b.source));
+      if ([...terminator].length !== 1) {
+        throw this.b.source.error('InvalidArgumentValue', `FIELDTERMINATOR needs one character, not '${terminator}'`, tspan);
+      }
+      if (terminator === '"' || terminator === '\n' || terminator === '\r') {
+        throw this.b.source.error('InvalidArgumentValue', 'FIELDTERMINATOR cannot be a double quote or a line break', tspan);
+      }
+    }
+    return {
+      kind: 'load_csv',
+      headers: ctx.HEADERS() !== null,
+      url: this.b.expression(ctx.expression()),
+      variable: variableName(v),
+      variable_span: this.b.source.span(v),
+      ...(terminator !== undefined && { terminator }),
+      span,
+    };
   }
 
   /** FOREACH holds updating clauses only (FOREACH among them): a read inside is refused here. */

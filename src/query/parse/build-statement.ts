@@ -332,6 +332,8 @@ function clauseName(clause: Clause): string {
       return 'MATCH';
     case 'unwind':
       return 'UNWIND';
+    case 'load_csv':
+      return 'LOAD CSV';
     case 'with':
       return 'WITH';
     case 'call_subquery':

@@ -74,6 +74,8 @@ export const seek_nodes_min = 1000;
  * and 5 ms for 5,000.
  */
 export const bounded_seek_fraction_max = 0.01;
+/** Rows assumed for each source a LOAD CSV reads: its size is not known before the statement runs. */
+export const LOAD_CSV_ROWS = 1000;
 /** Rows assumed for an UNWIND of an unknown list. */
 export const UNWIND_ROWS = 10;
 /** Nodes of a label looked at to measure its degree, and the most relationships counted per node. */
@@ -181,6 +183,8 @@ export function estimateRows(op: LogicalOp, counts: GraphCounts): number {
     }
     case 'unwind':
       return estimateRows(op.input, counts) * (op.expression.kind === 'list' ? op.expression.items.length : UNWIND_ROWS);
+    case 'load_csv':
+      return estimateRows(op.input, counts) * LOAD_CSV_ROWS;
     case 'union':
       return op.parts.reduce((n, p) => n + estimateRows(p, counts), 0);
     case 'merge':

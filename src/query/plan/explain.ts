@@ -266,6 +266,16 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
       return ['Limit', { count: expressionText(op.count, names) }];
     case 'unwind':
       return ['Unwind', { expression: `${expressionText(op.expression, names)} AS ${n(op.variable)}` }];
+    case 'load_csv':
+      return [
+        'LoadCSV',
+        {
+          url: expressionText(op.url, names),
+          variable: n(op.variable),
+          format: op.headers ? 'maps (WITH HEADERS)' : 'lists',
+          ...(op.terminator !== ',' && { terminator: JSON.stringify(op.terminator) }),
+        },
+      ];
     case 'eager':
       return ['Eager', {}];
     case 'create':

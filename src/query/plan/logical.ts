@@ -286,6 +286,21 @@ export type LogicalOp =
       /** FOREACH's list: a value that is neither a list nor null is a TypeError (UNWIND takes it as one element). */
       readonly lists_only?: true;
     }
+  /**
+   * LOAD CSV: per input row, the records of the CSV at `url`, each written to `variable` (a list of
+   * fields, or a map by the header's names) with its line number and the source's file in `line` and `file`.
+   */
+  | {
+      readonly op: 'load_csv';
+      readonly input: LogicalOp;
+      readonly url: BoundExpression;
+      readonly headers: boolean;
+      /** One character. */
+      readonly terminator: string;
+      readonly variable: number;
+      readonly line: number;
+      readonly file: number;
+    }
   /** Reads its whole input before passing any row on: the barrier between reads and writes. */
   | {
       readonly op: 'eager';

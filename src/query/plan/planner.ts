@@ -104,6 +104,18 @@ function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, co
     case 'unwind':
       bound.add(clause.variable.id);
       return { op: 'unwind', input: plan, expression: clause.expression, variable: clause.variable.id, ...(clause.lists_only === true && { lists_only: true as const }) };
+    case 'load_csv':
+      for (const v of [clause.variable, clause.line, clause.file]) bound.add(v.id);
+      return {
+        op: 'load_csv',
+        input: plan,
+        url: clause.url,
+        headers: clause.headers,
+        terminator: clause.terminator ?? ',',
+        variable: clause.variable.id,
+        line: clause.line.id,
+        file: clause.file.id,
+      };
     case 'call': {
       for (const y of clause.yields) bound.add(y.variable.id);
       const source: LogicalOp = clause.optional ? { op: 'argument' } : plan;

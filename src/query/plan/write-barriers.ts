@@ -170,6 +170,10 @@ export function clauseFootprint(clause: BoundClause): Footprint {
     case 'unwind':
       expressionReads(clause.expression, f);
       return f;
+    case 'load_csv':
+      // The file is not the graph: only the URL's expression reads.
+      expressionReads(clause.url, f);
+      return f;
     case 'create':
       for (const p of clause.pattern) pathCreates(p, f);
       return f;

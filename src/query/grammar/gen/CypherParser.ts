@@ -77,58 +77,62 @@ export class CypherParser extends antlr.Parser {
     public static readonly TRAILING = 67;
     public static readonly BOTH = 68;
     public static readonly FROM = 69;
-    public static readonly OFFSET = 70;
-    public static readonly UNION = 71;
-    public static readonly UNIQUE = 72;
-    public static readonly UNWIND = 73;
-    public static readonly USING = 74;
-    public static readonly WHEN = 75;
-    public static readonly WHERE = 76;
-    public static readonly WITH = 77;
-    public static readonly XOR = 78;
-    public static readonly YIELD = 79;
-    public static readonly COLONCOLON = 80;
-    public static readonly DOTDOT = 81;
-    public static readonly PLUSEQ = 82;
-    public static readonly REGEX_MATCH = 83;
-    public static readonly NEQ = 84;
-    public static readonly LTE = 85;
-    public static readonly GTE = 86;
-    public static readonly EQ = 87;
-    public static readonly LT = 88;
-    public static readonly GT = 89;
-    public static readonly PLUS = 90;
-    public static readonly MINUS = 91;
-    public static readonly STAR = 92;
-    public static readonly SLASH = 93;
-    public static readonly PERCENT = 94;
-    public static readonly AMP = 95;
-    public static readonly BANG = 96;
-    public static readonly CARET = 97;
-    public static readonly DOT = 98;
-    public static readonly COMMA = 99;
-    public static readonly COLON = 100;
-    public static readonly SEMI = 101;
-    public static readonly DOUBLEBAR = 102;
-    public static readonly PIPE = 103;
-    public static readonly DOLLAR = 104;
-    public static readonly LPAREN = 105;
-    public static readonly RPAREN = 106;
-    public static readonly LBRACK = 107;
-    public static readonly RBRACK = 108;
-    public static readonly LBRACE = 109;
-    public static readonly RBRACE = 110;
-    public static readonly HexInteger = 111;
-    public static readonly OctalInteger = 112;
-    public static readonly DecimalInteger = 113;
-    public static readonly FloatLiteral = 114;
-    public static readonly StringLiteral = 115;
-    public static readonly EscapedSymbolicName = 116;
-    public static readonly UnescapedSymbolicName = 117;
-    public static readonly WHITESPACE = 118;
-    public static readonly HINT_COMMENT = 119;
-    public static readonly BLOCK_COMMENT = 120;
-    public static readonly LINE_COMMENT = 121;
+    public static readonly LOAD = 70;
+    public static readonly CSV = 71;
+    public static readonly HEADERS = 72;
+    public static readonly FIELDTERMINATOR = 73;
+    public static readonly OFFSET = 74;
+    public static readonly UNION = 75;
+    public static readonly UNIQUE = 76;
+    public static readonly UNWIND = 77;
+    public static readonly USING = 78;
+    public static readonly WHEN = 79;
+    public static readonly WHERE = 80;
+    public static readonly WITH = 81;
+    public static readonly XOR = 82;
+    public static readonly YIELD = 83;
+    public static readonly COLONCOLON = 84;
+    public static readonly DOTDOT = 85;
+    public static readonly PLUSEQ = 86;
+    public static readonly REGEX_MATCH = 87;
+    public static readonly NEQ = 88;
+    public static readonly LTE = 89;
+    public static readonly GTE = 90;
+    public static readonly EQ = 91;
+    public static readonly LT = 92;
+    public static readonly GT = 93;
+    public static readonly PLUS = 94;
+    public static readonly MINUS = 95;
+    public static readonly STAR = 96;
+    public static readonly SLASH = 97;
+    public static readonly PERCENT = 98;
+    public static readonly AMP = 99;
+    public static readonly BANG = 100;
+    public static readonly CARET = 101;
+    public static readonly DOT = 102;
+    public static readonly COMMA = 103;
+    public static readonly COLON = 104;
+    public static readonly SEMI = 105;
+    public static readonly DOUBLEBAR = 106;
+    public static readonly PIPE = 107;
+    public static readonly DOLLAR = 108;
+    public static readonly LPAREN = 109;
+    public static readonly RPAREN = 110;
+    public static readonly LBRACK = 111;
+    public static readonly RBRACK = 112;
+    public static readonly LBRACE = 113;
+    public static readonly RBRACE = 114;
+    public static readonly HexInteger = 115;
+    public static readonly OctalInteger = 116;
+    public static readonly DecimalInteger = 117;
+    public static readonly FloatLiteral = 118;
+    public static readonly StringLiteral = 119;
+    public static readonly EscapedSymbolicName = 120;
+    public static readonly UnescapedSymbolicName = 121;
+    public static readonly WHITESPACE = 122;
+    public static readonly HINT_COMMENT = 123;
+    public static readonly BLOCK_COMMENT = 124;
+    public static readonly LINE_COMMENT = 125;
     public static readonly RULE_script = 0;
     public static readonly RULE_statement = 1;
     public static readonly RULE_showCommand = 2;
@@ -150,137 +154,138 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_clause = 18;
     public static readonly RULE_matchClause = 19;
     public static readonly RULE_unwindClause = 20;
-    public static readonly RULE_callClause = 21;
-    public static readonly RULE_subqueryCallClause = 22;
-    public static readonly RULE_subqueryScope = 23;
-    public static readonly RULE_inTransactions = 24;
-    public static readonly RULE_inTransactionsParameter = 25;
-    public static readonly RULE_inTransactionsRetry = 26;
-    public static readonly RULE_inTransactionsReport = 27;
-    public static readonly RULE_procedureName = 28;
-    public static readonly RULE_yieldItems = 29;
-    public static readonly RULE_yieldItem = 30;
-    public static readonly RULE_createClause = 31;
-    public static readonly RULE_mergeClause = 32;
-    public static readonly RULE_mergeAction = 33;
-    public static readonly RULE_setClause = 34;
-    public static readonly RULE_setItem = 35;
-    public static readonly RULE_removeClause = 36;
-    public static readonly RULE_removeItem = 37;
-    public static readonly RULE_deleteClause = 38;
-    public static readonly RULE_foreachClause = 39;
-    public static readonly RULE_orderSkipLimitClause = 40;
-    public static readonly RULE_finishClause = 41;
-    public static readonly RULE_letClause = 42;
-    public static readonly RULE_letItem = 43;
-    public static readonly RULE_filterClause = 44;
-    public static readonly RULE_withClause = 45;
-    public static readonly RULE_returnClause = 46;
-    public static readonly RULE_projectionBody = 47;
-    public static readonly RULE_projectionItems = 48;
-    public static readonly RULE_projectionItem = 49;
-    public static readonly RULE_order = 50;
-    public static readonly RULE_skip = 51;
-    public static readonly RULE_limit = 52;
-    public static readonly RULE_sortItem = 53;
-    public static readonly RULE_where = 54;
-    public static readonly RULE_pattern = 55;
-    public static readonly RULE_patternPart = 56;
-    public static readonly RULE_pathSelector = 57;
-    public static readonly RULE_shortestPathPattern = 58;
-    public static readonly RULE_patternElement = 59;
-    public static readonly RULE_relationshipsPattern = 60;
-    public static readonly RULE_nodePattern = 61;
-    public static readonly RULE_isLabelExpression = 62;
-    public static readonly RULE_labelExpression = 63;
-    public static readonly RULE_labelDisjunction = 64;
-    public static readonly RULE_labelConjunction = 65;
-    public static readonly RULE_labelNegation = 66;
-    public static readonly RULE_labelAtom = 67;
-    public static readonly RULE_patternElementChain = 68;
-    public static readonly RULE_quantifiedPath = 69;
-    public static readonly RULE_pathQuantifier = 70;
-    public static readonly RULE_relationshipPattern = 71;
-    public static readonly RULE_relationshipDetail = 72;
-    public static readonly RULE_properties = 73;
-    public static readonly RULE_relationshipTypes = 74;
-    public static readonly RULE_nodeLabels = 75;
-    public static readonly RULE_nodeLabel = 76;
-    public static readonly RULE_dynamicName = 77;
-    public static readonly RULE_rangeLiteral = 78;
-    public static readonly RULE_rangeBound = 79;
-    public static readonly RULE_labelName = 80;
-    public static readonly RULE_relTypeName = 81;
-    public static readonly RULE_propertyExpression = 82;
-    public static readonly RULE_expression = 83;
-    public static readonly RULE_orExpression = 84;
-    public static readonly RULE_xorExpression = 85;
-    public static readonly RULE_andExpression = 86;
-    public static readonly RULE_notExpression = 87;
-    public static readonly RULE_comparisonExpression = 88;
-    public static readonly RULE_comparisonOperator = 89;
-    public static readonly RULE_predicateExpression = 90;
-    public static readonly RULE_predicateSuffix = 91;
-    public static readonly RULE_valueTypeExpression = 92;
-    public static readonly RULE_valueTypeAlternative = 93;
-    public static readonly RULE_valueTypeWord = 94;
-    public static readonly RULE_addOrSubtractExpression = 95;
-    public static readonly RULE_addOrSubtractOperator = 96;
-    public static readonly RULE_multiplyDivideModuloExpression = 97;
-    public static readonly RULE_multiplyDivideModuloOperator = 98;
-    public static readonly RULE_powerOfExpression = 99;
-    public static readonly RULE_unaryAddOrSubtractExpression = 100;
-    public static readonly RULE_nonArithmeticOperatorExpression = 101;
-    public static readonly RULE_listOperator = 102;
-    public static readonly RULE_propertyLookup = 103;
-    public static readonly RULE_atom = 104;
-    public static readonly RULE_countStar = 105;
-    public static readonly RULE_caseExpression = 106;
-    public static readonly RULE_caseAlternative = 107;
-    public static readonly RULE_caseWhenOperand = 108;
-    public static readonly RULE_listComprehension = 109;
-    public static readonly RULE_patternComprehension = 110;
-    public static readonly RULE_quantifierExpression = 111;
-    public static readonly RULE_quantifier = 112;
-    public static readonly RULE_filterExpression = 113;
-    public static readonly RULE_reduceExpression = 114;
-    public static readonly RULE_subqueryExpression = 115;
-    public static readonly RULE_parenthesizedExpression = 116;
-    public static readonly RULE_trimFromExpression = 117;
-    public static readonly RULE_functionInvocation = 118;
-    public static readonly RULE_functionName = 119;
-    public static readonly RULE_namespace = 120;
-    public static readonly RULE_mapProjection = 121;
-    public static readonly RULE_mapProjectionItem = 122;
-    public static readonly RULE_parameter = 123;
-    public static readonly RULE_literal = 124;
-    public static readonly RULE_booleanLiteral = 125;
-    public static readonly RULE_numberLiteral = 126;
-    public static readonly RULE_integerLiteral = 127;
-    public static readonly RULE_listLiteral = 128;
-    public static readonly RULE_mapLiteral = 129;
-    public static readonly RULE_propertyKeyName = 130;
-    public static readonly RULE_schemaCommand = 131;
-    public static readonly RULE_createConstraint = 132;
-    public static readonly RULE_constraintRequirement = 133;
-    public static readonly RULE_propertyReference = 134;
-    public static readonly RULE_propertyReferenceList = 135;
-    public static readonly RULE_typeName = 136;
-    public static readonly RULE_dropConstraint = 137;
-    public static readonly RULE_createIndex = 138;
-    public static readonly RULE_indexTarget = 139;
-    public static readonly RULE_createSearchIndex = 140;
-    public static readonly RULE_searchIndexProperties = 141;
-    public static readonly RULE_indexOptions = 142;
-    public static readonly RULE_dropIndex = 143;
-    public static readonly RULE_ifNotExists = 144;
-    public static readonly RULE_ifExists = 145;
-    public static readonly RULE_variable = 146;
-    public static readonly RULE_keywordVariable = 147;
-    public static readonly RULE_symbolicName = 148;
-    public static readonly RULE_nonReservedKeyword = 149;
-    public static readonly RULE_schemaName = 150;
-    public static readonly RULE_reservedWord = 151;
+    public static readonly RULE_loadCsvClause = 21;
+    public static readonly RULE_callClause = 22;
+    public static readonly RULE_subqueryCallClause = 23;
+    public static readonly RULE_subqueryScope = 24;
+    public static readonly RULE_inTransactions = 25;
+    public static readonly RULE_inTransactionsParameter = 26;
+    public static readonly RULE_inTransactionsRetry = 27;
+    public static readonly RULE_inTransactionsReport = 28;
+    public static readonly RULE_procedureName = 29;
+    public static readonly RULE_yieldItems = 30;
+    public static readonly RULE_yieldItem = 31;
+    public static readonly RULE_createClause = 32;
+    public static readonly RULE_mergeClause = 33;
+    public static readonly RULE_mergeAction = 34;
+    public static readonly RULE_setClause = 35;
+    public static readonly RULE_setItem = 36;
+    public static readonly RULE_removeClause = 37;
+    public static readonly RULE_removeItem = 38;
+    public static readonly RULE_deleteClause = 39;
+    public static readonly RULE_foreachClause = 40;
+    public static readonly RULE_orderSkipLimitClause = 41;
+    public static readonly RULE_finishClause = 42;
+    public static readonly RULE_letClause = 43;
+    public static readonly RULE_letItem = 44;
+    public static readonly RULE_filterClause = 45;
+    public static readonly RULE_withClause = 46;
+    public static readonly RULE_returnClause = 47;
+    public static readonly RULE_projectionBody = 48;
+    public static readonly RULE_projectionItems = 49;
+    public static readonly RULE_projectionItem = 50;
+    public static readonly RULE_order = 51;
+    public static readonly RULE_skip = 52;
+    public static readonly RULE_limit = 53;
+    public static readonly RULE_sortItem = 54;
+    public static readonly RULE_where = 55;
+    public static readonly RULE_pattern = 56;
+    public static readonly RULE_patternPart = 57;
+    public static readonly RULE_pathSelector = 58;
+    public static readonly RULE_shortestPathPattern = 59;
+    public static readonly RULE_patternElement = 60;
+    public static readonly RULE_relationshipsPattern = 61;
+    public static readonly RULE_nodePattern = 62;
+    public static readonly RULE_isLabelExpression = 63;
+    public static readonly RULE_labelExpression = 64;
+    public static readonly RULE_labelDisjunction = 65;
+    public static readonly RULE_labelConjunction = 66;
+    public static readonly RULE_labelNegation = 67;
+    public static readonly RULE_labelAtom = 68;
+    public static readonly RULE_patternElementChain = 69;
+    public static readonly RULE_quantifiedPath = 70;
+    public static readonly RULE_pathQuantifier = 71;
+    public static readonly RULE_relationshipPattern = 72;
+    public static readonly RULE_relationshipDetail = 73;
+    public static readonly RULE_properties = 74;
+    public static readonly RULE_relationshipTypes = 75;
+    public static readonly RULE_nodeLabels = 76;
+    public static readonly RULE_nodeLabel = 77;
+    public static readonly RULE_dynamicName = 78;
+    public static readonly RULE_rangeLiteral = 79;
+    public static readonly RULE_rangeBound = 80;
+    public static readonly RULE_labelName = 81;
+    public static readonly RULE_relTypeName = 82;
+    public static readonly RULE_propertyExpression = 83;
+    public static readonly RULE_expression = 84;
+    public static readonly RULE_orExpression = 85;
+    public static readonly RULE_xorExpression = 86;
+    public static readonly RULE_andExpression = 87;
+    public static readonly RULE_notExpression = 88;
+    public static readonly RULE_comparisonExpression = 89;
+    public static readonly RULE_comparisonOperator = 90;
+    public static readonly RULE_predicateExpression = 91;
+    public static readonly RULE_predicateSuffix = 92;
+    public static readonly RULE_valueTypeExpression = 93;
+    public static readonly RULE_valueTypeAlternative = 94;
+    public static readonly RULE_valueTypeWord = 95;
+    public static readonly RULE_addOrSubtractExpression = 96;
+    public static readonly RULE_addOrSubtractOperator = 97;
+    public static readonly RULE_multiplyDivideModuloExpression = 98;
+    public static readonly RULE_multiplyDivideModuloOperator = 99;
+    public static readonly RULE_powerOfExpression = 100;
+    public static readonly RULE_unaryAddOrSubtractExpression = 101;
+    public static readonly RULE_nonArithmeticOperatorExpression = 102;
+    public static readonly RULE_listOperator = 103;
+    public static readonly RULE_propertyLookup = 104;
+    public static readonly RULE_atom = 105;
+    public static readonly RULE_countStar = 106;
+    public static readonly RULE_caseExpression = 107;
+    public static readonly RULE_caseAlternative = 108;
+    public static readonly RULE_caseWhenOperand = 109;
+    public static readonly RULE_listComprehension = 110;
+    public static readonly RULE_patternComprehension = 111;
+    public static readonly RULE_quantifierExpression = 112;
+    public static readonly RULE_quantifier = 113;
+    public static readonly RULE_filterExpression = 114;
+    public static readonly RULE_reduceExpression = 115;
+    public static readonly RULE_subqueryExpression = 116;
+    public static readonly RULE_parenthesizedExpression = 117;
+    public static readonly RULE_trimFromExpression = 118;
+    public static readonly RULE_functionInvocation = 119;
+    public static readonly RULE_functionName = 120;
+    public static readonly RULE_namespace = 121;
+    public static readonly RULE_mapProjection = 122;
+    public static readonly RULE_mapProjectionItem = 123;
+    public static readonly RULE_parameter = 124;
+    public static readonly RULE_literal = 125;
+    public static readonly RULE_booleanLiteral = 126;
+    public static readonly RULE_numberLiteral = 127;
+    public static readonly RULE_integerLiteral = 128;
+    public static readonly RULE_listLiteral = 129;
+    public static readonly RULE_mapLiteral = 130;
+    public static readonly RULE_propertyKeyName = 131;
+    public static readonly RULE_schemaCommand = 132;
+    public static readonly RULE_createConstraint = 133;
+    public static readonly RULE_constraintRequirement = 134;
+    public static readonly RULE_propertyReference = 135;
+    public static readonly RULE_propertyReferenceList = 136;
+    public static readonly RULE_typeName = 137;
+    public static readonly RULE_dropConstraint = 138;
+    public static readonly RULE_createIndex = 139;
+    public static readonly RULE_indexTarget = 140;
+    public static readonly RULE_createSearchIndex = 141;
+    public static readonly RULE_searchIndexProperties = 142;
+    public static readonly RULE_indexOptions = 143;
+    public static readonly RULE_dropIndex = 144;
+    public static readonly RULE_ifNotExists = 145;
+    public static readonly RULE_ifExists = 146;
+    public static readonly RULE_variable = 147;
+    public static readonly RULE_keywordVariable = 148;
+    public static readonly RULE_symbolicName = 149;
+    public static readonly RULE_nonReservedKeyword = 150;
+    public static readonly RULE_schemaName = 151;
+    public static readonly RULE_reservedWord = 152;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
@@ -293,12 +298,13 @@ export class CypherParser extends antlr.Parser {
         "'OF'", "'ON'", "'OPTIONAL'", "'OR'", "'ORDER'", "'REDUCE'", "'REMOVE'", 
         "'REQUIRE'", "'RETURN'", "'SET'", "'SINGLE'", "'SHOW'", "'TERMINATE'", 
         "'SKIP'", "'STARTS'", "'THEN'", "'TIMESTAMP'", "'TRUE'", "'TYPED'", 
-        "'NORMALIZED'", "'LEADING'", "'TRAILING'", "'BOTH'", "'FROM'", "'OFFSET'", 
-        "'UNION'", "'UNIQUE'", "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", 
-        "'WITH'", "'XOR'", "'YIELD'", "'::'", "'..'", "'+='", "'=~'", "'<>'", 
-        "'<='", "'>='", "'='", "'<'", "'>'", "'+'", "'-'", "'*'", "'/'", 
-        "'%'", "'&'", "'!'", "'^'", "'.'", "','", "':'", "';'", "'||'", 
-        "'|'", "'$'", "'('", "')'", "'['", "']'", "'{'", "'}'"
+        "'NORMALIZED'", "'LEADING'", "'TRAILING'", "'BOTH'", "'FROM'", "'LOAD'", 
+        "'CSV'", "'HEADERS'", "'FIELDTERMINATOR'", "'OFFSET'", "'UNION'", 
+        "'UNIQUE'", "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", "'WITH'", 
+        "'XOR'", "'YIELD'", "'::'", "'..'", "'+='", "'=~'", "'<>'", "'<='", 
+        "'>='", "'='", "'<'", "'>'", "'+'", "'-'", "'*'", "'/'", "'%'", 
+        "'&'", "'!'", "'^'", "'.'", "','", "':'", "';'", "'||'", "'|'", 
+        "'$'", "'('", "')'", "'['", "']'", "'{'", "'}'"
     ];
 
     public static readonly symbolicNames = [
@@ -311,22 +317,22 @@ export class CypherParser extends antlr.Parser {
         "ON", "OPTIONAL", "OR", "ORDER", "REDUCE", "REMOVE", "REQUIRE", 
         "RETURN", "SET", "SINGLE", "SHOW", "TERMINATE", "SKIP_", "STARTS", 
         "THEN", "TIMESTAMP", "TRUE", "TYPED", "NORMALIZED", "LEADING", "TRAILING", 
-        "BOTH", "FROM", "OFFSET", "UNION", "UNIQUE", "UNWIND", "USING", 
-        "WHEN", "WHERE", "WITH", "XOR", "YIELD", "COLONCOLON", "DOTDOT", 
-        "PLUSEQ", "REGEX_MATCH", "NEQ", "LTE", "GTE", "EQ", "LT", "GT", 
-        "PLUS", "MINUS", "STAR", "SLASH", "PERCENT", "AMP", "BANG", "CARET", 
-        "DOT", "COMMA", "COLON", "SEMI", "DOUBLEBAR", "PIPE", "DOLLAR", 
-        "LPAREN", "RPAREN", "LBRACK", "RBRACK", "LBRACE", "RBRACE", "HexInteger", 
-        "OctalInteger", "DecimalInteger", "FloatLiteral", "StringLiteral", 
-        "EscapedSymbolicName", "UnescapedSymbolicName", "WHITESPACE", "HINT_COMMENT", 
-        "BLOCK_COMMENT", "LINE_COMMENT"
+        "BOTH", "FROM", "LOAD", "CSV", "HEADERS", "FIELDTERMINATOR", "OFFSET", 
+        "UNION", "UNIQUE", "UNWIND", "USING", "WHEN", "WHERE", "WITH", "XOR", 
+        "YIELD", "COLONCOLON", "DOTDOT", "PLUSEQ", "REGEX_MATCH", "NEQ", 
+        "LTE", "GTE", "EQ", "LT", "GT", "PLUS", "MINUS", "STAR", "SLASH", 
+        "PERCENT", "AMP", "BANG", "CARET", "DOT", "COMMA", "COLON", "SEMI", 
+        "DOUBLEBAR", "PIPE", "DOLLAR", "LPAREN", "RPAREN", "LBRACK", "RBRACK", 
+        "LBRACE", "RBRACE", "HexInteger", "OctalInteger", "DecimalInteger", 
+        "FloatLiteral", "StringLiteral", "EscapedSymbolicName", "UnescapedSymbolicName", 
+        "WHITESPACE", "HINT_COMMENT", "BLOCK_COMMENT", "LINE_COMMENT"
     ];
     public static readonly ruleNames = [
         "script", "statement", "showCommand", "terminateCommand", "chainedTransactionCommand", 
         "transactionIds", "transactionIdsItem", "showWord", "sessionCommand", 
         "sessionValue", "query", "queryOption", "unionPart", "singleQuery", 
         "asOfTimestamp", "queryHint", "hintCommentBody", "hintCall", "clause", 
-        "matchClause", "unwindClause", "callClause", "subqueryCallClause", 
+        "matchClause", "unwindClause", "loadCsvClause", "callClause", "subqueryCallClause", 
         "subqueryScope", "inTransactions", "inTransactionsParameter", "inTransactionsRetry", 
         "inTransactionsReport", "procedureName", "yieldItems", "yieldItem", 
         "createClause", "mergeClause", "mergeAction", "setClause", "setItem", 
@@ -381,19 +387,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 304;
-            this.statement();
             this.state = 306;
+            this.statement();
+            this.state = 308;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 101) {
+            if (_la === 105) {
                 {
-                this.state = 305;
+                this.state = 307;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 308;
+            this.state = 310;
             this.match(CypherParser.EOF);
             }
         }
@@ -414,41 +420,41 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 315;
+            this.state = 317;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 310;
+                this.state = 312;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 311;
+                this.state = 313;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 312;
+                this.state = 314;
                 this.showCommand();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 313;
+                this.state = 315;
                 this.terminateCommand();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 314;
+                this.state = 316;
                 this.query();
                 }
                 break;
@@ -472,44 +478,44 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 4, CypherParser.RULE_showCommand);
         let _la: number;
         try {
-            this.state = 352;
+            this.state = 354;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 10, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 317;
-                this.match(CypherParser.SHOW);
                 this.state = 319;
+                this.match(CypherParser.SHOW);
+                this.state = 321;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 do {
                     {
                     {
-                    this.state = 318;
+                    this.state = 320;
                     this.showWord();
                     }
                     }
-                    this.state = 321;
+                    this.state = 323;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690378) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117);
-                this.state = 324;
+                } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690378) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121);
+                this.state = 326;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 2057) !== 0)) {
+                if (((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 2057) !== 0)) {
                     {
-                    this.state = 323;
+                    this.state = 325;
                     this.transactionIds();
                     }
                 }
 
-                this.state = 327;
+                this.state = 329;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 76) {
+                if (_la === 80) {
                     {
-                    this.state = 326;
+                    this.state = 328;
                     this.where();
                     }
                 }
@@ -519,66 +525,66 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 329;
-                this.match(CypherParser.SHOW);
                 this.state = 331;
+                this.match(CypherParser.SHOW);
+                this.state = 333;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 do {
                     {
                     {
-                    this.state = 330;
+                    this.state = 332;
                     this.showWord();
                     }
                     }
-                    this.state = 333;
+                    this.state = 335;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690378) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117);
-                this.state = 336;
+                } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690378) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121);
+                this.state = 338;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 2057) !== 0)) {
+                if (((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 2057) !== 0)) {
                     {
-                    this.state = 335;
+                    this.state = 337;
                     this.transactionIds();
                     }
                 }
 
-                this.state = 338;
+                this.state = 340;
                 this.match(CypherParser.YIELD);
-                this.state = 339;
-                this.projectionBody();
                 this.state = 341;
+                this.projectionBody();
+                this.state = 343;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 76) {
+                if (_la === 80) {
                     {
-                    this.state = 340;
+                    this.state = 342;
                     this.where();
                     }
                 }
 
-                this.state = 346;
+                this.state = 348;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 137) !== 0)) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 2193) !== 0)) {
                     {
                     {
-                    this.state = 343;
+                    this.state = 345;
                     this.clause();
                     }
                     }
-                    this.state = 348;
+                    this.state = 350;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 350;
+                this.state = 352;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 57 || _la === 58) {
                     {
-                    this.state = 349;
+                    this.state = 351;
                     this.chainedTransactionCommand();
                     }
                 }
@@ -607,51 +613,51 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 354;
-            this.match(CypherParser.TERMINATE);
-            this.state = 355;
-            this.showWord();
             this.state = 356;
+            this.match(CypherParser.TERMINATE);
+            this.state = 357;
+            this.showWord();
+            this.state = 358;
             this.transactionIds();
-            this.state = 371;
+            this.state = 373;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 79) {
+            if (_la === 83) {
                 {
-                this.state = 357;
+                this.state = 359;
                 this.match(CypherParser.YIELD);
-                this.state = 358;
-                this.projectionBody();
                 this.state = 360;
+                this.projectionBody();
+                this.state = 362;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 76) {
+                if (_la === 80) {
                     {
-                    this.state = 359;
+                    this.state = 361;
                     this.where();
                     }
                 }
 
-                this.state = 365;
+                this.state = 367;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 137) !== 0)) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 2193) !== 0)) {
                     {
                     {
-                    this.state = 362;
+                    this.state = 364;
                     this.clause();
                     }
                     }
-                    this.state = 367;
+                    this.state = 369;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 369;
+                this.state = 371;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 57 || _la === 58) {
                     {
-                    this.state = 368;
+                    this.state = 370;
                     this.chainedTransactionCommand();
                     }
                 }
@@ -681,7 +687,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 373;
+            this.state = 375;
             _la = this.tokenStream.LA(1);
             if(!(_la === 57 || _la === 58)) {
             this.errorHandler.recoverInline(this);
@@ -690,73 +696,73 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 374;
+            this.state = 376;
             this.showWord();
-            this.state = 383;
+            this.state = 385;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 16, this.context) ) {
             case 1:
                 {
-                this.state = 375;
+                this.state = 377;
                 this.expression();
-                this.state = 380;
+                this.state = 382;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 99) {
+                while (_la === 103) {
                     {
                     {
-                    this.state = 376;
+                    this.state = 378;
                     this.match(CypherParser.COMMA);
-                    this.state = 377;
+                    this.state = 379;
                     this.expression();
                     }
                     }
-                    this.state = 382;
+                    this.state = 384;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
                 break;
             }
-            this.state = 399;
+            this.state = 401;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 79) {
+            if (_la === 83) {
                 {
-                this.state = 385;
+                this.state = 387;
                 this.match(CypherParser.YIELD);
-                this.state = 386;
-                this.projectionBody();
                 this.state = 388;
+                this.projectionBody();
+                this.state = 390;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 76) {
+                if (_la === 80) {
                     {
-                    this.state = 387;
+                    this.state = 389;
                     this.where();
                     }
                 }
 
-                this.state = 393;
+                this.state = 395;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 137) !== 0)) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 2193) !== 0)) {
                     {
                     {
-                    this.state = 390;
+                    this.state = 392;
                     this.clause();
                     }
                     }
-                    this.state = 395;
+                    this.state = 397;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 397;
+                this.state = 399;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 57 || _la === 58) {
                     {
-                    this.state = 396;
+                    this.state = 398;
                     this.chainedTransactionCommand();
                     }
                 }
@@ -786,21 +792,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 401;
+            this.state = 403;
             this.transactionIdsItem();
-            this.state = 406;
+            this.state = 408;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 99) {
+            while (_la === 103) {
                 {
                 {
-                this.state = 402;
+                this.state = 404;
                 this.match(CypherParser.COMMA);
-                this.state = 403;
+                this.state = 405;
                 this.transactionIdsItem();
                 }
                 }
-                this.state = 408;
+                this.state = 410;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -823,27 +829,27 @@ export class CypherParser extends antlr.Parser {
         let localContext = new TransactionIdsItemContext(this.context, this.state);
         this.enterRule(localContext, 12, CypherParser.RULE_transactionIdsItem);
         try {
-            this.state = 412;
+            this.state = 414;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 409;
+                this.state = 411;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 410;
+                this.state = 412;
                 this.parameter();
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 411;
+                this.state = 413;
                 this.listLiteral();
                 }
                 break;
@@ -868,7 +874,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ShowWordContext(this.context, this.state);
         this.enterRule(localContext, 14, CypherParser.RULE_showWord);
         try {
-            this.state = 418;
+            this.state = 420;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -905,6 +911,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.LOAD:
+            case CypherParser.CSV:
+            case CypherParser.HEADERS:
+            case CypherParser.FIELDTERMINATOR:
             case CypherParser.OFFSET:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
@@ -912,28 +922,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 414;
+                this.state = 416;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.ALL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 415;
+                this.state = 417;
                 this.match(CypherParser.ALL);
                 }
                 break;
             case CypherParser.IN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 416;
+                this.state = 418;
                 this.match(CypherParser.IN);
                 }
                 break;
             case CypherParser.BY:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 417;
+                this.state = 419;
                 this.match(CypherParser.BY);
                 }
                 break;
@@ -960,13 +970,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 420;
-            this.match(CypherParser.SET);
-            this.state = 421;
-            this.symbolicName();
             this.state = 422;
-            this.match(CypherParser.EQ);
+            this.match(CypherParser.SET);
             this.state = 423;
+            this.symbolicName();
+            this.state = 424;
+            this.match(CypherParser.EQ);
+            this.state = 425;
             this.sessionValue();
             }
         }
@@ -987,13 +997,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 18, CypherParser.RULE_sessionValue);
         try {
-            this.state = 429;
+            this.state = 431;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 425;
+                this.state = 427;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -1003,7 +1013,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 426;
+                this.state = 428;
                 this.numberLiteral();
                 }
                 break;
@@ -1011,7 +1021,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 427;
+                this.state = 429;
                 this.booleanLiteral();
                 }
                 break;
@@ -1049,6 +1059,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.LOAD:
+            case CypherParser.CSV:
+            case CypherParser.HEADERS:
+            case CypherParser.FIELDTERMINATOR:
             case CypherParser.OFFSET:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
@@ -1056,7 +1070,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 428;
+                this.state = 430;
                 this.symbolicName();
                 }
                 break;
@@ -1084,47 +1098,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 434;
+            this.state = 436;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 74) {
+            while (_la === 4 || _la === 78) {
                 {
                 {
-                this.state = 431;
+                this.state = 433;
                 this.queryOption();
                 }
                 }
-                this.state = 436;
+                this.state = 438;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 437;
+            this.state = 439;
             this.singleQuery();
-            this.state = 441;
+            this.state = 443;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 71) {
+            while (_la === 75) {
                 {
                 {
-                this.state = 438;
+                this.state = 440;
                 this.unionPart();
                 }
                 }
-                this.state = 443;
+                this.state = 445;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 447;
+            this.state = 449;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 74) {
+            while (_la === 4 || _la === 78) {
                 {
                 {
-                this.state = 444;
+                this.state = 446;
                 this.queryOption();
                 }
                 }
-                this.state = 449;
+                this.state = 451;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1147,20 +1161,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 22, CypherParser.RULE_queryOption);
         try {
-            this.state = 452;
+            this.state = 454;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 450;
+                this.state = 452;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 451;
+                this.state = 453;
                 this.queryHint();
                 }
                 break;
@@ -1188,14 +1202,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 454;
-            this.match(CypherParser.UNION);
             this.state = 456;
+            this.match(CypherParser.UNION);
+            this.state = 458;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 20) {
                 {
-                this.state = 455;
+                this.state = 457;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -1207,7 +1221,7 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 458;
+            this.state = 460;
             this.singleQuery();
             }
         }
@@ -1231,20 +1245,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 461;
+            this.state = 463;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 460;
+                this.state = 462;
                 this.clause();
                 }
                 }
-                this.state = 463;
+                this.state = 465;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 137) !== 0));
+            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 2193) !== 0));
             }
         }
         catch (re) {
@@ -1266,13 +1280,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 465;
-            this.match(CypherParser.AS);
-            this.state = 466;
-            this.match(CypherParser.OF);
             this.state = 467;
-            this.match(CypherParser.TIMESTAMP);
+            this.match(CypherParser.AS);
             this.state = 468;
+            this.match(CypherParser.OF);
+            this.state = 469;
+            this.match(CypherParser.TIMESTAMP);
+            this.state = 470;
             this.expression();
             }
         }
@@ -1296,39 +1310,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 470;
-            this.match(CypherParser.USING);
-            this.state = 471;
-            this.functionName();
             this.state = 472;
+            this.match(CypherParser.USING);
+            this.state = 473;
+            this.functionName();
+            this.state = 474;
             this.match(CypherParser.LPAREN);
-            this.state = 481;
+            this.state = 483;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 201392127) !== 0) || ((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3222274047) !== 0) || ((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 16299) !== 0)) {
                 {
-                this.state = 473;
+                this.state = 475;
                 this.expression();
-                this.state = 478;
+                this.state = 480;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 99) {
+                while (_la === 103) {
                     {
                     {
-                    this.state = 474;
+                    this.state = 476;
                     this.match(CypherParser.COMMA);
-                    this.state = 475;
+                    this.state = 477;
                     this.expression();
                     }
                     }
-                    this.state = 480;
+                    this.state = 482;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 483;
+            this.state = 485;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1352,21 +1366,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 488;
+            this.state = 490;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117) {
+            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121) {
                 {
                 {
-                this.state = 485;
+                this.state = 487;
                 this.hintCall();
                 }
                 }
-                this.state = 490;
+                this.state = 492;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 491;
+            this.state = 493;
             this.match(CypherParser.EOF);
             }
         }
@@ -1390,37 +1404,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 493;
+            this.state = 495;
             this.functionName();
-            this.state = 494;
+            this.state = 496;
             this.match(CypherParser.LPAREN);
-            this.state = 503;
+            this.state = 505;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 201392127) !== 0) || ((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3222274047) !== 0) || ((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 16299) !== 0)) {
                 {
-                this.state = 495;
+                this.state = 497;
                 this.expression();
-                this.state = 500;
+                this.state = 502;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 99) {
+                while (_la === 103) {
                     {
                     {
-                    this.state = 496;
+                    this.state = 498;
                     this.match(CypherParser.COMMA);
-                    this.state = 497;
+                    this.state = 499;
                     this.expression();
                     }
                     }
-                    this.state = 502;
+                    this.state = 504;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 505;
+            this.state = 507;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1441,119 +1455,126 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 36, CypherParser.RULE_clause);
         try {
-            this.state = 523;
+            this.state = 526;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 36, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 507;
+                this.state = 509;
                 this.matchClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 508;
+                this.state = 510;
                 this.unwindClause();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 509;
+                this.state = 511;
                 this.subqueryCallClause();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 510;
+                this.state = 512;
                 this.callClause();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 511;
+                this.state = 513;
                 this.createClause();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 512;
+                this.state = 514;
                 this.mergeClause();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 513;
+                this.state = 515;
                 this.setClause();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 514;
+                this.state = 516;
                 this.removeClause();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 515;
+                this.state = 517;
                 this.deleteClause();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 516;
+                this.state = 518;
                 this.withClause();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 517;
+                this.state = 519;
                 this.returnClause();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 518;
+                this.state = 520;
                 this.foreachClause();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 519;
+                this.state = 521;
                 this.finishClause();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 520;
+                this.state = 522;
                 this.orderSkipLimitClause();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 521;
+                this.state = 523;
                 this.letClause();
                 }
                 break;
             case 16:
                 this.enterOuterAlt(localContext, 16);
                 {
-                this.state = 522;
+                this.state = 524;
                 this.filterClause();
+                }
+                break;
+            case 17:
+                this.enterOuterAlt(localContext, 17);
+                {
+                this.state = 525;
+                this.loadCsvClause();
                 }
                 break;
             }
@@ -1579,42 +1600,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 526;
+            this.state = 529;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 525;
+                this.state = 528;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 528;
+            this.state = 531;
             this.match(CypherParser.MATCH);
-            this.state = 529;
+            this.state = 532;
             this.pattern();
-            this.state = 533;
+            this.state = 536;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 38, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 530;
+                    this.state = 533;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 535;
+                this.state = 538;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 38, this.context);
             }
-            this.state = 537;
+            this.state = 540;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 76) {
+            if (_la === 80) {
                 {
-                this.state = 536;
+                this.state = 539;
                 this.where();
                 }
             }
@@ -1640,14 +1661,72 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 539;
-            this.match(CypherParser.UNWIND);
-            this.state = 540;
-            this.expression();
-            this.state = 541;
-            this.match(CypherParser.AS);
             this.state = 542;
+            this.match(CypherParser.UNWIND);
+            this.state = 543;
+            this.expression();
+            this.state = 544;
+            this.match(CypherParser.AS);
+            this.state = 545;
             this.variable();
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public loadCsvClause(): LoadCsvClauseContext {
+        let localContext = new LoadCsvClauseContext(this.context, this.state);
+        this.enterRule(localContext, 42, CypherParser.RULE_loadCsvClause);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 547;
+            this.match(CypherParser.LOAD);
+            this.state = 548;
+            this.match(CypherParser.CSV);
+            this.state = 551;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 81) {
+                {
+                this.state = 549;
+                this.match(CypherParser.WITH);
+                this.state = 550;
+                this.match(CypherParser.HEADERS);
+                }
+            }
+
+            this.state = 553;
+            this.match(CypherParser.FROM);
+            this.state = 554;
+            this.expression();
+            this.state = 555;
+            this.match(CypherParser.AS);
+            this.state = 556;
+            this.variable();
+            this.state = 559;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 73) {
+                {
+                this.state = 557;
+                this.match(CypherParser.FIELDTERMINATOR);
+                this.state = 558;
+                this.match(CypherParser.StringLiteral);
+                }
+            }
+
             }
         }
         catch (re) {
@@ -1665,76 +1744,76 @@ export class CypherParser extends antlr.Parser {
     }
     public callClause(): CallClauseContext {
         let localContext = new CallClauseContext(this.context, this.state);
-        this.enterRule(localContext, 42, CypherParser.RULE_callClause);
+        this.enterRule(localContext, 44, CypherParser.RULE_callClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 545;
+            this.state = 562;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 544;
+                this.state = 561;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 547;
+            this.state = 564;
             this.match(CypherParser.CALL);
-            this.state = 548;
+            this.state = 565;
             this.procedureName();
-            this.state = 561;
+            this.state = 578;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 105) {
+            if (_la === 109) {
                 {
-                this.state = 549;
+                this.state = 566;
                 this.match(CypherParser.LPAREN);
-                this.state = 558;
+                this.state = 575;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 201392127) !== 0) || ((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3222274047) !== 0) || ((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 16299) !== 0)) {
                     {
-                    this.state = 550;
+                    this.state = 567;
                     this.expression();
-                    this.state = 555;
+                    this.state = 572;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    while (_la === 99) {
+                    while (_la === 103) {
                         {
                         {
-                        this.state = 551;
+                        this.state = 568;
                         this.match(CypherParser.COMMA);
-                        this.state = 552;
+                        this.state = 569;
                         this.expression();
                         }
                         }
-                        this.state = 557;
+                        this.state = 574;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 560;
+                this.state = 577;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 568;
+            this.state = 585;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 79) {
+            if (_la === 83) {
                 {
-                this.state = 563;
+                this.state = 580;
                 this.match(CypherParser.YIELD);
-                this.state = 566;
+                this.state = 583;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 564;
+                    this.state = 581;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1804,6 +1883,10 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.TRAILING:
                 case CypherParser.BOTH:
                 case CypherParser.FROM:
+                case CypherParser.LOAD:
+                case CypherParser.CSV:
+                case CypherParser.HEADERS:
+                case CypherParser.FIELDTERMINATOR:
                 case CypherParser.OFFSET:
                 case CypherParser.UNION:
                 case CypherParser.UNIQUE:
@@ -1817,7 +1900,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 565;
+                    this.state = 582;
                     this.yieldItems();
                     }
                     break;
@@ -1844,45 +1927,45 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryCallClause(): SubqueryCallClauseContext {
         let localContext = new SubqueryCallClauseContext(this.context, this.state);
-        this.enterRule(localContext, 44, CypherParser.RULE_subqueryCallClause);
+        this.enterRule(localContext, 46, CypherParser.RULE_subqueryCallClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 571;
+            this.state = 588;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 570;
+                this.state = 587;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 573;
+            this.state = 590;
             this.match(CypherParser.CALL);
-            this.state = 575;
+            this.state = 592;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 105) {
+            if (_la === 109) {
                 {
-                this.state = 574;
+                this.state = 591;
                 this.subqueryScope();
                 }
             }
 
-            this.state = 577;
+            this.state = 594;
             this.match(CypherParser.LBRACE);
-            this.state = 578;
+            this.state = 595;
             this.query();
-            this.state = 579;
+            this.state = 596;
             this.match(CypherParser.RBRACE);
-            this.state = 581;
+            this.state = 598;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 35) {
                 {
-                this.state = 580;
+                this.state = 597;
                 this.inTransactions();
                 }
             }
@@ -1904,19 +1987,19 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryScope(): SubqueryScopeContext {
         let localContext = new SubqueryScopeContext(this.context, this.state);
-        this.enterRule(localContext, 46, CypherParser.RULE_subqueryScope);
+        this.enterRule(localContext, 48, CypherParser.RULE_subqueryScope);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 583;
+            this.state = 600;
             this.match(CypherParser.LPAREN);
-            this.state = 593;
+            this.state = 610;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 {
-                this.state = 584;
+                this.state = 601;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -1986,6 +2069,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.LOAD:
+            case CypherParser.CSV:
+            case CypherParser.HEADERS:
+            case CypherParser.FIELDTERMINATOR:
             case CypherParser.OFFSET:
             case CypherParser.UNION:
             case CypherParser.UNIQUE:
@@ -1999,21 +2086,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 585;
+                this.state = 602;
                 this.variable();
-                this.state = 590;
+                this.state = 607;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 99) {
+                while (_la === 103) {
                     {
                     {
-                    this.state = 586;
+                    this.state = 603;
                     this.match(CypherParser.COMMA);
-                    this.state = 587;
+                    this.state = 604;
                     this.variable();
                     }
                     }
-                    this.state = 592;
+                    this.state = 609;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2024,7 +2111,7 @@ export class CypherParser extends antlr.Parser {
             default:
                 break;
             }
-            this.state = 595;
+            this.state = 612;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2043,71 +2130,71 @@ export class CypherParser extends antlr.Parser {
     }
     public inTransactions(): InTransactionsContext {
         let localContext = new InTransactionsContext(this.context, this.state);
-        this.enterRule(localContext, 48, CypherParser.RULE_inTransactions);
+        this.enterRule(localContext, 50, CypherParser.RULE_inTransactions);
         try {
             let alternative: number;
-            this.state = 617;
+            this.state = 634;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 54, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 56, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 597;
-                this.match(CypherParser.IN);
-                this.state = 598;
-                localContext._transactionsWord = this.symbolicName();
-                this.state = 602;
-                this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 51, this.context);
-                while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
-                    if (alternative === 1) {
-                        {
-                        {
-                        this.state = 599;
-                        this.inTransactionsParameter();
-                        }
-                        }
-                    }
-                    this.state = 604;
-                    this.errorHandler.sync(this);
-                    alternative = this.interpreter.adaptivePredict(this.tokenStream, 51, this.context);
-                }
-                }
-                break;
-            case 2:
-                this.enterOuterAlt(localContext, 2);
-                {
-                this.state = 605;
-                this.match(CypherParser.IN);
-                this.state = 607;
-                this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 52, this.context) ) {
-                case 1:
-                    {
-                    this.state = 606;
-                    localContext._concurrency = this.expression();
-                    }
-                    break;
-                }
-                this.state = 609;
-                localContext._concurrentWord = this.symbolicName();
-                this.state = 610;
-                localContext._transactionsWord = this.symbolicName();
                 this.state = 614;
+                this.match(CypherParser.IN);
+                this.state = 615;
+                localContext._transactionsWord = this.symbolicName();
+                this.state = 619;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 53, this.context);
                 while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                     if (alternative === 1) {
                         {
                         {
-                        this.state = 611;
+                        this.state = 616;
                         this.inTransactionsParameter();
                         }
                         }
                     }
-                    this.state = 616;
+                    this.state = 621;
                     this.errorHandler.sync(this);
                     alternative = this.interpreter.adaptivePredict(this.tokenStream, 53, this.context);
+                }
+                }
+                break;
+            case 2:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 622;
+                this.match(CypherParser.IN);
+                this.state = 624;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 54, this.context) ) {
+                case 1:
+                    {
+                    this.state = 623;
+                    localContext._concurrency = this.expression();
+                    }
+                    break;
+                }
+                this.state = 626;
+                localContext._concurrentWord = this.symbolicName();
+                this.state = 627;
+                localContext._transactionsWord = this.symbolicName();
+                this.state = 631;
+                this.errorHandler.sync(this);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 55, this.context);
+                while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
+                    if (alternative === 1) {
+                        {
+                        {
+                        this.state = 628;
+                        this.inTransactionsParameter();
+                        }
+                        }
+                    }
+                    this.state = 633;
+                    this.errorHandler.sync(this);
+                    alternative = this.interpreter.adaptivePredict(this.tokenStream, 55, this.context);
                 }
                 }
                 break;
@@ -2128,20 +2215,20 @@ export class CypherParser extends antlr.Parser {
     }
     public inTransactionsParameter(): InTransactionsParameterContext {
         let localContext = new InTransactionsParameterContext(this.context, this.state);
-        this.enterRule(localContext, 50, CypherParser.RULE_inTransactionsParameter);
+        this.enterRule(localContext, 52, CypherParser.RULE_inTransactionsParameter);
         try {
-            this.state = 630;
+            this.state = 647;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 56, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
             case 1:
                 localContext = new InTransactionsRowsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 619;
+                this.state = 636;
                 this.match(CypherParser.OF);
-                this.state = 620;
+                this.state = 637;
                 (localContext as InTransactionsRowsContext)._batchSize = this.expression();
-                this.state = 621;
+                this.state = 638;
                 (localContext as InTransactionsRowsContext)._rowsWord = this.symbolicName();
                 }
                 break;
@@ -2149,18 +2236,18 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InTransactionsErrorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 623;
+                this.state = 640;
                 this.match(CypherParser.ON);
-                this.state = 624;
+                this.state = 641;
                 (localContext as InTransactionsErrorContext)._errorWord = this.symbolicName();
-                this.state = 625;
+                this.state = 642;
                 (localContext as InTransactionsErrorContext)._errorMode = this.symbolicName();
-                this.state = 627;
+                this.state = 644;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 55, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 57, this.context) ) {
                 case 1:
                     {
-                    this.state = 626;
+                    this.state = 643;
                     this.inTransactionsRetry();
                     }
                     break;
@@ -2171,7 +2258,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InTransactionsStatusContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 629;
+                this.state = 646;
                 this.inTransactionsReport();
                 }
                 break;
@@ -2192,46 +2279,46 @@ export class CypherParser extends antlr.Parser {
     }
     public inTransactionsRetry(): InTransactionsRetryContext {
         let localContext = new InTransactionsRetryContext(this.context, this.state);
-        this.enterRule(localContext, 52, CypherParser.RULE_inTransactionsRetry);
+        this.enterRule(localContext, 54, CypherParser.RULE_inTransactionsRetry);
         let _la: number;
         try {
-            this.state = 643;
+            this.state = 660;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 61, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 632;
+                this.state = 649;
                 this.match(CypherParser.THEN);
-                this.state = 633;
+                this.state = 650;
                 localContext._thenMode = this.symbolicName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 635;
+                this.state = 652;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 57, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
                 case 1:
                     {
-                    this.state = 634;
+                    this.state = 651;
                     this.match(CypherParser.FOR);
                     }
                     break;
                 }
-                this.state = 637;
+                this.state = 654;
                 localContext._duration = this.expression();
-                this.state = 638;
+                this.state = 655;
                 localContext._unitWord = this.symbolicName();
-                this.state = 641;
+                this.state = 658;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 61) {
                     {
-                    this.state = 639;
+                    this.state = 656;
                     this.match(CypherParser.THEN);
-                    this.state = 640;
+                    this.state = 657;
                     localContext._thenMode = this.symbolicName();
                     }
                 }
@@ -2255,17 +2342,17 @@ export class CypherParser extends antlr.Parser {
     }
     public inTransactionsReport(): InTransactionsReportContext {
         let localContext = new InTransactionsReportContext(this.context, this.state);
-        this.enterRule(localContext, 54, CypherParser.RULE_inTransactionsReport);
+        this.enterRule(localContext, 56, CypherParser.RULE_inTransactionsReport);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 645;
+            this.state = 662;
             localContext._reportWord = this.symbolicName();
-            this.state = 646;
+            this.state = 663;
             localContext._statusWord = this.symbolicName();
-            this.state = 647;
+            this.state = 664;
             this.match(CypherParser.AS);
-            this.state = 648;
+            this.state = 665;
             this.variable();
             }
         }
@@ -2284,30 +2371,30 @@ export class CypherParser extends antlr.Parser {
     }
     public procedureName(): ProcedureNameContext {
         let localContext = new ProcedureNameContext(this.context, this.state);
-        this.enterRule(localContext, 56, CypherParser.RULE_procedureName);
+        this.enterRule(localContext, 58, CypherParser.RULE_procedureName);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 655;
+            this.state = 672;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 60, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 62, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 650;
+                    this.state = 667;
                     this.schemaName();
-                    this.state = 651;
+                    this.state = 668;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 657;
+                this.state = 674;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 60, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 62, this.context);
             }
-            this.state = 658;
+            this.state = 675;
             this.schemaName();
             }
         }
@@ -2326,35 +2413,35 @@ export class CypherParser extends antlr.Parser {
     }
     public yieldItems(): YieldItemsContext {
         let localContext = new YieldItemsContext(this.context, this.state);
-        this.enterRule(localContext, 58, CypherParser.RULE_yieldItems);
+        this.enterRule(localContext, 60, CypherParser.RULE_yieldItems);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 660;
+            this.state = 677;
             this.yieldItem();
-            this.state = 665;
+            this.state = 682;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 99) {
+            while (_la === 103) {
                 {
                 {
-                this.state = 661;
+                this.state = 678;
                 this.match(CypherParser.COMMA);
-                this.state = 662;
+                this.state = 679;
                 this.yieldItem();
                 }
                 }
-                this.state = 667;
+                this.state = 684;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 669;
+            this.state = 686;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 76) {
+            if (_la === 80) {
                 {
-                this.state = 668;
+                this.state = 685;
                 this.where();
                 }
             }
@@ -2376,23 +2463,23 @@ export class CypherParser extends antlr.Parser {
     }
     public yieldItem(): YieldItemContext {
         let localContext = new YieldItemContext(this.context, this.state);
-        this.enterRule(localContext, 60, CypherParser.RULE_yieldItem);
+        this.enterRule(localContext, 62, CypherParser.RULE_yieldItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 674;
+            this.state = 691;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 63, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
             case 1:
                 {
-                this.state = 671;
+                this.state = 688;
                 this.symbolicName();
-                this.state = 672;
+                this.state = 689;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 676;
+            this.state = 693;
             this.variable();
             }
         }
@@ -2411,12 +2498,12 @@ export class CypherParser extends antlr.Parser {
     }
     public createClause(): CreateClauseContext {
         let localContext = new CreateClauseContext(this.context, this.state);
-        this.enterRule(localContext, 62, CypherParser.RULE_createClause);
+        this.enterRule(localContext, 64, CypherParser.RULE_createClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 678;
+            this.state = 695;
             _la = this.tokenStream.LA(1);
             if(!(_la === 15 || _la === 32)) {
             this.errorHandler.recoverInline(this);
@@ -2425,7 +2512,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 679;
+            this.state = 696;
             this.pattern();
             }
         }
@@ -2444,109 +2531,23 @@ export class CypherParser extends antlr.Parser {
     }
     public mergeClause(): MergeClauseContext {
         let localContext = new MergeClauseContext(this.context, this.state);
-        this.enterRule(localContext, 64, CypherParser.RULE_mergeClause);
+        this.enterRule(localContext, 66, CypherParser.RULE_mergeClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 681;
+            this.state = 698;
             this.match(CypherParser.MERGE);
-            this.state = 682;
+            this.state = 699;
             this.patternPart();
-            this.state = 686;
+            this.state = 703;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 47) {
                 {
                 {
-                this.state = 683;
-                this.mergeAction();
-                }
-                }
-                this.state = 688;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-            }
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public mergeAction(): MergeActionContext {
-        let localContext = new MergeActionContext(this.context, this.state);
-        this.enterRule(localContext, 66, CypherParser.RULE_mergeAction);
-        try {
-            this.state = 695;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
-            case 1:
-                this.enterOuterAlt(localContext, 1);
-                {
-                this.state = 689;
-                this.match(CypherParser.ON);
-                this.state = 690;
-                this.match(CypherParser.MATCH);
-                this.state = 691;
-                this.setClause();
-                }
-                break;
-            case 2:
-                this.enterOuterAlt(localContext, 2);
-                {
-                this.state = 692;
-                this.match(CypherParser.ON);
-                this.state = 693;
-                this.match(CypherParser.CREATE);
-                this.state = 694;
-                this.setClause();
-                }
-                break;
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public setClause(): SetClauseContext {
-        let localContext = new SetClauseContext(this.context, this.state);
-        this.enterRule(localContext, 68, CypherParser.RULE_setClause);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 697;
-            this.match(CypherParser.SET);
-            this.state = 698;
-            this.setItem();
-            this.state = 703;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            while (_la === 99) {
-                {
-                {
-                this.state = 699;
-                this.match(CypherParser.COMMA);
                 this.state = 700;
-                this.setItem();
+                this.mergeAction();
                 }
                 }
                 this.state = 705;
@@ -2568,22 +2569,108 @@ export class CypherParser extends antlr.Parser {
         }
         return localContext;
     }
-    public setItem(): SetItemContext {
-        let localContext = new SetItemContext(this.context, this.state);
-        this.enterRule(localContext, 70, CypherParser.RULE_setItem);
+    public mergeAction(): MergeActionContext {
+        let localContext = new MergeActionContext(this.context, this.state);
+        this.enterRule(localContext, 68, CypherParser.RULE_mergeAction);
         try {
-            this.state = 728;
+            this.state = 712;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 67, this.context) ) {
+            case 1:
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 706;
+                this.match(CypherParser.ON);
+                this.state = 707;
+                this.match(CypherParser.MATCH);
+                this.state = 708;
+                this.setClause();
+                }
+                break;
+            case 2:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 709;
+                this.match(CypherParser.ON);
+                this.state = 710;
+                this.match(CypherParser.CREATE);
+                this.state = 711;
+                this.setClause();
+                }
+                break;
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public setClause(): SetClauseContext {
+        let localContext = new SetClauseContext(this.context, this.state);
+        this.enterRule(localContext, 70, CypherParser.RULE_setClause);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 714;
+            this.match(CypherParser.SET);
+            this.state = 715;
+            this.setItem();
+            this.state = 720;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            while (_la === 103) {
+                {
+                {
+                this.state = 716;
+                this.match(CypherParser.COMMA);
+                this.state = 717;
+                this.setItem();
+                }
+                }
+                this.state = 722;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public setItem(): SetItemContext {
+        let localContext = new SetItemContext(this.context, this.state);
+        this.enterRule(localContext, 72, CypherParser.RULE_setItem);
+        try {
+            this.state = 745;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 69, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 706;
+                this.state = 723;
                 this.propertyExpression();
-                this.state = 707;
+                this.state = 724;
                 this.match(CypherParser.EQ);
-                this.state = 708;
+                this.state = 725;
                 this.expression();
                 }
                 break;
@@ -2591,11 +2678,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 710;
+                this.state = 727;
                 this.variable();
-                this.state = 711;
+                this.state = 728;
                 this.match(CypherParser.EQ);
-                this.state = 712;
+                this.state = 729;
                 this.expression();
                 }
                 break;
@@ -2603,11 +2690,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 714;
+                this.state = 731;
                 this.variable();
-                this.state = 715;
+                this.state = 732;
                 this.match(CypherParser.PLUSEQ);
-                this.state = 716;
+                this.state = 733;
                 this.expression();
                 }
                 break;
@@ -2615,9 +2702,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 718;
+                this.state = 735;
                 this.variable();
-                this.state = 719;
+                this.state = 736;
                 this.nodeLabels();
                 }
                 break;
@@ -2625,17 +2712,17 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 721;
+                this.state = 738;
                 this.atom();
-                this.state = 722;
+                this.state = 739;
                 this.match(CypherParser.LBRACK);
-                this.state = 723;
+                this.state = 740;
                 (localContext as SetDynamicPropertyContext)._key = this.expression();
-                this.state = 724;
+                this.state = 741;
                 this.match(CypherParser.RBRACK);
-                this.state = 725;
+                this.state = 742;
                 this.match(CypherParser.EQ);
-                this.state = 726;
+                this.state = 743;
                 (localContext as SetDynamicPropertyContext)._value = this.expression();
                 }
                 break;
@@ -2656,28 +2743,28 @@ export class CypherParser extends antlr.Parser {
     }
     public removeClause(): RemoveClauseContext {
         let localContext = new RemoveClauseContext(this.context, this.state);
-        this.enterRule(localContext, 72, CypherParser.RULE_removeClause);
+        this.enterRule(localContext, 74, CypherParser.RULE_removeClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 730;
+            this.state = 747;
             this.match(CypherParser.REMOVE);
-            this.state = 731;
+            this.state = 748;
             this.removeItem();
-            this.state = 736;
+            this.state = 753;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 99) {
+            while (_la === 103) {
                 {
                 {
-                this.state = 732;
+                this.state = 749;
                 this.match(CypherParser.COMMA);
-                this.state = 733;
+                this.state = 750;
                 this.removeItem();
                 }
                 }
-                this.state = 738;
+                this.state = 755;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2698,18 +2785,18 @@ export class CypherParser extends antlr.Parser {
     }
     public removeItem(): RemoveItemContext {
         let localContext = new RemoveItemContext(this.context, this.state);
-        this.enterRule(localContext, 74, CypherParser.RULE_removeItem);
+        this.enterRule(localContext, 76, CypherParser.RULE_removeItem);
         try {
-            this.state = 748;
+            this.state = 765;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 69, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 71, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 739;
+                this.state = 756;
                 this.variable();
-                this.state = 740;
+                this.state = 757;
                 this.nodeLabels();
                 }
                 break;
@@ -2717,7 +2804,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 742;
+                this.state = 759;
                 this.propertyExpression();
                 }
                 break;
@@ -2725,13 +2812,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemoveDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 743;
+                this.state = 760;
                 this.atom();
-                this.state = 744;
+                this.state = 761;
                 this.match(CypherParser.LBRACK);
-                this.state = 745;
+                this.state = 762;
                 this.expression();
-                this.state = 746;
+                this.state = 763;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -2752,17 +2839,17 @@ export class CypherParser extends antlr.Parser {
     }
     public deleteClause(): DeleteClauseContext {
         let localContext = new DeleteClauseContext(this.context, this.state);
-        this.enterRule(localContext, 76, CypherParser.RULE_deleteClause);
+        this.enterRule(localContext, 78, CypherParser.RULE_deleteClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 751;
+            this.state = 768;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19 || _la === 31) {
                 {
-                this.state = 750;
+                this.state = 767;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 19 || _la === 31)) {
                 this.errorHandler.recoverInline(this);
@@ -2774,23 +2861,23 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 753;
+            this.state = 770;
             this.match(CypherParser.DELETE);
-            this.state = 754;
+            this.state = 771;
             this.expression();
-            this.state = 759;
+            this.state = 776;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 99) {
+            while (_la === 103) {
                 {
                 {
-                this.state = 755;
+                this.state = 772;
                 this.match(CypherParser.COMMA);
-                this.state = 756;
+                this.state = 773;
                 this.expression();
                 }
                 }
-                this.state = 761;
+                this.state = 778;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2811,38 +2898,38 @@ export class CypherParser extends antlr.Parser {
     }
     public foreachClause(): ForeachClauseContext {
         let localContext = new ForeachClauseContext(this.context, this.state);
-        this.enterRule(localContext, 78, CypherParser.RULE_foreachClause);
+        this.enterRule(localContext, 80, CypherParser.RULE_foreachClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 762;
+            this.state = 779;
             this.match(CypherParser.FOREACH);
-            this.state = 763;
+            this.state = 780;
             this.match(CypherParser.LPAREN);
-            this.state = 764;
+            this.state = 781;
             this.variable();
-            this.state = 765;
+            this.state = 782;
             this.match(CypherParser.IN);
-            this.state = 766;
+            this.state = 783;
             this.expression();
-            this.state = 767;
+            this.state = 784;
             this.match(CypherParser.PIPE);
-            this.state = 769;
+            this.state = 786;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 768;
+                this.state = 785;
                 this.clause();
                 }
                 }
-                this.state = 771;
+                this.state = 788;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 137) !== 0));
-            this.state = 773;
+            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 2193) !== 0));
+            this.state = 790;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2861,32 +2948,32 @@ export class CypherParser extends antlr.Parser {
     }
     public orderSkipLimitClause(): OrderSkipLimitClauseContext {
         let localContext = new OrderSkipLimitClauseContext(this.context, this.state);
-        this.enterRule(localContext, 80, CypherParser.RULE_orderSkipLimitClause);
+        this.enterRule(localContext, 82, CypherParser.RULE_orderSkipLimitClause);
         try {
-            this.state = 787;
+            this.state = 804;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ORDER:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 775;
+                this.state = 792;
                 this.order();
-                this.state = 777;
+                this.state = 794;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 73, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 75, this.context) ) {
                 case 1:
                     {
-                    this.state = 776;
+                    this.state = 793;
                     this.skip();
                     }
                     break;
                 }
-                this.state = 780;
+                this.state = 797;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 74, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 76, this.context) ) {
                 case 1:
                     {
-                    this.state = 779;
+                    this.state = 796;
                     this.limit();
                     }
                     break;
@@ -2897,14 +2984,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.OFFSET:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 782;
+                this.state = 799;
                 this.skip();
-                this.state = 784;
+                this.state = 801;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 75, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 77, this.context) ) {
                 case 1:
                     {
-                    this.state = 783;
+                    this.state = 800;
                     this.limit();
                     }
                     break;
@@ -2914,7 +3001,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.LIMIT:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 786;
+                this.state = 803;
                 this.limit();
                 }
                 break;
@@ -2937,11 +3024,11 @@ export class CypherParser extends antlr.Parser {
     }
     public finishClause(): FinishClauseContext {
         let localContext = new FinishClauseContext(this.context, this.state);
-        this.enterRule(localContext, 82, CypherParser.RULE_finishClause);
+        this.enterRule(localContext, 84, CypherParser.RULE_finishClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 789;
+            this.state = 806;
             this.match(CypherParser.FINISH);
             }
         }
@@ -2960,28 +3047,28 @@ export class CypherParser extends antlr.Parser {
     }
     public letClause(): LetClauseContext {
         let localContext = new LetClauseContext(this.context, this.state);
-        this.enterRule(localContext, 84, CypherParser.RULE_letClause);
+        this.enterRule(localContext, 86, CypherParser.RULE_letClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 791;
+            this.state = 808;
             this.match(CypherParser.LET);
-            this.state = 792;
+            this.state = 809;
             this.letItem();
-            this.state = 797;
+            this.state = 814;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 99) {
+            while (_la === 103) {
                 {
                 {
-                this.state = 793;
+                this.state = 810;
                 this.match(CypherParser.COMMA);
-                this.state = 794;
+                this.state = 811;
                 this.letItem();
                 }
                 }
-                this.state = 799;
+                this.state = 816;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3002,15 +3089,15 @@ export class CypherParser extends antlr.Parser {
     }
     public letItem(): LetItemContext {
         let localContext = new LetItemContext(this.context, this.state);
-        this.enterRule(localContext, 86, CypherParser.RULE_letItem);
+        this.enterRule(localContext, 88, CypherParser.RULE_letItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 800;
+            this.state = 817;
             this.variable();
-            this.state = 801;
+            this.state = 818;
             this.match(CypherParser.EQ);
-            this.state = 802;
+            this.state = 819;
             this.expression();
             }
         }
@@ -3029,23 +3116,23 @@ export class CypherParser extends antlr.Parser {
     }
     public filterClause(): FilterClauseContext {
         let localContext = new FilterClauseContext(this.context, this.state);
-        this.enterRule(localContext, 88, CypherParser.RULE_filterClause);
+        this.enterRule(localContext, 90, CypherParser.RULE_filterClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 804;
+            this.state = 821;
             this.match(CypherParser.FILTER);
-            this.state = 806;
+            this.state = 823;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 78, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 80, this.context) ) {
             case 1:
                 {
-                this.state = 805;
+                this.state = 822;
                 this.match(CypherParser.WHERE);
                 }
                 break;
             }
-            this.state = 808;
+            this.state = 825;
             this.expression();
             }
         }
@@ -3064,21 +3151,21 @@ export class CypherParser extends antlr.Parser {
     }
     public withClause(): WithClauseContext {
         let localContext = new WithClauseContext(this.context, this.state);
-        this.enterRule(localContext, 90, CypherParser.RULE_withClause);
+        this.enterRule(localContext, 92, CypherParser.RULE_withClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 810;
+            this.state = 827;
             this.match(CypherParser.WITH);
-            this.state = 811;
+            this.state = 828;
             this.projectionBody();
-            this.state = 813;
+            this.state = 830;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 76) {
+            if (_la === 80) {
                 {
-                this.state = 812;
+                this.state = 829;
                 this.where();
                 }
             }
@@ -3100,13 +3187,13 @@ export class CypherParser extends antlr.Parser {
     }
     public returnClause(): ReturnClauseContext {
         let localContext = new ReturnClauseContext(this.context, this.state);
-        this.enterRule(localContext, 92, CypherParser.RULE_returnClause);
+        this.enterRule(localContext, 94, CypherParser.RULE_returnClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 815;
+            this.state = 832;
             this.match(CypherParser.RETURN);
-            this.state = 816;
+            this.state = 833;
             this.projectionBody();
             }
         }
@@ -3125,48 +3212,48 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionBody(): ProjectionBodyContext {
         let localContext = new ProjectionBodyContext(this.context, this.state);
-        this.enterRule(localContext, 94, CypherParser.RULE_projectionBody);
+        this.enterRule(localContext, 96, CypherParser.RULE_projectionBody);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 819;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 80, this.context) ) {
-            case 1:
-                {
-                this.state = 818;
-                this.match(CypherParser.DISTINCT);
-                }
-                break;
-            }
-            this.state = 821;
-            this.projectionItems();
-            this.state = 823;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 81, this.context) ) {
-            case 1:
-                {
-                this.state = 822;
-                this.order();
-                }
-                break;
-            }
-            this.state = 826;
+            this.state = 836;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 82, this.context) ) {
             case 1:
                 {
-                this.state = 825;
-                this.skip();
+                this.state = 835;
+                this.match(CypherParser.DISTINCT);
                 }
                 break;
             }
-            this.state = 829;
+            this.state = 838;
+            this.projectionItems();
+            this.state = 840;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 83, this.context) ) {
             case 1:
                 {
-                this.state = 828;
+                this.state = 839;
+                this.order();
+                }
+                break;
+            }
+            this.state = 843;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 84, this.context) ) {
+            case 1:
+                {
+                this.state = 842;
+                this.skip();
+                }
+                break;
+            }
+            this.state = 846;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 85, this.context) ) {
+            case 1:
+                {
+                this.state = 845;
                 this.limit();
                 }
                 break;
@@ -3188,30 +3275,30 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItems(): ProjectionItemsContext {
         let localContext = new ProjectionItemsContext(this.context, this.state);
-        this.enterRule(localContext, 96, CypherParser.RULE_projectionItems);
+        this.enterRule(localContext, 98, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 847;
+            this.state = 864;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 831;
+                this.state = 848;
                 this.match(CypherParser.STAR);
-                this.state = 836;
+                this.state = 853;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 99) {
+                while (_la === 103) {
                     {
                     {
-                    this.state = 832;
+                    this.state = 849;
                     this.match(CypherParser.COMMA);
-                    this.state = 833;
+                    this.state = 850;
                     this.projectionItem();
                     }
                     }
-                    this.state = 838;
+                    this.state = 855;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3286,6 +3373,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.LOAD:
+            case CypherParser.CSV:
+            case CypherParser.HEADERS:
+            case CypherParser.FIELDTERMINATOR:
             case CypherParser.OFFSET:
             case CypherParser.UNION:
             case CypherParser.UNIQUE:
@@ -3311,21 +3402,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 839;
+                this.state = 856;
                 this.projectionItem();
-                this.state = 844;
+                this.state = 861;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 99) {
+                while (_la === 103) {
                     {
                     {
-                    this.state = 840;
+                    this.state = 857;
                     this.match(CypherParser.COMMA);
-                    this.state = 841;
+                    this.state = 858;
                     this.projectionItem();
                     }
                     }
-                    this.state = 846;
+                    this.state = 863;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3350,20 +3441,20 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItem(): ProjectionItemContext {
         let localContext = new ProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 98, CypherParser.RULE_projectionItem);
+        this.enterRule(localContext, 100, CypherParser.RULE_projectionItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 849;
+            this.state = 866;
             this.expression();
-            this.state = 852;
+            this.state = 869;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 87, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 89, this.context) ) {
             case 1:
                 {
-                this.state = 850;
+                this.state = 867;
                 this.match(CypherParser.AS);
-                this.state = 851;
+                this.state = 868;
                 this.variable();
                 }
                 break;
@@ -3385,30 +3476,30 @@ export class CypherParser extends antlr.Parser {
     }
     public order(): OrderContext {
         let localContext = new OrderContext(this.context, this.state);
-        this.enterRule(localContext, 100, CypherParser.RULE_order);
+        this.enterRule(localContext, 102, CypherParser.RULE_order);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 854;
+            this.state = 871;
             this.match(CypherParser.ORDER);
-            this.state = 855;
+            this.state = 872;
             this.match(CypherParser.BY);
-            this.state = 856;
+            this.state = 873;
             this.sortItem();
-            this.state = 861;
+            this.state = 878;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 99) {
+            while (_la === 103) {
                 {
                 {
-                this.state = 857;
+                this.state = 874;
                 this.match(CypherParser.COMMA);
-                this.state = 858;
+                this.state = 875;
                 this.sortItem();
                 }
                 }
-                this.state = 863;
+                this.state = 880;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3429,21 +3520,21 @@ export class CypherParser extends antlr.Parser {
     }
     public skip(): SkipContext {
         let localContext = new SkipContext(this.context, this.state);
-        this.enterRule(localContext, 102, CypherParser.RULE_skip);
+        this.enterRule(localContext, 104, CypherParser.RULE_skip);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 864;
+            this.state = 881;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 59 || _la === 70)) {
+            if(!(_la === 59 || _la === 74)) {
             this.errorHandler.recoverInline(this);
             }
             else {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 865;
+            this.state = 882;
             this.expression();
             }
         }
@@ -3462,13 +3553,13 @@ export class CypherParser extends antlr.Parser {
     }
     public limit(): LimitContext {
         let localContext = new LimitContext(this.context, this.state);
-        this.enterRule(localContext, 104, CypherParser.RULE_limit);
+        this.enterRule(localContext, 106, CypherParser.RULE_limit);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 867;
+            this.state = 884;
             this.match(CypherParser.LIMIT);
-            this.state = 868;
+            this.state = 885;
             this.expression();
             }
         }
@@ -3487,19 +3578,19 @@ export class CypherParser extends antlr.Parser {
     }
     public sortItem(): SortItemContext {
         let localContext = new SortItemContext(this.context, this.state);
-        this.enterRule(localContext, 106, CypherParser.RULE_sortItem);
+        this.enterRule(localContext, 108, CypherParser.RULE_sortItem);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 870;
+            this.state = 887;
             this.expression();
-            this.state = 872;
+            this.state = 889;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 871;
+                this.state = 888;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -3528,13 +3619,13 @@ export class CypherParser extends antlr.Parser {
     }
     public where(): WhereContext {
         let localContext = new WhereContext(this.context, this.state);
-        this.enterRule(localContext, 108, CypherParser.RULE_where);
+        this.enterRule(localContext, 110, CypherParser.RULE_where);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 874;
+            this.state = 891;
             this.match(CypherParser.WHERE);
-            this.state = 875;
+            this.state = 892;
             this.expression();
             }
         }
@@ -3553,26 +3644,26 @@ export class CypherParser extends antlr.Parser {
     }
     public pattern(): PatternContext {
         let localContext = new PatternContext(this.context, this.state);
-        this.enterRule(localContext, 110, CypherParser.RULE_pattern);
+        this.enterRule(localContext, 112, CypherParser.RULE_pattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 877;
+            this.state = 894;
             this.patternPart();
-            this.state = 882;
+            this.state = 899;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 99) {
+            while (_la === 103) {
                 {
                 {
-                this.state = 878;
+                this.state = 895;
                 this.match(CypherParser.COMMA);
-                this.state = 879;
+                this.state = 896;
                 this.patternPart();
                 }
                 }
-                this.state = 884;
+                this.state = 901;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3593,32 +3684,32 @@ export class CypherParser extends antlr.Parser {
     }
     public patternPart(): PatternPartContext {
         let localContext = new PatternPartContext(this.context, this.state);
-        this.enterRule(localContext, 112, CypherParser.RULE_patternPart);
+        this.enterRule(localContext, 114, CypherParser.RULE_patternPart);
         try {
-            this.state = 902;
+            this.state = 919;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 94, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 96, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 888;
+                this.state = 905;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 91, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 93, this.context) ) {
                 case 1:
                     {
-                    this.state = 885;
+                    this.state = 902;
                     this.variable();
-                    this.state = 886;
+                    this.state = 903;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 892;
+                this.state = 909;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LPAREN:
                     {
-                    this.state = 890;
+                    this.state = 907;
                     this.patternElement();
                     }
                     break;
@@ -3656,13 +3747,17 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.TRAILING:
                 case CypherParser.BOTH:
                 case CypherParser.FROM:
+                case CypherParser.LOAD:
+                case CypherParser.CSV:
+                case CypherParser.HEADERS:
+                case CypherParser.FIELDTERMINATOR:
                 case CypherParser.OFFSET:
                 case CypherParser.UNIQUE:
                 case CypherParser.USING:
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 891;
+                    this.state = 908;
                     this.shortestPathPattern();
                     }
                     break;
@@ -3674,21 +3769,21 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 897;
+                this.state = 914;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 93, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 95, this.context) ) {
                 case 1:
                     {
-                    this.state = 894;
+                    this.state = 911;
                     this.variable();
-                    this.state = 895;
+                    this.state = 912;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 899;
+                this.state = 916;
                 this.pathSelector();
-                this.state = 900;
+                this.state = 917;
                 this.patternElement();
                 }
                 break;
@@ -3709,29 +3804,29 @@ export class CypherParser extends antlr.Parser {
     }
     public pathSelector(): PathSelectorContext {
         let localContext = new PathSelectorContext(this.context, this.state);
-        this.enterRule(localContext, 114, CypherParser.RULE_pathSelector);
+        this.enterRule(localContext, 116, CypherParser.RULE_pathSelector);
         let _la: number;
         try {
-            this.state = 947;
+            this.state = 964;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 104, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 904;
+                this.state = 921;
                 this.match(CypherParser.ALL);
-                this.state = 908;
+                this.state = 925;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121) {
                     {
                     {
-                    this.state = 905;
+                    this.state = 922;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 910;
+                    this.state = 927;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3740,30 +3835,30 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 911;
+                this.state = 928;
                 this.match(CypherParser.ANY);
-                this.state = 913;
+                this.state = 930;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 111)) & ~0x1F) === 0 && ((1 << (_la - 111)) & 7) !== 0)) {
+                if (((((_la - 115)) & ~0x1F) === 0 && ((1 << (_la - 115)) & 7) !== 0)) {
                     {
-                    this.state = 912;
+                    this.state = 929;
                     localContext._count = this.integerLiteral();
                     }
                 }
 
-                this.state = 918;
+                this.state = 935;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121) {
                     {
                     {
-                    this.state = 915;
+                    this.state = 932;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 920;
+                    this.state = 937;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3772,31 +3867,31 @@ export class CypherParser extends antlr.Parser {
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 921;
+                this.state = 938;
                 localContext._symbolicName = this.symbolicName();
                 localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 923;
+                this.state = 940;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 111)) & ~0x1F) === 0 && ((1 << (_la - 111)) & 7) !== 0)) {
+                if (((((_la - 115)) & ~0x1F) === 0 && ((1 << (_la - 115)) & 7) !== 0)) {
                     {
-                    this.state = 922;
+                    this.state = 939;
                     localContext._count = this.integerLiteral();
                     }
                 }
 
-                this.state = 928;
+                this.state = 945;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121) {
                     {
                     {
-                    this.state = 925;
+                    this.state = 942;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 930;
+                    this.state = 947;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3805,22 +3900,22 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 931;
+                this.state = 948;
                 this.match(CypherParser.ANY);
-                this.state = 932;
+                this.state = 949;
                 localContext._countParameter = this.parameter();
-                this.state = 936;
+                this.state = 953;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121) {
                     {
                     {
-                    this.state = 933;
+                    this.state = 950;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 938;
+                    this.state = 955;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3829,23 +3924,23 @@ export class CypherParser extends antlr.Parser {
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 939;
+                this.state = 956;
                 localContext._symbolicName = this.symbolicName();
                 localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 940;
+                this.state = 957;
                 localContext._countParameter = this.parameter();
-                this.state = 944;
+                this.state = 961;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117) {
+                while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121) {
                     {
                     {
-                    this.state = 941;
+                    this.state = 958;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 946;
+                    this.state = 963;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3868,17 +3963,17 @@ export class CypherParser extends antlr.Parser {
     }
     public shortestPathPattern(): ShortestPathPatternContext {
         let localContext = new ShortestPathPatternContext(this.context, this.state);
-        this.enterRule(localContext, 116, CypherParser.RULE_shortestPathPattern);
+        this.enterRule(localContext, 118, CypherParser.RULE_shortestPathPattern);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 949;
+            this.state = 966;
             this.symbolicName();
-            this.state = 950;
+            this.state = 967;
             this.match(CypherParser.LPAREN);
-            this.state = 951;
+            this.state = 968;
             this.patternElement();
-            this.state = 952;
+            this.state = 969;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3897,28 +3992,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElement(): PatternElementContext {
         let localContext = new PatternElementContext(this.context, this.state);
-        this.enterRule(localContext, 118, CypherParser.RULE_patternElement);
+        this.enterRule(localContext, 120, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 988;
+            this.state = 1005;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 108, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 110, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 954;
+                this.state = 971;
                 this.nodePattern();
-                this.state = 958;
+                this.state = 975;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 131081) !== 0)) {
+                while (((((_la - 92)) & ~0x1F) === 0 && ((1 << (_la - 92)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 955;
+                    this.state = 972;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 960;
+                    this.state = 977;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3927,40 +4022,40 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 961;
+                this.state = 978;
                 this.match(CypherParser.LPAREN);
-                this.state = 962;
+                this.state = 979;
                 this.patternElement();
-                this.state = 963;
+                this.state = 980;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 965;
+                this.state = 982;
                 this.quantifiedPath();
-                this.state = 967;
+                this.state = 984;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 104, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 106, this.context) ) {
                 case 1:
                     {
-                    this.state = 966;
+                    this.state = 983;
                     this.nodePattern();
                     }
                     break;
                 }
-                this.state = 972;
+                this.state = 989;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 131081) !== 0)) {
+                while (((((_la - 92)) & ~0x1F) === 0 && ((1 << (_la - 92)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 969;
+                    this.state = 986;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 974;
+                    this.state = 991;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3969,35 +4064,35 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 975;
+                this.state = 992;
                 this.match(CypherParser.LPAREN);
-                this.state = 979;
+                this.state = 996;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2147475455) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 65535) !== 0) || _la === 116 || _la === 117) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2147475455) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1048575) !== 0) || _la === 120 || _la === 121) {
                     {
-                    this.state = 976;
+                    this.state = 993;
                     localContext._subpath = this.variable();
-                    this.state = 977;
+                    this.state = 994;
                     this.match(CypherParser.EQ);
                     }
                 }
 
-                this.state = 981;
+                this.state = 998;
                 this.patternElement();
-                this.state = 984;
+                this.state = 1001;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 76) {
+                if (_la === 80) {
                     {
-                    this.state = 982;
+                    this.state = 999;
                     this.match(CypherParser.WHERE);
-                    this.state = 983;
+                    this.state = 1000;
                     this.expression();
                     }
                 }
 
-                this.state = 986;
+                this.state = 1003;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -4018,14 +4113,14 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipsPattern(): RelationshipsPatternContext {
         let localContext = new RelationshipsPatternContext(this.context, this.state);
-        this.enterRule(localContext, 120, CypherParser.RULE_relationshipsPattern);
+        this.enterRule(localContext, 122, CypherParser.RULE_relationshipsPattern);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 990;
+            this.state = 1007;
             this.nodePattern();
-            this.state = 992;
+            this.state = 1009;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -4033,7 +4128,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 991;
+                    this.state = 1008;
                     this.patternElementChain();
                     }
                     }
@@ -4041,9 +4136,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 994;
+                this.state = 1011;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 109, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 111, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -4062,109 +4157,109 @@ export class CypherParser extends antlr.Parser {
     }
     public nodePattern(): NodePatternContext {
         let localContext = new NodePatternContext(this.context, this.state);
-        this.enterRule(localContext, 122, CypherParser.RULE_nodePattern);
+        this.enterRule(localContext, 124, CypherParser.RULE_nodePattern);
         let _la: number;
         try {
-            this.state = 1026;
+            this.state = 1043;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 117, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 119, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 996;
+                this.state = 1013;
                 this.match(CypherParser.LPAREN);
-                this.state = 998;
+                this.state = 1015;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 110, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 112, this.context) ) {
                 case 1:
                     {
-                    this.state = 997;
+                    this.state = 1014;
                     this.variable();
                     }
                     break;
                 }
-                this.state = 1002;
+                this.state = 1019;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 111, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 113, this.context) ) {
                 case 1:
                     {
-                    this.state = 1000;
+                    this.state = 1017;
                     this.nodeLabels();
                     }
                     break;
                 case 2:
                     {
-                    this.state = 1001;
+                    this.state = 1018;
                     this.labelExpression();
                     }
                     break;
                 }
-                this.state = 1005;
+                this.state = 1022;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 104 || _la === 109) {
+                if (_la === 108 || _la === 113) {
                     {
-                    this.state = 1004;
+                    this.state = 1021;
                     this.properties();
                     }
                 }
 
-                this.state = 1009;
+                this.state = 1026;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 76) {
+                if (_la === 80) {
                     {
-                    this.state = 1007;
+                    this.state = 1024;
                     this.match(CypherParser.WHERE);
-                    this.state = 1008;
+                    this.state = 1025;
                     localContext._nodeWhere = this.expression();
                     }
                 }
 
-                this.state = 1011;
+                this.state = 1028;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1012;
+                this.state = 1029;
                 this.match(CypherParser.LPAREN);
-                this.state = 1014;
+                this.state = 1031;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 114, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
                 case 1:
                     {
-                    this.state = 1013;
+                    this.state = 1030;
                     this.variable();
                     }
                     break;
                 }
-                this.state = 1016;
+                this.state = 1033;
                 this.isLabelExpression();
-                this.state = 1018;
+                this.state = 1035;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 104 || _la === 109) {
+                if (_la === 108 || _la === 113) {
                     {
-                    this.state = 1017;
+                    this.state = 1034;
                     this.properties();
                     }
                 }
 
-                this.state = 1022;
+                this.state = 1039;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 76) {
+                if (_la === 80) {
                     {
-                    this.state = 1020;
+                    this.state = 1037;
                     this.match(CypherParser.WHERE);
-                    this.state = 1021;
+                    this.state = 1038;
                     localContext._nodeWhere = this.expression();
                     }
                 }
 
-                this.state = 1024;
+                this.state = 1041;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -4185,13 +4280,13 @@ export class CypherParser extends antlr.Parser {
     }
     public isLabelExpression(): IsLabelExpressionContext {
         let localContext = new IsLabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 124, CypherParser.RULE_isLabelExpression);
+        this.enterRule(localContext, 126, CypherParser.RULE_isLabelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1028;
+            this.state = 1045;
             this.match(CypherParser.IS);
-            this.state = 1029;
+            this.state = 1046;
             this.labelDisjunction();
             }
         }
@@ -4210,13 +4305,13 @@ export class CypherParser extends antlr.Parser {
     }
     public labelExpression(): LabelExpressionContext {
         let localContext = new LabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 126, CypherParser.RULE_labelExpression);
+        this.enterRule(localContext, 128, CypherParser.RULE_labelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1031;
+            this.state = 1048;
             this.match(CypherParser.COLON);
-            this.state = 1032;
+            this.state = 1049;
             this.labelDisjunction();
             }
         }
@@ -4235,41 +4330,41 @@ export class CypherParser extends antlr.Parser {
     }
     public labelDisjunction(): LabelDisjunctionContext {
         let localContext = new LabelDisjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 128, CypherParser.RULE_labelDisjunction);
+        this.enterRule(localContext, 130, CypherParser.RULE_labelDisjunction);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1034;
+            this.state = 1051;
             this.labelConjunction();
-            this.state = 1042;
+            this.state = 1059;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 119, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 121, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1035;
+                    this.state = 1052;
                     this.match(CypherParser.PIPE);
-                    this.state = 1037;
+                    this.state = 1054;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 100) {
+                    if (_la === 104) {
                         {
-                        this.state = 1036;
+                        this.state = 1053;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 1039;
+                    this.state = 1056;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 1044;
+                this.state = 1061;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 119, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 121, this.context);
             }
             }
         }
@@ -4288,26 +4383,26 @@ export class CypherParser extends antlr.Parser {
     }
     public labelConjunction(): LabelConjunctionContext {
         let localContext = new LabelConjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 130, CypherParser.RULE_labelConjunction);
+        this.enterRule(localContext, 132, CypherParser.RULE_labelConjunction);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1045;
+            this.state = 1062;
             this.labelNegation();
-            this.state = 1050;
+            this.state = 1067;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 95) {
+            while (_la === 99) {
                 {
                 {
-                this.state = 1046;
+                this.state = 1063;
                 this.match(CypherParser.AMP);
-                this.state = 1047;
+                this.state = 1064;
                 this.labelNegation();
                 }
                 }
-                this.state = 1052;
+                this.state = 1069;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4328,17 +4423,17 @@ export class CypherParser extends antlr.Parser {
     }
     public labelNegation(): LabelNegationContext {
         let localContext = new LabelNegationContext(this.context, this.state);
-        this.enterRule(localContext, 132, CypherParser.RULE_labelNegation);
+        this.enterRule(localContext, 134, CypherParser.RULE_labelNegation);
         try {
-            this.state = 1056;
+            this.state = 1073;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1053;
+                this.state = 1070;
                 this.match(CypherParser.BANG);
-                this.state = 1054;
+                this.state = 1071;
                 this.labelNegation();
                 }
                 break;
@@ -4411,6 +4506,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.LOAD:
+            case CypherParser.CSV:
+            case CypherParser.HEADERS:
+            case CypherParser.FIELDTERMINATOR:
             case CypherParser.OFFSET:
             case CypherParser.UNION:
             case CypherParser.UNIQUE:
@@ -4427,7 +4526,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1055;
+                this.state = 1072;
                 this.labelAtom();
                 }
                 break;
@@ -4450,9 +4549,9 @@ export class CypherParser extends antlr.Parser {
     }
     public labelAtom(): LabelAtomContext {
         let localContext = new LabelAtomContext(this.context, this.state);
-        this.enterRule(localContext, 134, CypherParser.RULE_labelAtom);
+        this.enterRule(localContext, 136, CypherParser.RULE_labelAtom);
         try {
-            this.state = 1064;
+            this.state = 1081;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -4524,6 +4623,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.LOAD:
+            case CypherParser.CSV:
+            case CypherParser.HEADERS:
+            case CypherParser.FIELDTERMINATOR:
             case CypherParser.OFFSET:
             case CypherParser.UNION:
             case CypherParser.UNIQUE:
@@ -4538,25 +4641,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1058;
+                this.state = 1075;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1059;
+                this.state = 1076;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1060;
+                this.state = 1077;
                 this.match(CypherParser.LPAREN);
-                this.state = 1061;
+                this.state = 1078;
                 this.labelDisjunction();
-                this.state = 1062;
+                this.state = 1079;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -4579,44 +4682,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElementChain(): PatternElementChainContext {
         let localContext = new PatternElementChainContext(this.context, this.state);
-        this.enterRule(localContext, 136, CypherParser.RULE_patternElementChain);
+        this.enterRule(localContext, 138, CypherParser.RULE_patternElementChain);
         let _la: number;
         try {
-            this.state = 1076;
+            this.state = 1093;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 124, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 126, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1066;
+                this.state = 1083;
                 this.relationshipPattern();
-                this.state = 1068;
+                this.state = 1085;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 524293) !== 0)) {
+                if (((((_la - 94)) & ~0x1F) === 0 && ((1 << (_la - 94)) & 524293) !== 0)) {
                     {
-                    this.state = 1067;
+                    this.state = 1084;
                     this.pathQuantifier();
                     }
                 }
 
-                this.state = 1070;
+                this.state = 1087;
                 this.nodePattern();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1072;
+                this.state = 1089;
                 this.quantifiedPath();
-                this.state = 1073;
+                this.state = 1090;
                 this.nodePattern();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1075;
+                this.state = 1092;
                 this.quantifiedPath();
                 }
                 break;
@@ -4637,102 +4740,102 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifiedPath(): QuantifiedPathContext {
         let localContext = new QuantifiedPathContext(this.context, this.state);
-        this.enterRule(localContext, 138, CypherParser.RULE_quantifiedPath);
+        this.enterRule(localContext, 140, CypherParser.RULE_quantifiedPath);
         let _la: number;
         try {
-            this.state = 1112;
+            this.state = 1129;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 129, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 131, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1078;
+                this.state = 1095;
                 this.match(CypherParser.LPAREN);
-                this.state = 1079;
+                this.state = 1096;
                 this.nodePattern();
-                this.state = 1080;
+                this.state = 1097;
                 this.relationshipPattern();
-                this.state = 1081;
+                this.state = 1098;
                 this.nodePattern();
-                this.state = 1084;
+                this.state = 1101;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 76) {
+                if (_la === 80) {
                     {
-                    this.state = 1082;
+                    this.state = 1099;
                     this.match(CypherParser.WHERE);
-                    this.state = 1083;
+                    this.state = 1100;
                     this.expression();
                     }
                 }
 
-                this.state = 1086;
+                this.state = 1103;
                 this.match(CypherParser.RPAREN);
-                this.state = 1087;
+                this.state = 1104;
                 this.pathQuantifier();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1089;
+                this.state = 1106;
                 this.match(CypherParser.LPAREN);
-                this.state = 1090;
+                this.state = 1107;
                 this.nodePattern();
-                this.state = 1092;
+                this.state = 1109;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 do {
                     {
                     {
-                    this.state = 1091;
+                    this.state = 1108;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 1094;
+                    this.state = 1111;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                } while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 131081) !== 0));
-                this.state = 1098;
+                } while (((((_la - 92)) & ~0x1F) === 0 && ((1 << (_la - 92)) & 131081) !== 0));
+                this.state = 1115;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 76) {
+                if (_la === 80) {
                     {
-                    this.state = 1096;
+                    this.state = 1113;
                     this.match(CypherParser.WHERE);
-                    this.state = 1097;
+                    this.state = 1114;
                     this.expression();
                     }
                 }
 
-                this.state = 1100;
+                this.state = 1117;
                 this.match(CypherParser.RPAREN);
-                this.state = 1101;
+                this.state = 1118;
                 this.pathQuantifier();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1103;
+                this.state = 1120;
                 this.match(CypherParser.LPAREN);
-                this.state = 1104;
+                this.state = 1121;
                 this.nodePattern();
-                this.state = 1107;
+                this.state = 1124;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 76) {
+                if (_la === 80) {
                     {
-                    this.state = 1105;
+                    this.state = 1122;
                     this.match(CypherParser.WHERE);
-                    this.state = 1106;
+                    this.state = 1123;
                     this.expression();
                     }
                 }
 
-                this.state = 1109;
+                this.state = 1126;
                 this.match(CypherParser.RPAREN);
-                this.state = 1110;
+                this.state = 1127;
                 this.pathQuantifier();
                 }
                 break;
@@ -4753,40 +4856,40 @@ export class CypherParser extends antlr.Parser {
     }
     public pathQuantifier(): PathQuantifierContext {
         let localContext = new PathQuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 140, CypherParser.RULE_pathQuantifier);
+        this.enterRule(localContext, 142, CypherParser.RULE_pathQuantifier);
         let _la: number;
         try {
-            this.state = 1127;
+            this.state = 1144;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1114;
+                this.state = 1131;
                 this.match(CypherParser.LBRACE);
-                this.state = 1116;
+                this.state = 1133;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 111)) & ~0x1F) === 0 && ((1 << (_la - 111)) & 7) !== 0)) {
+                if (((((_la - 115)) & ~0x1F) === 0 && ((1 << (_la - 115)) & 7) !== 0)) {
                     {
-                    this.state = 1115;
+                    this.state = 1132;
                     localContext._lo = this.integerLiteral();
                     }
                 }
 
-                this.state = 1122;
+                this.state = 1139;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 99) {
+                if (_la === 103) {
                     {
-                    this.state = 1118;
+                    this.state = 1135;
                     this.match(CypherParser.COMMA);
-                    this.state = 1120;
+                    this.state = 1137;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 111)) & ~0x1F) === 0 && ((1 << (_la - 111)) & 7) !== 0)) {
+                    if (((((_la - 115)) & ~0x1F) === 0 && ((1 << (_la - 115)) & 7) !== 0)) {
                         {
-                        this.state = 1119;
+                        this.state = 1136;
                         localContext._hi = this.integerLiteral();
                         }
                     }
@@ -4794,21 +4897,21 @@ export class CypherParser extends antlr.Parser {
                     }
                 }
 
-                this.state = 1124;
+                this.state = 1141;
                 this.match(CypherParser.RBRACE);
                 }
                 break;
             case CypherParser.PLUS:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1125;
+                this.state = 1142;
                 this.match(CypherParser.PLUS);
                 }
                 break;
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1126;
+                this.state = 1143;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -4831,93 +4934,93 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipPattern(): RelationshipPatternContext {
         let localContext = new RelationshipPatternContext(this.context, this.state);
-        this.enterRule(localContext, 142, CypherParser.RULE_relationshipPattern);
+        this.enterRule(localContext, 144, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 1153;
+            this.state = 1170;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 138, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 140, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1129;
+                this.state = 1146;
                 this.match(CypherParser.LT);
-                this.state = 1130;
+                this.state = 1147;
                 this.match(CypherParser.MINUS);
-                this.state = 1132;
+                this.state = 1149;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 107) {
+                if (_la === 111) {
                     {
-                    this.state = 1131;
+                    this.state = 1148;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1134;
+                this.state = 1151;
                 this.match(CypherParser.MINUS);
-                this.state = 1135;
+                this.state = 1152;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1136;
+                this.state = 1153;
                 this.match(CypherParser.LT);
-                this.state = 1137;
+                this.state = 1154;
                 this.match(CypherParser.MINUS);
-                this.state = 1139;
+                this.state = 1156;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 107) {
+                if (_la === 111) {
                     {
-                    this.state = 1138;
+                    this.state = 1155;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1141;
+                this.state = 1158;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1142;
+                this.state = 1159;
                 this.match(CypherParser.MINUS);
-                this.state = 1144;
+                this.state = 1161;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 107) {
+                if (_la === 111) {
                     {
-                    this.state = 1143;
+                    this.state = 1160;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1146;
+                this.state = 1163;
                 this.match(CypherParser.MINUS);
-                this.state = 1147;
+                this.state = 1164;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1148;
+                this.state = 1165;
                 this.match(CypherParser.MINUS);
-                this.state = 1150;
+                this.state = 1167;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 107) {
+                if (_la === 111) {
                     {
-                    this.state = 1149;
+                    this.state = 1166;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1152;
+                this.state = 1169;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -4938,72 +5041,72 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipDetail(): RelationshipDetailContext {
         let localContext = new RelationshipDetailContext(this.context, this.state);
-        this.enterRule(localContext, 144, CypherParser.RULE_relationshipDetail);
+        this.enterRule(localContext, 146, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1155;
+            this.state = 1172;
             this.match(CypherParser.LBRACK);
-            this.state = 1157;
+            this.state = 1174;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 139, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 141, this.context) ) {
             case 1:
                 {
-                this.state = 1156;
+                this.state = 1173;
                 this.variable();
                 }
                 break;
             }
-            this.state = 1161;
+            this.state = 1178;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 140, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 142, this.context) ) {
             case 1:
                 {
-                this.state = 1159;
+                this.state = 1176;
                 this.relationshipTypes();
                 }
                 break;
             case 2:
                 {
-                this.state = 1160;
+                this.state = 1177;
                 this.labelExpression();
                 }
                 break;
             }
-            this.state = 1164;
+            this.state = 1181;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 81 || _la === 92) {
+            if (_la === 85 || _la === 96) {
                 {
-                this.state = 1163;
+                this.state = 1180;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 1167;
+            this.state = 1184;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 104 || _la === 109) {
+            if (_la === 108 || _la === 113) {
                 {
-                this.state = 1166;
+                this.state = 1183;
                 this.properties();
                 }
             }
 
-            this.state = 1171;
+            this.state = 1188;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 76) {
+            if (_la === 80) {
                 {
-                this.state = 1169;
+                this.state = 1186;
                 this.match(CypherParser.WHERE);
-                this.state = 1170;
+                this.state = 1187;
                 localContext._relWhere = this.expression();
                 }
             }
 
-            this.state = 1173;
+            this.state = 1190;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5022,22 +5125,22 @@ export class CypherParser extends antlr.Parser {
     }
     public properties(): PropertiesContext {
         let localContext = new PropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 146, CypherParser.RULE_properties);
+        this.enterRule(localContext, 148, CypherParser.RULE_properties);
         try {
-            this.state = 1177;
+            this.state = 1194;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1175;
+                this.state = 1192;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1176;
+                this.state = 1193;
                 this.parameter();
                 }
                 break;
@@ -5060,42 +5163,42 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipTypes(): RelationshipTypesContext {
         let localContext = new RelationshipTypesContext(this.context, this.state);
-        this.enterRule(localContext, 148, CypherParser.RULE_relationshipTypes);
+        this.enterRule(localContext, 150, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 1202;
+            this.state = 1219;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 148, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 150, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1179;
+                this.state = 1196;
                 this.match(CypherParser.COLON);
-                this.state = 1180;
+                this.state = 1197;
                 this.relTypeName();
-                this.state = 1188;
+                this.state = 1205;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 103) {
+                while (_la === 107) {
                     {
                     {
-                    this.state = 1181;
+                    this.state = 1198;
                     this.match(CypherParser.PIPE);
-                    this.state = 1183;
+                    this.state = 1200;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 100) {
+                    if (_la === 104) {
                         {
-                        this.state = 1182;
+                        this.state = 1199;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 1185;
+                    this.state = 1202;
                     this.relTypeName();
                     }
                     }
-                    this.state = 1190;
+                    this.state = 1207;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -5104,32 +5207,32 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1191;
+                this.state = 1208;
                 this.match(CypherParser.COLON);
-                this.state = 1192;
+                this.state = 1209;
                 this.dynamicName();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1193;
+                this.state = 1210;
                 this.match(CypherParser.IS);
-                this.state = 1194;
+                this.state = 1211;
                 this.relTypeName();
-                this.state = 1199;
+                this.state = 1216;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 103) {
+                while (_la === 107) {
                     {
                     {
-                    this.state = 1195;
+                    this.state = 1212;
                     this.match(CypherParser.PIPE);
-                    this.state = 1196;
+                    this.state = 1213;
                     this.relTypeName();
                     }
                     }
-                    this.state = 1201;
+                    this.state = 1218;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -5152,25 +5255,25 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabels(): NodeLabelsContext {
         let localContext = new NodeLabelsContext(this.context, this.state);
-        this.enterRule(localContext, 150, CypherParser.RULE_nodeLabels);
+        this.enterRule(localContext, 152, CypherParser.RULE_nodeLabels);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1205;
+            this.state = 1222;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1204;
+                this.state = 1221;
                 this.nodeLabel();
                 }
                 }
-                this.state = 1207;
+                this.state = 1224;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 100);
+            } while (_la === 104);
             }
         }
         catch (re) {
@@ -5188,26 +5291,26 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabel(): NodeLabelContext {
         let localContext = new NodeLabelContext(this.context, this.state);
-        this.enterRule(localContext, 152, CypherParser.RULE_nodeLabel);
+        this.enterRule(localContext, 154, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 1213;
+            this.state = 1230;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 150, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 152, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1209;
+                this.state = 1226;
                 this.match(CypherParser.COLON);
-                this.state = 1210;
+                this.state = 1227;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1211;
+                this.state = 1228;
                 this.match(CypherParser.COLON);
-                this.state = 1212;
+                this.state = 1229;
                 this.dynamicName();
                 }
                 break;
@@ -5228,19 +5331,19 @@ export class CypherParser extends antlr.Parser {
     }
     public dynamicName(): DynamicNameContext {
         let localContext = new DynamicNameContext(this.context, this.state);
-        this.enterRule(localContext, 154, CypherParser.RULE_dynamicName);
+        this.enterRule(localContext, 156, CypherParser.RULE_dynamicName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1215;
+            this.state = 1232;
             this.match(CypherParser.DOLLAR);
-            this.state = 1217;
+            this.state = 1234;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 1216;
+                this.state = 1233;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -5252,11 +5355,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 1219;
+            this.state = 1236;
             this.match(CypherParser.LPAREN);
-            this.state = 1220;
+            this.state = 1237;
             this.expression();
-            this.state = 1221;
+            this.state = 1238;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5275,40 +5378,40 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeLiteral(): RangeLiteralContext {
         let localContext = new RangeLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 156, CypherParser.RULE_rangeLiteral);
+        this.enterRule(localContext, 158, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 1237;
+            this.state = 1254;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1223;
+                this.state = 1240;
                 this.match(CypherParser.STAR);
-                this.state = 1225;
+                this.state = 1242;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 91)) & ~0x1F) === 0 && ((1 << (_la - 91)) & 7340033) !== 0)) {
+                if (((((_la - 95)) & ~0x1F) === 0 && ((1 << (_la - 95)) & 7340033) !== 0)) {
                     {
-                    this.state = 1224;
+                    this.state = 1241;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 1231;
+                this.state = 1248;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 81) {
+                if (_la === 85) {
                     {
-                    this.state = 1227;
+                    this.state = 1244;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 1229;
+                    this.state = 1246;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 91)) & ~0x1F) === 0 && ((1 << (_la - 91)) & 7340033) !== 0)) {
+                    if (((((_la - 95)) & ~0x1F) === 0 && ((1 << (_la - 95)) & 7340033) !== 0)) {
                         {
-                        this.state = 1228;
+                        this.state = 1245;
                         this.rangeBound();
                         }
                     }
@@ -5321,14 +5424,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1233;
+                this.state = 1250;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1235;
+                this.state = 1252;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 91)) & ~0x1F) === 0 && ((1 << (_la - 91)) & 7340033) !== 0)) {
+                if (((((_la - 95)) & ~0x1F) === 0 && ((1 << (_la - 95)) & 7340033) !== 0)) {
                     {
-                    this.state = 1234;
+                    this.state = 1251;
                     this.rangeBound();
                     }
                 }
@@ -5354,22 +5457,22 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeBound(): RangeBoundContext {
         let localContext = new RangeBoundContext(this.context, this.state);
-        this.enterRule(localContext, 158, CypherParser.RULE_rangeBound);
+        this.enterRule(localContext, 160, CypherParser.RULE_rangeBound);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1240;
+            this.state = 1257;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 91) {
+            if (_la === 95) {
                 {
-                this.state = 1239;
+                this.state = 1256;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 1242;
+            this.state = 1259;
             this.integerLiteral();
             }
         }
@@ -5388,11 +5491,11 @@ export class CypherParser extends antlr.Parser {
     }
     public labelName(): LabelNameContext {
         let localContext = new LabelNameContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_labelName);
+        this.enterRule(localContext, 162, CypherParser.RULE_labelName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1244;
+            this.state = 1261;
             this.schemaName();
             }
         }
@@ -5411,11 +5514,11 @@ export class CypherParser extends antlr.Parser {
     }
     public relTypeName(): RelTypeNameContext {
         let localContext = new RelTypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_relTypeName);
+        this.enterRule(localContext, 164, CypherParser.RULE_relTypeName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1246;
+            this.state = 1263;
             this.schemaName();
             }
         }
@@ -5434,27 +5537,27 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyExpression(): PropertyExpressionContext {
         let localContext = new PropertyExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_propertyExpression);
+        this.enterRule(localContext, 166, CypherParser.RULE_propertyExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1248;
+            this.state = 1265;
             this.atom();
-            this.state = 1250;
+            this.state = 1267;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1249;
+                this.state = 1266;
                 this.propertyLookup();
                 }
                 }
-                this.state = 1252;
+                this.state = 1269;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 98);
+            } while (_la === 102);
             }
         }
         catch (re) {
@@ -5472,11 +5575,11 @@ export class CypherParser extends antlr.Parser {
     }
     public expression(): ExpressionContext {
         let localContext = new ExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_expression);
+        this.enterRule(localContext, 168, CypherParser.RULE_expression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1254;
+            this.state = 1271;
             this.orExpression();
             }
         }
@@ -5495,26 +5598,26 @@ export class CypherParser extends antlr.Parser {
     }
     public orExpression(): OrExpressionContext {
         let localContext = new OrExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_orExpression);
+        this.enterRule(localContext, 170, CypherParser.RULE_orExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1256;
+            this.state = 1273;
             this.xorExpression();
-            this.state = 1261;
+            this.state = 1278;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 49) {
                 {
                 {
-                this.state = 1257;
+                this.state = 1274;
                 this.match(CypherParser.OR);
-                this.state = 1258;
+                this.state = 1275;
                 this.xorExpression();
                 }
                 }
-                this.state = 1263;
+                this.state = 1280;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5535,26 +5638,26 @@ export class CypherParser extends antlr.Parser {
     }
     public xorExpression(): XorExpressionContext {
         let localContext = new XorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_xorExpression);
+        this.enterRule(localContext, 172, CypherParser.RULE_xorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1264;
+            this.state = 1281;
             this.andExpression();
-            this.state = 1269;
+            this.state = 1286;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 78) {
+            while (_la === 82) {
                 {
                 {
-                this.state = 1265;
+                this.state = 1282;
                 this.match(CypherParser.XOR);
-                this.state = 1266;
+                this.state = 1283;
                 this.andExpression();
                 }
                 }
-                this.state = 1271;
+                this.state = 1288;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5575,103 +5678,23 @@ export class CypherParser extends antlr.Parser {
     }
     public andExpression(): AndExpressionContext {
         let localContext = new AndExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_andExpression);
+        this.enterRule(localContext, 174, CypherParser.RULE_andExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1272;
+            this.state = 1289;
             this.notExpression();
-            this.state = 1277;
+            this.state = 1294;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 1273;
-                this.match(CypherParser.AND);
-                this.state = 1274;
-                this.notExpression();
-                }
-                }
-                this.state = 1279;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-            }
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public notExpression(): NotExpressionContext {
-        let localContext = new NotExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_notExpression);
-        try {
-            let alternative: number;
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1283;
-            this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 162, this.context);
-            while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
-                if (alternative === 1) {
-                    {
-                    {
-                    this.state = 1280;
-                    this.match(CypherParser.NOT);
-                    }
-                    }
-                }
-                this.state = 1285;
-                this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 162, this.context);
-            }
-            this.state = 1286;
-            this.comparisonExpression();
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public comparisonExpression(): ComparisonExpressionContext {
-        let localContext = new ComparisonExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_comparisonExpression);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 1288;
-            this.predicateExpression();
-            this.state = 1294;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 63) !== 0)) {
-                {
-                {
-                this.state = 1289;
-                this.comparisonOperator();
                 this.state = 1290;
-                this.predicateExpression();
+                this.match(CypherParser.AND);
+                this.state = 1291;
+                this.notExpression();
                 }
                 }
                 this.state = 1296;
@@ -5693,16 +5716,96 @@ export class CypherParser extends antlr.Parser {
         }
         return localContext;
     }
-    public comparisonOperator(): ComparisonOperatorContext {
-        let localContext = new ComparisonOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_comparisonOperator);
+    public notExpression(): NotExpressionContext {
+        let localContext = new NotExpressionContext(this.context, this.state);
+        this.enterRule(localContext, 176, CypherParser.RULE_notExpression);
+        try {
+            let alternative: number;
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1300;
+            this.errorHandler.sync(this);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 164, this.context);
+            while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
+                if (alternative === 1) {
+                    {
+                    {
+                    this.state = 1297;
+                    this.match(CypherParser.NOT);
+                    }
+                    }
+                }
+                this.state = 1302;
+                this.errorHandler.sync(this);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 164, this.context);
+            }
+            this.state = 1303;
+            this.comparisonExpression();
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public comparisonExpression(): ComparisonExpressionContext {
+        let localContext = new ComparisonExpressionContext(this.context, this.state);
+        this.enterRule(localContext, 178, CypherParser.RULE_comparisonExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1297;
+            this.state = 1305;
+            this.predicateExpression();
+            this.state = 1311;
+            this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 63) !== 0))) {
+            while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 63) !== 0)) {
+                {
+                {
+                this.state = 1306;
+                this.comparisonOperator();
+                this.state = 1307;
+                this.predicateExpression();
+                }
+                }
+                this.state = 1313;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public comparisonOperator(): ComparisonOperatorContext {
+        let localContext = new ComparisonOperatorContext(this.context, this.state);
+        this.enterRule(localContext, 180, CypherParser.RULE_comparisonOperator);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1314;
+            _la = this.tokenStream.LA(1);
+            if(!(((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5726,24 +5829,24 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateExpression(): PredicateExpressionContext {
         let localContext = new PredicateExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_predicateExpression);
+        this.enterRule(localContext, 182, CypherParser.RULE_predicateExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1299;
+            this.state = 1316;
             this.addOrSubtractExpression();
-            this.state = 1303;
+            this.state = 1320;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 41947137) !== 0) || ((((_la - 60)) & ~0x1F) === 0 && ((1 << (_la - 60)) & 9437185) !== 0)) {
+            while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 41947137) !== 0) || ((((_la - 60)) & ~0x1F) === 0 && ((1 << (_la - 60)) & 150994945) !== 0)) {
                 {
                 {
-                this.state = 1300;
+                this.state = 1317;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 1305;
+                this.state = 1322;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5764,21 +5867,21 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateSuffix(): PredicateSuffixContext {
         let localContext = new PredicateSuffixContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_predicateSuffix);
+        this.enterRule(localContext, 184, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1340;
+            this.state = 1357;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 169, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 171, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1306;
+                this.state = 1323;
                 this.match(CypherParser.STARTS);
-                this.state = 1307;
+                this.state = 1324;
                 this.match(CypherParser.WITH);
-                this.state = 1308;
+                this.state = 1325;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5786,11 +5889,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1309;
+                this.state = 1326;
                 this.match(CypherParser.ENDS);
-                this.state = 1310;
+                this.state = 1327;
                 this.match(CypherParser.WITH);
-                this.state = 1311;
+                this.state = 1328;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5798,9 +5901,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1312;
+                this.state = 1329;
                 this.match(CypherParser.CONTAINS);
-                this.state = 1313;
+                this.state = 1330;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5808,9 +5911,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1314;
+                this.state = 1331;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 1315;
+                this.state = 1332;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5818,9 +5921,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1316;
+                this.state = 1333;
                 this.match(CypherParser.IN);
-                this.state = 1317;
+                this.state = 1334;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5828,9 +5931,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1318;
+                this.state = 1335;
                 this.match(CypherParser.IS);
-                this.state = 1319;
+                this.state = 1336;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5838,11 +5941,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1320;
+                this.state = 1337;
                 this.match(CypherParser.IS);
-                this.state = 1321;
+                this.state = 1338;
                 this.match(CypherParser.NOT);
-                this.state = 1322;
+                this.state = 1339;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5850,26 +5953,26 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1329;
+                this.state = 1346;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 1323;
+                    this.state = 1340;
                     this.match(CypherParser.IS);
-                    this.state = 1325;
+                    this.state = 1342;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 44) {
                         {
-                        this.state = 1324;
+                        this.state = 1341;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 1327;
+                    this.state = 1344;
                     _la = this.tokenStream.LA(1);
-                    if(!(_la === 64 || _la === 80)) {
+                    if(!(_la === 64 || _la === 84)) {
                     this.errorHandler.recoverInline(this);
                     }
                     else {
@@ -5880,14 +5983,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 1328;
+                    this.state = 1345;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1331;
+                this.state = 1348;
                 this.valueTypeExpression();
                 }
                 break;
@@ -5895,29 +5998,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1332;
+                this.state = 1349;
                 this.match(CypherParser.IS);
-                this.state = 1334;
+                this.state = 1351;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 44) {
                     {
-                    this.state = 1333;
+                    this.state = 1350;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1337;
+                this.state = 1354;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 168, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 170, this.context) ) {
                 case 1:
                     {
-                    this.state = 1336;
+                    this.state = 1353;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1339;
+                this.state = 1356;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -5938,30 +6041,30 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeExpression(): ValueTypeExpressionContext {
         let localContext = new ValueTypeExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_valueTypeExpression);
+        this.enterRule(localContext, 186, CypherParser.RULE_valueTypeExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1342;
+            this.state = 1359;
             this.valueTypeAlternative();
-            this.state = 1347;
+            this.state = 1364;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 170, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 172, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1343;
+                    this.state = 1360;
                     this.match(CypherParser.PIPE);
-                    this.state = 1344;
+                    this.state = 1361;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1349;
+                this.state = 1366;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 170, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 172, this.context);
             }
             }
         }
@@ -5980,12 +6083,12 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeAlternative(): ValueTypeAlternativeContext {
         let localContext = new ValueTypeAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_valueTypeAlternative);
+        this.enterRule(localContext, 188, CypherParser.RULE_valueTypeAlternative);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1351;
+            this.state = 1368;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -5993,7 +6096,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1350;
+                    this.state = 1367;
                     this.valueTypeWord();
                     }
                     }
@@ -6001,52 +6104,52 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1353;
+                this.state = 1370;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 171, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 173, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1359;
+            this.state = 1376;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 172, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 174, this.context) ) {
             case 1:
                 {
-                this.state = 1355;
+                this.state = 1372;
                 this.match(CypherParser.WITH);
-                this.state = 1356;
+                this.state = 1373;
                 this.valueTypeWord();
-                this.state = 1357;
+                this.state = 1374;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 1365;
+            this.state = 1382;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 173, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 175, this.context) ) {
             case 1:
                 {
-                this.state = 1361;
+                this.state = 1378;
                 this.match(CypherParser.LT);
-                this.state = 1362;
+                this.state = 1379;
                 this.valueTypeExpression();
-                this.state = 1363;
+                this.state = 1380;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1370;
+            this.state = 1387;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NOT:
                 {
-                this.state = 1367;
+                this.state = 1384;
                 this.match(CypherParser.NOT);
-                this.state = 1368;
+                this.state = 1385;
                 this.match(CypherParser.NULL);
                 }
                 break;
             case CypherParser.BANG:
                 {
-                this.state = 1369;
+                this.state = 1386;
                 this.match(CypherParser.BANG);
                 }
                 break;
@@ -6112,6 +6215,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.LOAD:
+            case CypherParser.CSV:
+            case CypherParser.HEADERS:
+            case CypherParser.FIELDTERMINATOR:
             case CypherParser.OFFSET:
             case CypherParser.UNION:
             case CypherParser.UNIQUE:
@@ -6160,9 +6267,9 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeWord(): ValueTypeWordContext {
         let localContext = new ValueTypeWordContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_valueTypeWord);
+        this.enterRule(localContext, 190, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1374;
+            this.state = 1391;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6199,6 +6306,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.LOAD:
+            case CypherParser.CSV:
+            case CypherParser.HEADERS:
+            case CypherParser.FIELDTERMINATOR:
             case CypherParser.OFFSET:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
@@ -6206,14 +6317,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1372;
+                this.state = 1389;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1373;
+                this.state = 1390;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6236,26 +6347,26 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractExpression(): AddOrSubtractExpressionContext {
         let localContext = new AddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_addOrSubtractExpression);
+        this.enterRule(localContext, 192, CypherParser.RULE_addOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1376;
+            this.state = 1393;
             this.multiplyDivideModuloExpression();
-            this.state = 1382;
+            this.state = 1399;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 4099) !== 0)) {
+            while (((((_la - 94)) & ~0x1F) === 0 && ((1 << (_la - 94)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1377;
+                this.state = 1394;
                 this.addOrSubtractOperator();
-                this.state = 1378;
+                this.state = 1395;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1384;
+                this.state = 1401;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -6276,14 +6387,14 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractOperator(): AddOrSubtractOperatorContext {
         let localContext = new AddOrSubtractOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_addOrSubtractOperator);
+        this.enterRule(localContext, 194, CypherParser.RULE_addOrSubtractOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1385;
+            this.state = 1402;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 4099) !== 0))) {
+            if(!(((((_la - 94)) & ~0x1F) === 0 && ((1 << (_la - 94)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6307,26 +6418,26 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloExpression(): MultiplyDivideModuloExpressionContext {
         let localContext = new MultiplyDivideModuloExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_multiplyDivideModuloExpression);
+        this.enterRule(localContext, 196, CypherParser.RULE_multiplyDivideModuloExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1387;
+            this.state = 1404;
             this.powerOfExpression();
-            this.state = 1393;
+            this.state = 1410;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 92)) & ~0x1F) === 0 && ((1 << (_la - 92)) & 7) !== 0)) {
+            while (((((_la - 96)) & ~0x1F) === 0 && ((1 << (_la - 96)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1388;
+                this.state = 1405;
                 this.multiplyDivideModuloOperator();
-                this.state = 1389;
+                this.state = 1406;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1395;
+                this.state = 1412;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -6347,14 +6458,14 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloOperator(): MultiplyDivideModuloOperatorContext {
         let localContext = new MultiplyDivideModuloOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_multiplyDivideModuloOperator);
+        this.enterRule(localContext, 198, CypherParser.RULE_multiplyDivideModuloOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1396;
+            this.state = 1413;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 92)) & ~0x1F) === 0 && ((1 << (_la - 92)) & 7) !== 0))) {
+            if(!(((((_la - 96)) & ~0x1F) === 0 && ((1 << (_la - 96)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6378,26 +6489,26 @@ export class CypherParser extends antlr.Parser {
     }
     public powerOfExpression(): PowerOfExpressionContext {
         let localContext = new PowerOfExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_powerOfExpression);
+        this.enterRule(localContext, 200, CypherParser.RULE_powerOfExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1398;
+            this.state = 1415;
             this.unaryAddOrSubtractExpression();
-            this.state = 1403;
+            this.state = 1420;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 97) {
+            while (_la === 101) {
                 {
                 {
-                this.state = 1399;
+                this.state = 1416;
                 this.match(CypherParser.CARET);
-                this.state = 1400;
+                this.state = 1417;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1405;
+                this.state = 1422;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -6418,20 +6529,20 @@ export class CypherParser extends antlr.Parser {
     }
     public unaryAddOrSubtractExpression(): UnaryAddOrSubtractExpressionContext {
         let localContext = new UnaryAddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_unaryAddOrSubtractExpression);
+        this.enterRule(localContext, 202, CypherParser.RULE_unaryAddOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1409;
+            this.state = 1426;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 90 || _la === 91) {
+            while (_la === 94 || _la === 95) {
                 {
                 {
-                this.state = 1406;
+                this.state = 1423;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 90 || _la === 91)) {
+                if(!(_la === 94 || _la === 95)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -6440,11 +6551,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1411;
+                this.state = 1428;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1412;
+            this.state = 1429;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -6463,30 +6574,30 @@ export class CypherParser extends antlr.Parser {
     }
     public nonArithmeticOperatorExpression(): NonArithmeticOperatorExpressionContext {
         let localContext = new NonArithmeticOperatorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_nonArithmeticOperatorExpression);
+        this.enterRule(localContext, 204, CypherParser.RULE_nonArithmeticOperatorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1414;
+            this.state = 1431;
             this.atom();
-            this.state = 1419;
+            this.state = 1436;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 98 || _la === 107) {
+            while (_la === 102 || _la === 111) {
                 {
-                this.state = 1417;
+                this.state = 1434;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1415;
+                    this.state = 1432;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1416;
+                    this.state = 1433;
                     this.propertyLookup();
                     }
                     break;
@@ -6494,22 +6605,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1421;
+                this.state = 1438;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1424;
+            this.state = 1441;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 182, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 184, this.context) ) {
             case 1:
                 {
-                this.state = 1422;
+                this.state = 1439;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1423;
+                this.state = 1440;
                 this.labelExpression();
                 }
                 break;
@@ -6531,21 +6642,21 @@ export class CypherParser extends antlr.Parser {
     }
     public listOperator(): ListOperatorContext {
         let localContext = new ListOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_listOperator);
+        this.enterRule(localContext, 206, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1439;
+            this.state = 1456;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 185, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 187, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1426;
+                this.state = 1443;
                 this.match(CypherParser.LBRACK);
-                this.state = 1427;
+                this.state = 1444;
                 this.expression();
-                this.state = 1428;
+                this.state = 1445;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -6553,31 +6664,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1430;
+                this.state = 1447;
                 this.match(CypherParser.LBRACK);
-                this.state = 1432;
+                this.state = 1449;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 201392127) !== 0) || ((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3222274047) !== 0) || ((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 16299) !== 0)) {
                     {
-                    this.state = 1431;
+                    this.state = 1448;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1434;
+                this.state = 1451;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1436;
+                this.state = 1453;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 201392127) !== 0) || ((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3222274047) !== 0) || ((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 16299) !== 0)) {
                     {
-                    this.state = 1435;
+                    this.state = 1452;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1438;
+                this.state = 1455;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -6598,13 +6709,13 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyLookup(): PropertyLookupContext {
         let localContext = new PropertyLookupContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_propertyLookup);
+        this.enterRule(localContext, 208, CypherParser.RULE_propertyLookup);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1441;
+            this.state = 1458;
             this.match(CypherParser.DOT);
-            this.state = 1442;
+            this.state = 1459;
             this.propertyKeyName();
             }
         }
@@ -6623,113 +6734,113 @@ export class CypherParser extends antlr.Parser {
     }
     public atom(): AtomContext {
         let localContext = new AtomContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_atom);
+        this.enterRule(localContext, 210, CypherParser.RULE_atom);
         try {
-            this.state = 1459;
+            this.state = 1476;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 186, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 188, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1444;
+                this.state = 1461;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1445;
+                this.state = 1462;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1446;
+                this.state = 1463;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1447;
+                this.state = 1464;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1448;
+                this.state = 1465;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1449;
+                this.state = 1466;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1450;
+                this.state = 1467;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1451;
+                this.state = 1468;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1452;
+                this.state = 1469;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1453;
+                this.state = 1470;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1454;
+                this.state = 1471;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1455;
+                this.state = 1472;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1456;
+                this.state = 1473;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1457;
+                this.state = 1474;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1458;
+                this.state = 1475;
                 this.variable();
                 }
                 break;
@@ -6750,17 +6861,17 @@ export class CypherParser extends antlr.Parser {
     }
     public countStar(): CountStarContext {
         let localContext = new CountStarContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_countStar);
+        this.enterRule(localContext, 212, CypherParser.RULE_countStar);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1461;
+            this.state = 1478;
             this.match(CypherParser.COUNT);
-            this.state = 1462;
+            this.state = 1479;
             this.match(CypherParser.LPAREN);
-            this.state = 1463;
+            this.state = 1480;
             this.match(CypherParser.STAR);
-            this.state = 1464;
+            this.state = 1481;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6779,50 +6890,50 @@ export class CypherParser extends antlr.Parser {
     }
     public caseExpression(): CaseExpressionContext {
         let localContext = new CaseExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_caseExpression);
+        this.enterRule(localContext, 214, CypherParser.RULE_caseExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1466;
+            this.state = 1483;
             this.match(CypherParser.CASE);
-            this.state = 1468;
+            this.state = 1485;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 187, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 189, this.context) ) {
             case 1:
                 {
-                this.state = 1467;
+                this.state = 1484;
                 localContext._subject = this.expression();
                 }
                 break;
             }
-            this.state = 1471;
+            this.state = 1488;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1470;
+                this.state = 1487;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1473;
+                this.state = 1490;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 75);
-            this.state = 1477;
+            } while (_la === 79);
+            this.state = 1494;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1475;
+                this.state = 1492;
                 this.match(CypherParser.ELSE);
-                this.state = 1476;
+                this.state = 1493;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1479;
+            this.state = 1496;
             this.match(CypherParser.END);
             }
         }
@@ -6841,34 +6952,34 @@ export class CypherParser extends antlr.Parser {
     }
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_caseAlternative);
+        this.enterRule(localContext, 216, CypherParser.RULE_caseAlternative);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1481;
+            this.state = 1498;
             this.match(CypherParser.WHEN);
-            this.state = 1482;
+            this.state = 1499;
             this.caseWhenOperand();
-            this.state = 1487;
+            this.state = 1504;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 99) {
+            while (_la === 103) {
                 {
                 {
-                this.state = 1483;
+                this.state = 1500;
                 this.match(CypherParser.COMMA);
-                this.state = 1484;
+                this.state = 1501;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1489;
+                this.state = 1506;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1490;
+            this.state = 1507;
             this.match(CypherParser.THEN);
-            this.state = 1491;
+            this.state = 1508;
             this.expression();
             }
         }
@@ -6887,18 +6998,18 @@ export class CypherParser extends antlr.Parser {
     }
     public caseWhenOperand(): CaseWhenOperandContext {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_caseWhenOperand);
+        this.enterRule(localContext, 218, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1498;
+            this.state = 1515;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 191, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 193, this.context) ) {
             case 1:
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1493;
+                this.state = 1510;
                 this.comparisonOperator();
-                this.state = 1494;
+                this.state = 1511;
                 this.expression();
                 }
                 break;
@@ -6906,7 +7017,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1496;
+                this.state = 1513;
                 this.predicateSuffix();
                 }
                 break;
@@ -6914,7 +7025,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1497;
+                this.state = 1514;
                 this.expression();
                 }
                 break;
@@ -6935,28 +7046,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 220, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1500;
+            this.state = 1517;
             this.match(CypherParser.LBRACK);
-            this.state = 1501;
+            this.state = 1518;
             this.filterExpression();
-            this.state = 1504;
+            this.state = 1521;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 103) {
+            if (_la === 107) {
                 {
-                this.state = 1502;
+                this.state = 1519;
                 this.match(CypherParser.PIPE);
-                this.state = 1503;
+                this.state = 1520;
                 this.expression();
                 }
             }
 
-            this.state = 1506;
+            this.state = 1523;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6975,44 +7086,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 222, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1508;
+            this.state = 1525;
             this.match(CypherParser.LBRACK);
-            this.state = 1512;
+            this.state = 1529;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2147475455) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 65535) !== 0) || _la === 116 || _la === 117) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2147475455) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1048575) !== 0) || _la === 120 || _la === 121) {
                 {
-                this.state = 1509;
+                this.state = 1526;
                 this.variable();
-                this.state = 1510;
+                this.state = 1527;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1514;
+            this.state = 1531;
             this.relationshipsPattern();
-            this.state = 1517;
+            this.state = 1534;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 76) {
+            if (_la === 80) {
                 {
-                this.state = 1515;
+                this.state = 1532;
                 this.match(CypherParser.WHERE);
-                this.state = 1516;
+                this.state = 1533;
                 this.expression();
                 }
             }
 
-            this.state = 1519;
+            this.state = 1536;
             this.match(CypherParser.PIPE);
-            this.state = 1520;
+            this.state = 1537;
             this.expression();
-            this.state = 1521;
+            this.state = 1538;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -7031,17 +7142,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 224, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1523;
+            this.state = 1540;
             this.quantifier();
-            this.state = 1524;
+            this.state = 1541;
             this.match(CypherParser.LPAREN);
-            this.state = 1525;
+            this.state = 1542;
             this.filterExpression();
-            this.state = 1526;
+            this.state = 1543;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7060,12 +7171,12 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 226, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1528;
+            this.state = 1545;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 43 || _la === 56)) {
             this.errorHandler.recoverInline(this);
@@ -7091,25 +7202,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 228, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1530;
+            this.state = 1547;
             this.variable();
-            this.state = 1531;
+            this.state = 1548;
             this.match(CypherParser.IN);
-            this.state = 1532;
+            this.state = 1549;
             this.expression();
-            this.state = 1535;
+            this.state = 1552;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 76) {
+            if (_la === 80) {
                 {
-                this.state = 1533;
+                this.state = 1550;
                 this.match(CypherParser.WHERE);
-                this.state = 1534;
+                this.state = 1551;
                 this.expression();
                 }
             }
@@ -7131,33 +7242,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 230, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1537;
+            this.state = 1554;
             this.match(CypherParser.REDUCE);
-            this.state = 1538;
+            this.state = 1555;
             this.match(CypherParser.LPAREN);
-            this.state = 1539;
+            this.state = 1556;
             localContext._accumulator = this.variable();
-            this.state = 1540;
+            this.state = 1557;
             this.match(CypherParser.EQ);
-            this.state = 1541;
+            this.state = 1558;
             localContext._initial = this.expression();
-            this.state = 1542;
+            this.state = 1559;
             this.match(CypherParser.COMMA);
-            this.state = 1543;
+            this.state = 1560;
             this.variable();
-            this.state = 1544;
+            this.state = 1561;
             this.match(CypherParser.IN);
-            this.state = 1545;
+            this.state = 1562;
             localContext._source = this.expression();
-            this.state = 1546;
+            this.state = 1563;
             this.match(CypherParser.PIPE);
-            this.state = 1547;
+            this.state = 1564;
             localContext._step = this.expression();
-            this.state = 1548;
+            this.state = 1565;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7176,12 +7287,12 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryExpression(): SubqueryExpressionContext {
         let localContext = new SubqueryExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 230, CypherParser.RULE_subqueryExpression);
+        this.enterRule(localContext, 232, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1550;
+            this.state = 1567;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7190,27 +7301,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1551;
+            this.state = 1568;
             this.match(CypherParser.LBRACE);
-            this.state = 1557;
+            this.state = 1574;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 197, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 199, this.context) ) {
             case 1:
                 {
-                this.state = 1552;
+                this.state = 1569;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1553;
+                this.state = 1570;
                 this.pattern();
-                this.state = 1555;
+                this.state = 1572;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 76) {
+                if (_la === 80) {
                     {
-                    this.state = 1554;
+                    this.state = 1571;
                     this.where();
                     }
                 }
@@ -7218,7 +7329,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1559;
+            this.state = 1576;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -7237,15 +7348,15 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 234, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1561;
+            this.state = 1578;
             this.match(CypherParser.LPAREN);
-            this.state = 1562;
+            this.state = 1579;
             this.expression();
-            this.state = 1563;
+            this.state = 1580;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7264,21 +7375,21 @@ export class CypherParser extends antlr.Parser {
     }
     public trimFromExpression(): TrimFromExpressionContext {
         let localContext = new TrimFromExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_trimFromExpression);
+        this.enterRule(localContext, 236, CypherParser.RULE_trimFromExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1565;
+            this.state = 1582;
             this.functionName();
-            this.state = 1566;
+            this.state = 1583;
             this.match(CypherParser.LPAREN);
-            this.state = 1568;
+            this.state = 1585;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 198, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 200, this.context) ) {
             case 1:
                 {
-                this.state = 1567;
+                this.state = 1584;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 66)) & ~0x1F) === 0 && ((1 << (_la - 66)) & 7) !== 0))) {
@@ -7291,21 +7402,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1571;
+            this.state = 1588;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 199, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 201, this.context) ) {
             case 1:
                 {
-                this.state = 1570;
+                this.state = 1587;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1573;
+            this.state = 1590;
             this.match(CypherParser.FROM);
-            this.state = 1574;
+            this.state = 1591;
             localContext._source = this.expression();
-            this.state = 1575;
+            this.state = 1592;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7324,21 +7435,21 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 236, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 238, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1577;
+            this.state = 1594;
             this.functionName();
-            this.state = 1578;
+            this.state = 1595;
             this.match(CypherParser.LPAREN);
-            this.state = 1580;
+            this.state = 1597;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 200, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 202, this.context) ) {
             case 1:
                 {
-                this.state = 1579;
+                this.state = 1596;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -7350,33 +7461,33 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1590;
+            this.state = 1607;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 201392127) !== 0) || ((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3222274047) !== 0) || ((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 16299) !== 0)) {
                 {
-                this.state = 1582;
+                this.state = 1599;
                 this.expression();
-                this.state = 1587;
+                this.state = 1604;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 99) {
+                while (_la === 103) {
                     {
                     {
-                    this.state = 1583;
+                    this.state = 1600;
                     this.match(CypherParser.COMMA);
-                    this.state = 1584;
+                    this.state = 1601;
                     this.expression();
                     }
                     }
-                    this.state = 1589;
+                    this.state = 1606;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1592;
+            this.state = 1609;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7395,13 +7506,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 238, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 240, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1594;
+            this.state = 1611;
             this.namespace();
-            this.state = 1595;
+            this.state = 1612;
             this.symbolicName();
             }
         }
@@ -7420,28 +7531,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 240, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 242, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1602;
+            this.state = 1619;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 203, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 205, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1597;
+                    this.state = 1614;
                     this.symbolicName();
-                    this.state = 1598;
+                    this.state = 1615;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1604;
+                this.state = 1621;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 203, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 205, this.context);
             }
             }
         }
@@ -7460,42 +7571,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 242, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 244, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1605;
+            this.state = 1622;
             this.variable();
-            this.state = 1606;
+            this.state = 1623;
             this.match(CypherParser.LBRACE);
-            this.state = 1615;
+            this.state = 1632;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 65535) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 786433) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1048575) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 786433) !== 0)) {
                 {
-                this.state = 1607;
+                this.state = 1624;
                 this.mapProjectionItem();
-                this.state = 1612;
+                this.state = 1629;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 99) {
+                while (_la === 103) {
                     {
                     {
-                    this.state = 1608;
+                    this.state = 1625;
                     this.match(CypherParser.COMMA);
-                    this.state = 1609;
+                    this.state = 1626;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1614;
+                    this.state = 1631;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1617;
+            this.state = 1634;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -7514,20 +7625,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 244, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 246, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1628;
+            this.state = 1645;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 206, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 208, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1619;
+                this.state = 1636;
                 this.propertyKeyName();
-                this.state = 1620;
+                this.state = 1637;
                 this.match(CypherParser.COLON);
-                this.state = 1621;
+                this.state = 1638;
                 this.expression();
                 }
                 break;
@@ -7535,9 +7646,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1623;
+                this.state = 1640;
                 this.match(CypherParser.DOT);
-                this.state = 1624;
+                this.state = 1641;
                 this.propertyKeyName();
                 }
                 break;
@@ -7545,9 +7656,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1625;
+                this.state = 1642;
                 this.match(CypherParser.DOT);
-                this.state = 1626;
+                this.state = 1643;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -7555,7 +7666,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1627;
+                this.state = 1644;
                 this.variable();
                 }
                 break;
@@ -7576,13 +7687,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 246, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 248, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1630;
+            this.state = 1647;
             this.match(CypherParser.DOLLAR);
-            this.state = 1633;
+            this.state = 1650;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -7654,6 +7765,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.LOAD:
+            case CypherParser.CSV:
+            case CypherParser.HEADERS:
+            case CypherParser.FIELDTERMINATOR:
             case CypherParser.OFFSET:
             case CypherParser.UNION:
             case CypherParser.UNIQUE:
@@ -7667,13 +7782,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1631;
+                this.state = 1648;
                 this.schemaName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1632;
+                this.state = 1649;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -7697,23 +7812,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 248, CypherParser.RULE_literal);
+        this.enterRule(localContext, 250, CypherParser.RULE_literal);
         try {
-            this.state = 1641;
+            this.state = 1658;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1635;
+                this.state = 1652;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1636;
+                this.state = 1653;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -7723,28 +7838,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1637;
+                this.state = 1654;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1638;
+                this.state = 1655;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1639;
+                this.state = 1656;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1640;
+                this.state = 1657;
                 this.mapLiteral();
                 }
                 break;
@@ -7767,12 +7882,12 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 250, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 252, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1643;
+            this.state = 1660;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 63)) {
             this.errorHandler.recoverInline(this);
@@ -7798,9 +7913,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 252, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 254, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1647;
+            this.state = 1664;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -7808,14 +7923,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1645;
+                this.state = 1662;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1646;
+                this.state = 1663;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -7838,14 +7953,14 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 254, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 256, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1649;
+            this.state = 1666;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 111)) & ~0x1F) === 0 && ((1 << (_la - 111)) & 7) !== 0))) {
+            if(!(((((_la - 115)) & ~0x1F) === 0 && ((1 << (_la - 115)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -7869,40 +7984,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 256, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 258, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1651;
+            this.state = 1668;
             this.match(CypherParser.LBRACK);
-            this.state = 1660;
+            this.state = 1677;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 201392127) !== 0) || ((((_la - 104)) & ~0x1F) === 0 && ((1 << (_la - 104)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3222274047) !== 0) || ((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 16299) !== 0)) {
                 {
-                this.state = 1652;
+                this.state = 1669;
                 this.expression();
-                this.state = 1657;
+                this.state = 1674;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 99) {
+                while (_la === 103) {
                     {
                     {
-                    this.state = 1653;
+                    this.state = 1670;
                     this.match(CypherParser.COMMA);
-                    this.state = 1654;
+                    this.state = 1671;
                     this.expression();
                     }
                     }
-                    this.state = 1659;
+                    this.state = 1676;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1662;
+            this.state = 1679;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -7921,48 +8036,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 258, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 260, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1664;
+            this.state = 1681;
             this.match(CypherParser.LBRACE);
-            this.state = 1678;
+            this.state = 1695;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 65535) !== 0) || _la === 116 || _la === 117) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1048575) !== 0) || _la === 120 || _la === 121) {
                 {
-                this.state = 1665;
+                this.state = 1682;
                 this.propertyKeyName();
-                this.state = 1666;
+                this.state = 1683;
                 this.match(CypherParser.COLON);
-                this.state = 1667;
+                this.state = 1684;
                 this.expression();
-                this.state = 1675;
+                this.state = 1692;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 99) {
+                while (_la === 103) {
                     {
                     {
-                    this.state = 1668;
+                    this.state = 1685;
                     this.match(CypherParser.COMMA);
-                    this.state = 1669;
+                    this.state = 1686;
                     this.propertyKeyName();
-                    this.state = 1670;
+                    this.state = 1687;
                     this.match(CypherParser.COLON);
-                    this.state = 1671;
+                    this.state = 1688;
                     this.expression();
                     }
                     }
-                    this.state = 1677;
+                    this.state = 1694;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1680;
+            this.state = 1697;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -7981,11 +8096,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 260, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 262, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1682;
+            this.state = 1699;
             this.schemaName();
             }
         }
@@ -8004,43 +8119,43 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 262, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 264, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1689;
+            this.state = 1706;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 214, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 216, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1684;
+                this.state = 1701;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1685;
+                this.state = 1702;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1686;
+                this.state = 1703;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1687;
+                this.state = 1704;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1688;
+                this.state = 1705;
                 this.dropIndex();
                 }
                 break;
@@ -8061,36 +8176,36 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 264, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 266, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1691;
+            this.state = 1708;
             this.match(CypherParser.CREATE);
-            this.state = 1692;
+            this.state = 1709;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1694;
+            this.state = 1711;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 215, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 217, this.context) ) {
             case 1:
                 {
-                this.state = 1693;
+                this.state = 1710;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1697;
+            this.state = 1714;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1696;
+                this.state = 1713;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1699;
+            this.state = 1716;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 47)) {
             this.errorHandler.recoverInline(this);
@@ -8099,15 +8214,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1700;
+            this.state = 1717;
             this.match(CypherParser.LPAREN);
-            this.state = 1701;
+            this.state = 1718;
             this.variable();
-            this.state = 1702;
+            this.state = 1719;
             this.nodeLabel();
-            this.state = 1703;
+            this.state = 1720;
             this.match(CypherParser.RPAREN);
-            this.state = 1704;
+            this.state = 1721;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 53)) {
             this.errorHandler.recoverInline(this);
@@ -8116,14 +8231,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1705;
+            this.state = 1722;
             this.constraintRequirement();
-            this.state = 1707;
+            this.state = 1724;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 76) {
+            if (_la === 80) {
                 {
-                this.state = 1706;
+                this.state = 1723;
                 this.where();
                 }
             }
@@ -8145,21 +8260,21 @@ export class CypherParser extends antlr.Parser {
     }
     public constraintRequirement(): ConstraintRequirementContext {
         let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 266, CypherParser.RULE_constraintRequirement);
+        this.enterRule(localContext, 268, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1737;
+            this.state = 1754;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 218, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 220, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1709;
+                this.state = 1726;
                 this.propertyReference();
-                this.state = 1710;
+                this.state = 1727;
                 this.match(CypherParser.IS);
-                this.state = 1711;
+                this.state = 1728;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -8167,11 +8282,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1713;
+                this.state = 1730;
                 this.propertyReferenceList();
-                this.state = 1714;
+                this.state = 1731;
                 this.match(CypherParser.IS);
-                this.state = 1715;
+                this.state = 1732;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -8179,13 +8294,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1717;
+                this.state = 1734;
                 this.propertyReference();
-                this.state = 1718;
+                this.state = 1735;
                 this.match(CypherParser.IS);
-                this.state = 1719;
+                this.state = 1736;
                 this.match(CypherParser.NOT);
-                this.state = 1720;
+                this.state = 1737;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -8193,13 +8308,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1722;
+                this.state = 1739;
                 this.propertyReference();
-                this.state = 1723;
+                this.state = 1740;
                 this.match(CypherParser.IS);
-                this.state = 1724;
+                this.state = 1741;
                 this.match(CypherParser.NODE);
-                this.state = 1725;
+                this.state = 1742;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -8207,13 +8322,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1727;
+                this.state = 1744;
                 this.propertyReferenceList();
-                this.state = 1728;
+                this.state = 1745;
                 this.match(CypherParser.IS);
-                this.state = 1729;
+                this.state = 1746;
                 this.match(CypherParser.NODE);
-                this.state = 1730;
+                this.state = 1747;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -8221,20 +8336,20 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1732;
+                this.state = 1749;
                 this.propertyReference();
-                this.state = 1733;
+                this.state = 1750;
                 this.match(CypherParser.IS);
-                this.state = 1734;
+                this.state = 1751;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 64 || _la === 80)) {
+                if(!(_la === 64 || _la === 84)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1735;
+                this.state = 1752;
                 this.typeName();
                 }
                 break;
@@ -8255,15 +8370,15 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReference(): PropertyReferenceContext {
         let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 268, CypherParser.RULE_propertyReference);
+        this.enterRule(localContext, 270, CypherParser.RULE_propertyReference);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1739;
+            this.state = 1756;
             this.variable();
-            this.state = 1740;
+            this.state = 1757;
             this.match(CypherParser.DOT);
-            this.state = 1741;
+            this.state = 1758;
             this.propertyKeyName();
             }
         }
@@ -8282,32 +8397,32 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReferenceList(): PropertyReferenceListContext {
         let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 270, CypherParser.RULE_propertyReferenceList);
+        this.enterRule(localContext, 272, CypherParser.RULE_propertyReferenceList);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1743;
+            this.state = 1760;
             this.match(CypherParser.LPAREN);
-            this.state = 1744;
+            this.state = 1761;
             this.propertyReference();
-            this.state = 1749;
+            this.state = 1766;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 99) {
+            while (_la === 103) {
                 {
                 {
-                this.state = 1745;
+                this.state = 1762;
                 this.match(CypherParser.COMMA);
-                this.state = 1746;
+                this.state = 1763;
                 this.propertyReference();
                 }
                 }
-                this.state = 1751;
+                this.state = 1768;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1752;
+            this.state = 1769;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -8326,37 +8441,37 @@ export class CypherParser extends antlr.Parser {
     }
     public typeName(): TypeNameContext {
         let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 272, CypherParser.RULE_typeName);
+        this.enterRule(localContext, 274, CypherParser.RULE_typeName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1754;
+            this.state = 1771;
             this.symbolicName();
-            this.state = 1759;
+            this.state = 1776;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 88) {
+            if (_la === 92) {
                 {
-                this.state = 1755;
+                this.state = 1772;
                 this.match(CypherParser.LT);
-                this.state = 1756;
+                this.state = 1773;
                 this.typeName();
-                this.state = 1757;
+                this.state = 1774;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1764;
+            this.state = 1781;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 105) {
+            if (_la === 109) {
                 {
-                this.state = 1761;
+                this.state = 1778;
                 this.match(CypherParser.LPAREN);
-                this.state = 1762;
+                this.state = 1779;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1763;
+                this.state = 1780;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -8378,23 +8493,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropConstraint(): DropConstraintContext {
         let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 274, CypherParser.RULE_dropConstraint);
+        this.enterRule(localContext, 276, CypherParser.RULE_dropConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1766;
+            this.state = 1783;
             this.match(CypherParser.DROP);
-            this.state = 1767;
+            this.state = 1784;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1768;
+            this.state = 1785;
             this.symbolicName();
-            this.state = 1770;
+            this.state = 1787;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1769;
+                this.state = 1786;
                 this.ifExists();
                 }
             }
@@ -8416,53 +8531,53 @@ export class CypherParser extends antlr.Parser {
     }
     public createIndex(): CreateIndexContext {
         let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 276, CypherParser.RULE_createIndex);
+        this.enterRule(localContext, 278, CypherParser.RULE_createIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1772;
+            this.state = 1789;
             this.match(CypherParser.CREATE);
-            this.state = 1774;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 72) {
-                {
-                this.state = 1773;
-                this.match(CypherParser.UNIQUE);
-                }
-            }
-
-            this.state = 1776;
-            this.match(CypherParser.INDEX);
-            this.state = 1778;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 224, this.context) ) {
-            case 1:
-                {
-                this.state = 1777;
-                this.symbolicName();
-                }
-                break;
-            }
-            this.state = 1781;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 34) {
-                {
-                this.state = 1780;
-                this.ifNotExists();
-                }
-            }
-
-            this.state = 1783;
-            this.indexTarget();
-            this.state = 1785;
+            this.state = 1791;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 76) {
                 {
-                this.state = 1784;
+                this.state = 1790;
+                this.match(CypherParser.UNIQUE);
+                }
+            }
+
+            this.state = 1793;
+            this.match(CypherParser.INDEX);
+            this.state = 1795;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 226, this.context) ) {
+            case 1:
+                {
+                this.state = 1794;
+                this.symbolicName();
+                }
+                break;
+            }
+            this.state = 1798;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 34) {
+                {
+                this.state = 1797;
+                this.ifNotExists();
+                }
+            }
+
+            this.state = 1800;
+            this.indexTarget();
+            this.state = 1802;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 80) {
+                {
+                this.state = 1801;
                 this.where();
                 }
             }
@@ -8484,49 +8599,49 @@ export class CypherParser extends antlr.Parser {
     }
     public indexTarget(): IndexTargetContext {
         let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 278, CypherParser.RULE_indexTarget);
+        this.enterRule(localContext, 280, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1820;
+            this.state = 1837;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1787;
+                this.state = 1804;
                 this.match(CypherParser.FOR);
-                this.state = 1788;
+                this.state = 1805;
                 this.match(CypherParser.LPAREN);
-                this.state = 1789;
+                this.state = 1806;
                 this.variable();
-                this.state = 1790;
+                this.state = 1807;
                 this.nodeLabel();
-                this.state = 1791;
+                this.state = 1808;
                 this.match(CypherParser.RPAREN);
-                this.state = 1792;
+                this.state = 1809;
                 this.match(CypherParser.ON);
-                this.state = 1793;
+                this.state = 1810;
                 this.match(CypherParser.LPAREN);
-                this.state = 1794;
+                this.state = 1811;
                 this.propertyReference();
-                this.state = 1799;
+                this.state = 1816;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 99) {
+                while (_la === 103) {
                     {
                     {
-                    this.state = 1795;
+                    this.state = 1812;
                     this.match(CypherParser.COMMA);
-                    this.state = 1796;
+                    this.state = 1813;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1801;
+                    this.state = 1818;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1802;
+                this.state = 1819;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -8534,41 +8649,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1804;
+                this.state = 1821;
                 this.match(CypherParser.ON);
-                this.state = 1806;
+                this.state = 1823;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 100) {
+                if (_la === 104) {
                     {
-                    this.state = 1805;
+                    this.state = 1822;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1808;
+                this.state = 1825;
                 this.labelName();
-                this.state = 1809;
+                this.state = 1826;
                 this.match(CypherParser.LPAREN);
-                this.state = 1810;
+                this.state = 1827;
                 this.propertyKeyName();
-                this.state = 1815;
+                this.state = 1832;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 99) {
+                while (_la === 103) {
                     {
                     {
-                    this.state = 1811;
+                    this.state = 1828;
                     this.match(CypherParser.COMMA);
-                    this.state = 1812;
+                    this.state = 1829;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1817;
+                    this.state = 1834;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1818;
+                this.state = 1835;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -8591,67 +8706,67 @@ export class CypherParser extends antlr.Parser {
     }
     public createSearchIndex(): CreateSearchIndexContext {
         let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 280, CypherParser.RULE_createSearchIndex);
+        this.enterRule(localContext, 282, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1822;
+            this.state = 1839;
             this.match(CypherParser.CREATE);
-            this.state = 1823;
+            this.state = 1840;
             localContext._searchKind = this.symbolicName();
-            this.state = 1824;
+            this.state = 1841;
             this.match(CypherParser.INDEX);
-            this.state = 1826;
+            this.state = 1843;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 231, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 233, this.context) ) {
             case 1:
                 {
-                this.state = 1825;
+                this.state = 1842;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1829;
+            this.state = 1846;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1828;
+                this.state = 1845;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1831;
+            this.state = 1848;
             this.match(CypherParser.FOR);
-            this.state = 1832;
+            this.state = 1849;
             this.match(CypherParser.LPAREN);
-            this.state = 1833;
+            this.state = 1850;
             this.variable();
-            this.state = 1834;
+            this.state = 1851;
             this.nodeLabel();
-            this.state = 1835;
+            this.state = 1852;
             this.match(CypherParser.RPAREN);
-            this.state = 1836;
+            this.state = 1853;
             this.match(CypherParser.ON);
-            this.state = 1838;
+            this.state = 1855;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121) {
                 {
-                this.state = 1837;
+                this.state = 1854;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1840;
+            this.state = 1857;
             this.searchIndexProperties();
-            this.state = 1842;
+            this.state = 1859;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0) || _la === 116 || _la === 117) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121) {
                 {
-                this.state = 1841;
+                this.state = 1858;
                 this.indexOptions();
                 }
             }
@@ -8673,63 +8788,63 @@ export class CypherParser extends antlr.Parser {
     }
     public searchIndexProperties(): SearchIndexPropertiesContext {
         let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 282, CypherParser.RULE_searchIndexProperties);
+        this.enterRule(localContext, 284, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1866;
+            this.state = 1883;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1844;
+                this.state = 1861;
                 this.match(CypherParser.LPAREN);
-                this.state = 1845;
+                this.state = 1862;
                 this.propertyReference();
-                this.state = 1850;
+                this.state = 1867;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 99) {
+                while (_la === 103) {
                     {
                     {
-                    this.state = 1846;
+                    this.state = 1863;
                     this.match(CypherParser.COMMA);
-                    this.state = 1847;
+                    this.state = 1864;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1852;
+                    this.state = 1869;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1853;
+                this.state = 1870;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1855;
+                this.state = 1872;
                 this.match(CypherParser.LBRACK);
-                this.state = 1856;
+                this.state = 1873;
                 this.propertyReference();
-                this.state = 1861;
+                this.state = 1878;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 99) {
+                while (_la === 103) {
                     {
                     {
-                    this.state = 1857;
+                    this.state = 1874;
                     this.match(CypherParser.COMMA);
-                    this.state = 1858;
+                    this.state = 1875;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1863;
+                    this.state = 1880;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1864;
+                this.state = 1881;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -8752,13 +8867,13 @@ export class CypherParser extends antlr.Parser {
     }
     public indexOptions(): IndexOptionsContext {
         let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 284, CypherParser.RULE_indexOptions);
+        this.enterRule(localContext, 286, CypherParser.RULE_indexOptions);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1868;
+            this.state = 1885;
             this.symbolicName();
-            this.state = 1869;
+            this.state = 1886;
             this.mapLiteral();
             }
         }
@@ -8777,23 +8892,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 286, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 288, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1871;
+            this.state = 1888;
             this.match(CypherParser.DROP);
-            this.state = 1872;
+            this.state = 1889;
             this.match(CypherParser.INDEX);
-            this.state = 1873;
+            this.state = 1890;
             this.symbolicName();
-            this.state = 1875;
+            this.state = 1892;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1874;
+                this.state = 1891;
                 this.ifExists();
                 }
             }
@@ -8815,15 +8930,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 288, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 290, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1877;
+            this.state = 1894;
             this.match(CypherParser.IF);
-            this.state = 1878;
+            this.state = 1895;
             this.match(CypherParser.NOT);
-            this.state = 1879;
+            this.state = 1896;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -8842,13 +8957,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 290, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 292, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1881;
+            this.state = 1898;
             this.match(CypherParser.IF);
-            this.state = 1882;
+            this.state = 1899;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -8867,9 +8982,9 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 292, CypherParser.RULE_variable);
+        this.enterRule(localContext, 294, CypherParser.RULE_variable);
         try {
-            this.state = 1886;
+            this.state = 1903;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -8906,6 +9021,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.LOAD:
+            case CypherParser.CSV:
+            case CypherParser.HEADERS:
+            case CypherParser.FIELDTERMINATOR:
             case CypherParser.OFFSET:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
@@ -8913,7 +9032,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1884;
+                this.state = 1901;
                 this.symbolicName();
                 }
                 break;
@@ -8958,7 +9077,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1885;
+                this.state = 1902;
                 this.keywordVariable();
                 }
                 break;
@@ -8981,14 +9100,14 @@ export class CypherParser extends antlr.Parser {
     }
     public keywordVariable(): KeywordVariableContext {
         let localContext = new KeywordVariableContext(this.context, this.state);
-        this.enterRule(localContext, 294, CypherParser.RULE_keywordVariable);
+        this.enterRule(localContext, 296, CypherParser.RULE_keywordVariable);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1888;
+            this.state = 1905;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 31168310) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 119206517) !== 0) || ((((_la - 71)) & ~0x1F) === 0 && ((1 << (_la - 71)) & 501) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 31168310) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 119206517) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -9012,22 +9131,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 296, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 298, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1893;
+            this.state = 1910;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1890;
+                this.state = 1907;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1891;
+                this.state = 1908;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -9065,12 +9184,16 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.LOAD:
+            case CypherParser.CSV:
+            case CypherParser.HEADERS:
+            case CypherParser.FIELDTERMINATOR:
             case CypherParser.OFFSET:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1892;
+                this.state = 1909;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -9093,14 +9216,14 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 298, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 300, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1895;
+            this.state = 1912;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1407) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -9124,9 +9247,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 300, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 302, CypherParser.RULE_schemaName);
         try {
-            this.state = 1899;
+            this.state = 1916;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -9163,6 +9286,10 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.LOAD:
+            case CypherParser.CSV:
+            case CypherParser.HEADERS:
+            case CypherParser.FIELDTERMINATOR:
             case CypherParser.OFFSET:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
@@ -9170,7 +9297,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1897;
+                this.state = 1914;
                 this.symbolicName();
                 }
                 break;
@@ -9218,7 +9345,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1898;
+                this.state = 1915;
                 this.reservedWord();
                 }
                 break;
@@ -9241,14 +9368,14 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 302, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 304, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1901;
+            this.state = 1918;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 387642997) !== 0) || ((((_la - 71)) & ~0x1F) === 0 && ((1 << (_la - 71)) & 501) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 387642997) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -9272,7 +9399,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,121,1904,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,125,1921,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -9296,763 +9423,771 @@ export class CypherParser extends antlr.Parser {
         7,131,2,132,7,132,2,133,7,133,2,134,7,134,2,135,7,135,2,136,7,136,
         2,137,7,137,2,138,7,138,2,139,7,139,2,140,7,140,2,141,7,141,2,142,
         7,142,2,143,7,143,2,144,7,144,2,145,7,145,2,146,7,146,2,147,7,147,
-        2,148,7,148,2,149,7,149,2,150,7,150,2,151,7,151,1,0,1,0,3,0,307,
-        8,0,1,0,1,0,1,1,1,1,1,1,1,1,1,1,3,1,316,8,1,1,2,1,2,4,2,320,8,2,
-        11,2,12,2,321,1,2,3,2,325,8,2,1,2,3,2,328,8,2,1,2,1,2,4,2,332,8,
-        2,11,2,12,2,333,1,2,3,2,337,8,2,1,2,1,2,1,2,3,2,342,8,2,1,2,5,2,
-        345,8,2,10,2,12,2,348,9,2,1,2,3,2,351,8,2,3,2,353,8,2,1,3,1,3,1,
-        3,1,3,1,3,1,3,3,3,361,8,3,1,3,5,3,364,8,3,10,3,12,3,367,9,3,1,3,
-        3,3,370,8,3,3,3,372,8,3,1,4,1,4,1,4,1,4,1,4,5,4,379,8,4,10,4,12,
-        4,382,9,4,3,4,384,8,4,1,4,1,4,1,4,3,4,389,8,4,1,4,5,4,392,8,4,10,
-        4,12,4,395,9,4,1,4,3,4,398,8,4,3,4,400,8,4,1,5,1,5,1,5,5,5,405,8,
-        5,10,5,12,5,408,9,5,1,6,1,6,1,6,3,6,413,8,6,1,7,1,7,1,7,1,7,3,7,
-        419,8,7,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,3,9,430,8,9,1,10,5,10,
-        433,8,10,10,10,12,10,436,9,10,1,10,1,10,5,10,440,8,10,10,10,12,10,
-        443,9,10,1,10,5,10,446,8,10,10,10,12,10,449,9,10,1,11,1,11,3,11,
-        453,8,11,1,12,1,12,3,12,457,8,12,1,12,1,12,1,13,4,13,462,8,13,11,
-        13,12,13,463,1,14,1,14,1,14,1,14,1,14,1,15,1,15,1,15,1,15,1,15,1,
-        15,5,15,477,8,15,10,15,12,15,480,9,15,3,15,482,8,15,1,15,1,15,1,
-        16,5,16,487,8,16,10,16,12,16,490,9,16,1,16,1,16,1,17,1,17,1,17,1,
-        17,1,17,5,17,499,8,17,10,17,12,17,502,9,17,3,17,504,8,17,1,17,1,
-        17,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,
-        18,1,18,1,18,1,18,3,18,524,8,18,1,19,3,19,527,8,19,1,19,1,19,1,19,
-        5,19,532,8,19,10,19,12,19,535,9,19,1,19,3,19,538,8,19,1,20,1,20,
-        1,20,1,20,1,20,1,21,3,21,546,8,21,1,21,1,21,1,21,1,21,1,21,1,21,
-        5,21,554,8,21,10,21,12,21,557,9,21,3,21,559,8,21,1,21,3,21,562,8,
-        21,1,21,1,21,1,21,3,21,567,8,21,3,21,569,8,21,1,22,3,22,572,8,22,
-        1,22,1,22,3,22,576,8,22,1,22,1,22,1,22,1,22,3,22,582,8,22,1,23,1,
-        23,1,23,1,23,1,23,5,23,589,8,23,10,23,12,23,592,9,23,3,23,594,8,
-        23,1,23,1,23,1,24,1,24,1,24,5,24,601,8,24,10,24,12,24,604,9,24,1,
-        24,1,24,3,24,608,8,24,1,24,1,24,1,24,5,24,613,8,24,10,24,12,24,616,
-        9,24,3,24,618,8,24,1,25,1,25,1,25,1,25,1,25,1,25,1,25,1,25,3,25,
-        628,8,25,1,25,3,25,631,8,25,1,26,1,26,1,26,3,26,636,8,26,1,26,1,
-        26,1,26,1,26,3,26,642,8,26,3,26,644,8,26,1,27,1,27,1,27,1,27,1,27,
-        1,28,1,28,1,28,5,28,654,8,28,10,28,12,28,657,9,28,1,28,1,28,1,29,
-        1,29,1,29,5,29,664,8,29,10,29,12,29,667,9,29,1,29,3,29,670,8,29,
-        1,30,1,30,1,30,3,30,675,8,30,1,30,1,30,1,31,1,31,1,31,1,32,1,32,
-        1,32,5,32,685,8,32,10,32,12,32,688,9,32,1,33,1,33,1,33,1,33,1,33,
-        1,33,3,33,696,8,33,1,34,1,34,1,34,1,34,5,34,702,8,34,10,34,12,34,
-        705,9,34,1,35,1,35,1,35,1,35,1,35,1,35,1,35,1,35,1,35,1,35,1,35,
-        1,35,1,35,1,35,1,35,1,35,1,35,1,35,1,35,1,35,1,35,1,35,3,35,729,
-        8,35,1,36,1,36,1,36,1,36,5,36,735,8,36,10,36,12,36,738,9,36,1,37,
-        1,37,1,37,1,37,1,37,1,37,1,37,1,37,1,37,3,37,749,8,37,1,38,3,38,
-        752,8,38,1,38,1,38,1,38,1,38,5,38,758,8,38,10,38,12,38,761,9,38,
-        1,39,1,39,1,39,1,39,1,39,1,39,1,39,4,39,770,8,39,11,39,12,39,771,
-        1,39,1,39,1,40,1,40,3,40,778,8,40,1,40,3,40,781,8,40,1,40,1,40,3,
-        40,785,8,40,1,40,3,40,788,8,40,1,41,1,41,1,42,1,42,1,42,1,42,5,42,
-        796,8,42,10,42,12,42,799,9,42,1,43,1,43,1,43,1,43,1,44,1,44,3,44,
-        807,8,44,1,44,1,44,1,45,1,45,1,45,3,45,814,8,45,1,46,1,46,1,46,1,
-        47,3,47,820,8,47,1,47,1,47,3,47,824,8,47,1,47,3,47,827,8,47,1,47,
-        3,47,830,8,47,1,48,1,48,1,48,5,48,835,8,48,10,48,12,48,838,9,48,
-        1,48,1,48,1,48,5,48,843,8,48,10,48,12,48,846,9,48,3,48,848,8,48,
-        1,49,1,49,1,49,3,49,853,8,49,1,50,1,50,1,50,1,50,1,50,5,50,860,8,
-        50,10,50,12,50,863,9,50,1,51,1,51,1,51,1,52,1,52,1,52,1,53,1,53,
-        3,53,873,8,53,1,54,1,54,1,54,1,55,1,55,1,55,5,55,881,8,55,10,55,
-        12,55,884,9,55,1,56,1,56,1,56,3,56,889,8,56,1,56,1,56,3,56,893,8,
-        56,1,56,1,56,1,56,3,56,898,8,56,1,56,1,56,1,56,3,56,903,8,56,1,57,
-        1,57,5,57,907,8,57,10,57,12,57,910,9,57,1,57,1,57,3,57,914,8,57,
-        1,57,5,57,917,8,57,10,57,12,57,920,9,57,1,57,1,57,3,57,924,8,57,
-        1,57,5,57,927,8,57,10,57,12,57,930,9,57,1,57,1,57,1,57,5,57,935,
-        8,57,10,57,12,57,938,9,57,1,57,1,57,1,57,5,57,943,8,57,10,57,12,
-        57,946,9,57,3,57,948,8,57,1,58,1,58,1,58,1,58,1,58,1,59,1,59,5,59,
-        957,8,59,10,59,12,59,960,9,59,1,59,1,59,1,59,1,59,1,59,1,59,3,59,
-        968,8,59,1,59,5,59,971,8,59,10,59,12,59,974,9,59,1,59,1,59,1,59,
-        1,59,3,59,980,8,59,1,59,1,59,1,59,3,59,985,8,59,1,59,1,59,3,59,989,
-        8,59,1,60,1,60,4,60,993,8,60,11,60,12,60,994,1,61,1,61,3,61,999,
-        8,61,1,61,1,61,3,61,1003,8,61,1,61,3,61,1006,8,61,1,61,1,61,3,61,
-        1010,8,61,1,61,1,61,1,61,3,61,1015,8,61,1,61,1,61,3,61,1019,8,61,
-        1,61,1,61,3,61,1023,8,61,1,61,1,61,3,61,1027,8,61,1,62,1,62,1,62,
-        1,63,1,63,1,63,1,64,1,64,1,64,3,64,1038,8,64,1,64,5,64,1041,8,64,
-        10,64,12,64,1044,9,64,1,65,1,65,1,65,5,65,1049,8,65,10,65,12,65,
-        1052,9,65,1,66,1,66,1,66,3,66,1057,8,66,1,67,1,67,1,67,1,67,1,67,
-        1,67,3,67,1065,8,67,1,68,1,68,3,68,1069,8,68,1,68,1,68,1,68,1,68,
-        1,68,1,68,3,68,1077,8,68,1,69,1,69,1,69,1,69,1,69,1,69,3,69,1085,
-        8,69,1,69,1,69,1,69,1,69,1,69,1,69,4,69,1093,8,69,11,69,12,69,1094,
-        1,69,1,69,3,69,1099,8,69,1,69,1,69,1,69,1,69,1,69,1,69,1,69,3,69,
-        1108,8,69,1,69,1,69,1,69,3,69,1113,8,69,1,70,1,70,3,70,1117,8,70,
-        1,70,1,70,3,70,1121,8,70,3,70,1123,8,70,1,70,1,70,1,70,3,70,1128,
-        8,70,1,71,1,71,1,71,3,71,1133,8,71,1,71,1,71,1,71,1,71,1,71,3,71,
-        1140,8,71,1,71,1,71,1,71,3,71,1145,8,71,1,71,1,71,1,71,1,71,3,71,
-        1151,8,71,1,71,3,71,1154,8,71,1,72,1,72,3,72,1158,8,72,1,72,1,72,
-        3,72,1162,8,72,1,72,3,72,1165,8,72,1,72,3,72,1168,8,72,1,72,1,72,
-        3,72,1172,8,72,1,72,1,72,1,73,1,73,3,73,1178,8,73,1,74,1,74,1,74,
-        1,74,3,74,1184,8,74,1,74,5,74,1187,8,74,10,74,12,74,1190,9,74,1,
-        74,1,74,1,74,1,74,1,74,1,74,5,74,1198,8,74,10,74,12,74,1201,9,74,
-        3,74,1203,8,74,1,75,4,75,1206,8,75,11,75,12,75,1207,1,76,1,76,1,
-        76,1,76,3,76,1214,8,76,1,77,1,77,3,77,1218,8,77,1,77,1,77,1,77,1,
-        77,1,78,1,78,3,78,1226,8,78,1,78,1,78,3,78,1230,8,78,3,78,1232,8,
-        78,1,78,1,78,3,78,1236,8,78,3,78,1238,8,78,1,79,3,79,1241,8,79,1,
-        79,1,79,1,80,1,80,1,81,1,81,1,82,1,82,4,82,1251,8,82,11,82,12,82,
-        1252,1,83,1,83,1,84,1,84,1,84,5,84,1260,8,84,10,84,12,84,1263,9,
-        84,1,85,1,85,1,85,5,85,1268,8,85,10,85,12,85,1271,9,85,1,86,1,86,
-        1,86,5,86,1276,8,86,10,86,12,86,1279,9,86,1,87,5,87,1282,8,87,10,
-        87,12,87,1285,9,87,1,87,1,87,1,88,1,88,1,88,1,88,5,88,1293,8,88,
-        10,88,12,88,1296,9,88,1,89,1,89,1,90,1,90,5,90,1302,8,90,10,90,12,
-        90,1305,9,90,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,
-        91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,3,91,1326,8,91,1,91,1,
-        91,3,91,1330,8,91,1,91,1,91,1,91,3,91,1335,8,91,1,91,3,91,1338,8,
-        91,1,91,3,91,1341,8,91,1,92,1,92,1,92,5,92,1346,8,92,10,92,12,92,
-        1349,9,92,1,93,4,93,1352,8,93,11,93,12,93,1353,1,93,1,93,1,93,1,
-        93,3,93,1360,8,93,1,93,1,93,1,93,1,93,3,93,1366,8,93,1,93,1,93,1,
-        93,3,93,1371,8,93,1,94,1,94,3,94,1375,8,94,1,95,1,95,1,95,1,95,5,
-        95,1381,8,95,10,95,12,95,1384,9,95,1,96,1,96,1,97,1,97,1,97,1,97,
-        5,97,1392,8,97,10,97,12,97,1395,9,97,1,98,1,98,1,99,1,99,1,99,5,
-        99,1402,8,99,10,99,12,99,1405,9,99,1,100,5,100,1408,8,100,10,100,
-        12,100,1411,9,100,1,100,1,100,1,101,1,101,1,101,5,101,1418,8,101,
-        10,101,12,101,1421,9,101,1,101,1,101,3,101,1425,8,101,1,102,1,102,
-        1,102,1,102,1,102,1,102,3,102,1433,8,102,1,102,1,102,3,102,1437,
-        8,102,1,102,3,102,1440,8,102,1,103,1,103,1,103,1,104,1,104,1,104,
-        1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,
-        1,104,3,104,1460,8,104,1,105,1,105,1,105,1,105,1,105,1,106,1,106,
-        3,106,1469,8,106,1,106,4,106,1472,8,106,11,106,12,106,1473,1,106,
-        1,106,3,106,1478,8,106,1,106,1,106,1,107,1,107,1,107,1,107,5,107,
-        1486,8,107,10,107,12,107,1489,9,107,1,107,1,107,1,107,1,108,1,108,
-        1,108,1,108,1,108,3,108,1499,8,108,1,109,1,109,1,109,1,109,3,109,
-        1505,8,109,1,109,1,109,1,110,1,110,1,110,1,110,3,110,1513,8,110,
-        1,110,1,110,1,110,3,110,1518,8,110,1,110,1,110,1,110,1,110,1,111,
-        1,111,1,111,1,111,1,111,1,112,1,112,1,113,1,113,1,113,1,113,1,113,
-        3,113,1536,8,113,1,114,1,114,1,114,1,114,1,114,1,114,1,114,1,114,
-        1,114,1,114,1,114,1,114,1,114,1,115,1,115,1,115,1,115,1,115,3,115,
-        1556,8,115,3,115,1558,8,115,1,115,1,115,1,116,1,116,1,116,1,116,
-        1,117,1,117,1,117,3,117,1569,8,117,1,117,3,117,1572,8,117,1,117,
-        1,117,1,117,1,117,1,118,1,118,1,118,3,118,1581,8,118,1,118,1,118,
-        1,118,5,118,1586,8,118,10,118,12,118,1589,9,118,3,118,1591,8,118,
-        1,118,1,118,1,119,1,119,1,119,1,120,1,120,1,120,5,120,1601,8,120,
-        10,120,12,120,1604,9,120,1,121,1,121,1,121,1,121,1,121,5,121,1611,
-        8,121,10,121,12,121,1614,9,121,3,121,1616,8,121,1,121,1,121,1,122,
-        1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,3,122,1629,8,122,
-        1,123,1,123,1,123,3,123,1634,8,123,1,124,1,124,1,124,1,124,1,124,
-        1,124,3,124,1642,8,124,1,125,1,125,1,126,1,126,3,126,1648,8,126,
-        1,127,1,127,1,128,1,128,1,128,1,128,5,128,1656,8,128,10,128,12,128,
-        1659,9,128,3,128,1661,8,128,1,128,1,128,1,129,1,129,1,129,1,129,
-        1,129,1,129,1,129,1,129,1,129,5,129,1674,8,129,10,129,12,129,1677,
-        9,129,3,129,1679,8,129,1,129,1,129,1,130,1,130,1,131,1,131,1,131,
-        1,131,1,131,3,131,1690,8,131,1,132,1,132,1,132,3,132,1695,8,132,
-        1,132,3,132,1698,8,132,1,132,1,132,1,132,1,132,1,132,1,132,1,132,
-        1,132,3,132,1708,8,132,1,133,1,133,1,133,1,133,1,133,1,133,1,133,
-        1,133,1,133,1,133,1,133,1,133,1,133,1,133,1,133,1,133,1,133,1,133,
-        1,133,1,133,1,133,1,133,1,133,1,133,1,133,1,133,1,133,1,133,3,133,
-        1738,8,133,1,134,1,134,1,134,1,134,1,135,1,135,1,135,1,135,5,135,
-        1748,8,135,10,135,12,135,1751,9,135,1,135,1,135,1,136,1,136,1,136,
-        1,136,1,136,3,136,1760,8,136,1,136,1,136,1,136,3,136,1765,8,136,
-        1,137,1,137,1,137,1,137,3,137,1771,8,137,1,138,1,138,3,138,1775,
-        8,138,1,138,1,138,3,138,1779,8,138,1,138,3,138,1782,8,138,1,138,
-        1,138,3,138,1786,8,138,1,139,1,139,1,139,1,139,1,139,1,139,1,139,
-        1,139,1,139,1,139,5,139,1798,8,139,10,139,12,139,1801,9,139,1,139,
-        1,139,1,139,1,139,3,139,1807,8,139,1,139,1,139,1,139,1,139,1,139,
-        5,139,1814,8,139,10,139,12,139,1817,9,139,1,139,1,139,3,139,1821,
-        8,139,1,140,1,140,1,140,1,140,3,140,1827,8,140,1,140,3,140,1830,
-        8,140,1,140,1,140,1,140,1,140,1,140,1,140,1,140,3,140,1839,8,140,
-        1,140,1,140,3,140,1843,8,140,1,141,1,141,1,141,1,141,5,141,1849,
-        8,141,10,141,12,141,1852,9,141,1,141,1,141,1,141,1,141,1,141,1,141,
-        5,141,1860,8,141,10,141,12,141,1863,9,141,1,141,1,141,3,141,1867,
-        8,141,1,142,1,142,1,142,1,143,1,143,1,143,1,143,3,143,1876,8,143,
-        1,144,1,144,1,144,1,144,1,145,1,145,1,145,1,146,1,146,3,146,1887,
-        8,146,1,147,1,147,1,148,1,148,1,148,3,148,1894,8,148,1,149,1,149,
-        1,150,1,150,3,150,1900,8,150,1,151,1,151,1,151,0,0,152,0,2,4,6,8,
-        10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,
-        54,56,58,60,62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,
-        98,100,102,104,106,108,110,112,114,116,118,120,122,124,126,128,130,
-        132,134,136,138,140,142,144,146,148,150,152,154,156,158,160,162,
-        164,166,168,170,172,174,176,178,180,182,184,186,188,190,192,194,
-        196,198,200,202,204,206,208,210,212,214,216,218,220,222,224,226,
-        228,230,232,234,236,238,240,242,244,246,248,250,252,254,256,258,
-        260,262,264,266,268,270,272,274,276,278,280,282,284,286,288,290,
-        292,294,296,298,300,302,0,22,1,0,57,58,2,0,1,1,20,20,2,0,15,15,32,
-        32,2,0,19,19,31,31,2,0,59,59,70,70,3,0,5,5,7,7,17,18,2,0,1,1,3,3,
-        1,0,84,89,2,0,64,64,80,80,2,0,90,91,102,102,1,0,92,94,1,0,90,91,
-        4,0,1,1,3,3,43,43,56,56,2,0,13,14,25,25,1,0,66,68,2,0,26,26,63,63,
-        1,0,111,113,2,0,27,27,47,47,2,0,6,6,53,53,18,0,1,2,4,5,8,10,12,12,
-        15,17,19,20,22,24,35,35,37,37,39,41,44,44,47,50,52,52,54,55,59,61,
-        71,71,73,73,75,79,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,
-        34,36,36,38,38,42,43,46,46,51,51,53,53,56,58,62,62,64,70,72,72,74,
-        74,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,35,35,37,37,39,
-        41,44,45,47,50,52,52,54,55,59,61,63,63,71,71,73,73,75,79,2073,0,
-        304,1,0,0,0,2,315,1,0,0,0,4,352,1,0,0,0,6,354,1,0,0,0,8,373,1,0,
-        0,0,10,401,1,0,0,0,12,412,1,0,0,0,14,418,1,0,0,0,16,420,1,0,0,0,
-        18,429,1,0,0,0,20,434,1,0,0,0,22,452,1,0,0,0,24,454,1,0,0,0,26,461,
-        1,0,0,0,28,465,1,0,0,0,30,470,1,0,0,0,32,488,1,0,0,0,34,493,1,0,
-        0,0,36,523,1,0,0,0,38,526,1,0,0,0,40,539,1,0,0,0,42,545,1,0,0,0,
-        44,571,1,0,0,0,46,583,1,0,0,0,48,617,1,0,0,0,50,630,1,0,0,0,52,643,
-        1,0,0,0,54,645,1,0,0,0,56,655,1,0,0,0,58,660,1,0,0,0,60,674,1,0,
-        0,0,62,678,1,0,0,0,64,681,1,0,0,0,66,695,1,0,0,0,68,697,1,0,0,0,
-        70,728,1,0,0,0,72,730,1,0,0,0,74,748,1,0,0,0,76,751,1,0,0,0,78,762,
-        1,0,0,0,80,787,1,0,0,0,82,789,1,0,0,0,84,791,1,0,0,0,86,800,1,0,
-        0,0,88,804,1,0,0,0,90,810,1,0,0,0,92,815,1,0,0,0,94,819,1,0,0,0,
-        96,847,1,0,0,0,98,849,1,0,0,0,100,854,1,0,0,0,102,864,1,0,0,0,104,
-        867,1,0,0,0,106,870,1,0,0,0,108,874,1,0,0,0,110,877,1,0,0,0,112,
-        902,1,0,0,0,114,947,1,0,0,0,116,949,1,0,0,0,118,988,1,0,0,0,120,
-        990,1,0,0,0,122,1026,1,0,0,0,124,1028,1,0,0,0,126,1031,1,0,0,0,128,
-        1034,1,0,0,0,130,1045,1,0,0,0,132,1056,1,0,0,0,134,1064,1,0,0,0,
-        136,1076,1,0,0,0,138,1112,1,0,0,0,140,1127,1,0,0,0,142,1153,1,0,
-        0,0,144,1155,1,0,0,0,146,1177,1,0,0,0,148,1202,1,0,0,0,150,1205,
-        1,0,0,0,152,1213,1,0,0,0,154,1215,1,0,0,0,156,1237,1,0,0,0,158,1240,
-        1,0,0,0,160,1244,1,0,0,0,162,1246,1,0,0,0,164,1248,1,0,0,0,166,1254,
-        1,0,0,0,168,1256,1,0,0,0,170,1264,1,0,0,0,172,1272,1,0,0,0,174,1283,
-        1,0,0,0,176,1288,1,0,0,0,178,1297,1,0,0,0,180,1299,1,0,0,0,182,1340,
-        1,0,0,0,184,1342,1,0,0,0,186,1351,1,0,0,0,188,1374,1,0,0,0,190,1376,
-        1,0,0,0,192,1385,1,0,0,0,194,1387,1,0,0,0,196,1396,1,0,0,0,198,1398,
-        1,0,0,0,200,1409,1,0,0,0,202,1414,1,0,0,0,204,1439,1,0,0,0,206,1441,
-        1,0,0,0,208,1459,1,0,0,0,210,1461,1,0,0,0,212,1466,1,0,0,0,214,1481,
-        1,0,0,0,216,1498,1,0,0,0,218,1500,1,0,0,0,220,1508,1,0,0,0,222,1523,
-        1,0,0,0,224,1528,1,0,0,0,226,1530,1,0,0,0,228,1537,1,0,0,0,230,1550,
-        1,0,0,0,232,1561,1,0,0,0,234,1565,1,0,0,0,236,1577,1,0,0,0,238,1594,
-        1,0,0,0,240,1602,1,0,0,0,242,1605,1,0,0,0,244,1628,1,0,0,0,246,1630,
-        1,0,0,0,248,1641,1,0,0,0,250,1643,1,0,0,0,252,1647,1,0,0,0,254,1649,
-        1,0,0,0,256,1651,1,0,0,0,258,1664,1,0,0,0,260,1682,1,0,0,0,262,1689,
-        1,0,0,0,264,1691,1,0,0,0,266,1737,1,0,0,0,268,1739,1,0,0,0,270,1743,
-        1,0,0,0,272,1754,1,0,0,0,274,1766,1,0,0,0,276,1772,1,0,0,0,278,1820,
-        1,0,0,0,280,1822,1,0,0,0,282,1866,1,0,0,0,284,1868,1,0,0,0,286,1871,
-        1,0,0,0,288,1877,1,0,0,0,290,1881,1,0,0,0,292,1886,1,0,0,0,294,1888,
-        1,0,0,0,296,1893,1,0,0,0,298,1895,1,0,0,0,300,1899,1,0,0,0,302,1901,
-        1,0,0,0,304,306,3,2,1,0,305,307,5,101,0,0,306,305,1,0,0,0,306,307,
-        1,0,0,0,307,308,1,0,0,0,308,309,5,0,0,1,309,1,1,0,0,0,310,316,3,
-        16,8,0,311,316,3,262,131,0,312,316,3,4,2,0,313,316,3,6,3,0,314,316,
-        3,20,10,0,315,310,1,0,0,0,315,311,1,0,0,0,315,312,1,0,0,0,315,313,
-        1,0,0,0,315,314,1,0,0,0,316,3,1,0,0,0,317,319,5,57,0,0,318,320,3,
-        14,7,0,319,318,1,0,0,0,320,321,1,0,0,0,321,319,1,0,0,0,321,322,1,
-        0,0,0,322,324,1,0,0,0,323,325,3,10,5,0,324,323,1,0,0,0,324,325,1,
-        0,0,0,325,327,1,0,0,0,326,328,3,108,54,0,327,326,1,0,0,0,327,328,
-        1,0,0,0,328,353,1,0,0,0,329,331,5,57,0,0,330,332,3,14,7,0,331,330,
-        1,0,0,0,332,333,1,0,0,0,333,331,1,0,0,0,333,334,1,0,0,0,334,336,
-        1,0,0,0,335,337,3,10,5,0,336,335,1,0,0,0,336,337,1,0,0,0,337,338,
-        1,0,0,0,338,339,5,79,0,0,339,341,3,94,47,0,340,342,3,108,54,0,341,
-        340,1,0,0,0,341,342,1,0,0,0,342,346,1,0,0,0,343,345,3,36,18,0,344,
-        343,1,0,0,0,345,348,1,0,0,0,346,344,1,0,0,0,346,347,1,0,0,0,347,
-        350,1,0,0,0,348,346,1,0,0,0,349,351,3,8,4,0,350,349,1,0,0,0,350,
-        351,1,0,0,0,351,353,1,0,0,0,352,317,1,0,0,0,352,329,1,0,0,0,353,
-        5,1,0,0,0,354,355,5,58,0,0,355,356,3,14,7,0,356,371,3,10,5,0,357,
-        358,5,79,0,0,358,360,3,94,47,0,359,361,3,108,54,0,360,359,1,0,0,
-        0,360,361,1,0,0,0,361,365,1,0,0,0,362,364,3,36,18,0,363,362,1,0,
-        0,0,364,367,1,0,0,0,365,363,1,0,0,0,365,366,1,0,0,0,366,369,1,0,
-        0,0,367,365,1,0,0,0,368,370,3,8,4,0,369,368,1,0,0,0,369,370,1,0,
-        0,0,370,372,1,0,0,0,371,357,1,0,0,0,371,372,1,0,0,0,372,7,1,0,0,
-        0,373,374,7,0,0,0,374,383,3,14,7,0,375,380,3,166,83,0,376,377,5,
-        99,0,0,377,379,3,166,83,0,378,376,1,0,0,0,379,382,1,0,0,0,380,378,
-        1,0,0,0,380,381,1,0,0,0,381,384,1,0,0,0,382,380,1,0,0,0,383,375,
-        1,0,0,0,383,384,1,0,0,0,384,399,1,0,0,0,385,386,5,79,0,0,386,388,
-        3,94,47,0,387,389,3,108,54,0,388,387,1,0,0,0,388,389,1,0,0,0,389,
-        393,1,0,0,0,390,392,3,36,18,0,391,390,1,0,0,0,392,395,1,0,0,0,393,
-        391,1,0,0,0,393,394,1,0,0,0,394,397,1,0,0,0,395,393,1,0,0,0,396,
-        398,3,8,4,0,397,396,1,0,0,0,397,398,1,0,0,0,398,400,1,0,0,0,399,
-        385,1,0,0,0,399,400,1,0,0,0,400,9,1,0,0,0,401,406,3,12,6,0,402,403,
-        5,99,0,0,403,405,3,12,6,0,404,402,1,0,0,0,405,408,1,0,0,0,406,404,
-        1,0,0,0,406,407,1,0,0,0,407,11,1,0,0,0,408,406,1,0,0,0,409,413,5,
-        115,0,0,410,413,3,246,123,0,411,413,3,256,128,0,412,409,1,0,0,0,
-        412,410,1,0,0,0,412,411,1,0,0,0,413,13,1,0,0,0,414,419,3,296,148,
-        0,415,419,5,1,0,0,416,419,5,35,0,0,417,419,5,8,0,0,418,414,1,0,0,
-        0,418,415,1,0,0,0,418,416,1,0,0,0,418,417,1,0,0,0,419,15,1,0,0,0,
-        420,421,5,55,0,0,421,422,3,296,148,0,422,423,5,87,0,0,423,424,3,
-        18,9,0,424,17,1,0,0,0,425,430,5,115,0,0,426,430,3,252,126,0,427,
-        430,3,250,125,0,428,430,3,296,148,0,429,425,1,0,0,0,429,426,1,0,
-        0,0,429,427,1,0,0,0,429,428,1,0,0,0,430,19,1,0,0,0,431,433,3,22,
-        11,0,432,431,1,0,0,0,433,436,1,0,0,0,434,432,1,0,0,0,434,435,1,0,
-        0,0,435,437,1,0,0,0,436,434,1,0,0,0,437,441,3,26,13,0,438,440,3,
-        24,12,0,439,438,1,0,0,0,440,443,1,0,0,0,441,439,1,0,0,0,441,442,
-        1,0,0,0,442,447,1,0,0,0,443,441,1,0,0,0,444,446,3,22,11,0,445,444,
-        1,0,0,0,446,449,1,0,0,0,447,445,1,0,0,0,447,448,1,0,0,0,448,21,1,
-        0,0,0,449,447,1,0,0,0,450,453,3,28,14,0,451,453,3,30,15,0,452,450,
-        1,0,0,0,452,451,1,0,0,0,453,23,1,0,0,0,454,456,5,71,0,0,455,457,
-        7,1,0,0,456,455,1,0,0,0,456,457,1,0,0,0,457,458,1,0,0,0,458,459,
-        3,26,13,0,459,25,1,0,0,0,460,462,3,36,18,0,461,460,1,0,0,0,462,463,
-        1,0,0,0,463,461,1,0,0,0,463,464,1,0,0,0,464,27,1,0,0,0,465,466,5,
-        4,0,0,466,467,5,46,0,0,467,468,5,62,0,0,468,469,3,166,83,0,469,29,
-        1,0,0,0,470,471,5,74,0,0,471,472,3,238,119,0,472,481,5,105,0,0,473,
-        478,3,166,83,0,474,475,5,99,0,0,475,477,3,166,83,0,476,474,1,0,0,
-        0,477,480,1,0,0,0,478,476,1,0,0,0,478,479,1,0,0,0,479,482,1,0,0,
-        0,480,478,1,0,0,0,481,473,1,0,0,0,481,482,1,0,0,0,482,483,1,0,0,
-        0,483,484,5,106,0,0,484,31,1,0,0,0,485,487,3,34,17,0,486,485,1,0,
-        0,0,487,490,1,0,0,0,488,486,1,0,0,0,488,489,1,0,0,0,489,491,1,0,
-        0,0,490,488,1,0,0,0,491,492,5,0,0,1,492,33,1,0,0,0,493,494,3,238,
-        119,0,494,503,5,105,0,0,495,500,3,166,83,0,496,497,5,99,0,0,497,
-        499,3,166,83,0,498,496,1,0,0,0,499,502,1,0,0,0,500,498,1,0,0,0,500,
-        501,1,0,0,0,501,504,1,0,0,0,502,500,1,0,0,0,503,495,1,0,0,0,503,
-        504,1,0,0,0,504,505,1,0,0,0,505,506,5,106,0,0,506,35,1,0,0,0,507,
-        524,3,38,19,0,508,524,3,40,20,0,509,524,3,44,22,0,510,524,3,42,21,
-        0,511,524,3,62,31,0,512,524,3,64,32,0,513,524,3,68,34,0,514,524,
-        3,72,36,0,515,524,3,76,38,0,516,524,3,90,45,0,517,524,3,92,46,0,
-        518,524,3,78,39,0,519,524,3,82,41,0,520,524,3,80,40,0,521,524,3,
-        84,42,0,522,524,3,88,44,0,523,507,1,0,0,0,523,508,1,0,0,0,523,509,
-        1,0,0,0,523,510,1,0,0,0,523,511,1,0,0,0,523,512,1,0,0,0,523,513,
-        1,0,0,0,523,514,1,0,0,0,523,515,1,0,0,0,523,516,1,0,0,0,523,517,
-        1,0,0,0,523,518,1,0,0,0,523,519,1,0,0,0,523,520,1,0,0,0,523,521,
-        1,0,0,0,523,522,1,0,0,0,524,37,1,0,0,0,525,527,5,48,0,0,526,525,
-        1,0,0,0,526,527,1,0,0,0,527,528,1,0,0,0,528,529,5,40,0,0,529,533,
-        3,110,55,0,530,532,3,22,11,0,531,530,1,0,0,0,532,535,1,0,0,0,533,
-        531,1,0,0,0,533,534,1,0,0,0,534,537,1,0,0,0,535,533,1,0,0,0,536,
-        538,3,108,54,0,537,536,1,0,0,0,537,538,1,0,0,0,538,39,1,0,0,0,539,
-        540,5,73,0,0,540,541,3,166,83,0,541,542,5,4,0,0,542,543,3,292,146,
-        0,543,41,1,0,0,0,544,546,5,48,0,0,545,544,1,0,0,0,545,546,1,0,0,
-        0,546,547,1,0,0,0,547,548,5,9,0,0,548,561,3,56,28,0,549,558,5,105,
-        0,0,550,555,3,166,83,0,551,552,5,99,0,0,552,554,3,166,83,0,553,551,
-        1,0,0,0,554,557,1,0,0,0,555,553,1,0,0,0,555,556,1,0,0,0,556,559,
-        1,0,0,0,557,555,1,0,0,0,558,550,1,0,0,0,558,559,1,0,0,0,559,560,
-        1,0,0,0,560,562,5,106,0,0,561,549,1,0,0,0,561,562,1,0,0,0,562,568,
-        1,0,0,0,563,566,5,79,0,0,564,567,5,92,0,0,565,567,3,58,29,0,566,
-        564,1,0,0,0,566,565,1,0,0,0,567,569,1,0,0,0,568,563,1,0,0,0,568,
-        569,1,0,0,0,569,43,1,0,0,0,570,572,5,48,0,0,571,570,1,0,0,0,571,
-        572,1,0,0,0,572,573,1,0,0,0,573,575,5,9,0,0,574,576,3,46,23,0,575,
-        574,1,0,0,0,575,576,1,0,0,0,576,577,1,0,0,0,577,578,5,109,0,0,578,
-        579,3,20,10,0,579,581,5,110,0,0,580,582,3,48,24,0,581,580,1,0,0,
-        0,581,582,1,0,0,0,582,45,1,0,0,0,583,593,5,105,0,0,584,594,5,92,
-        0,0,585,590,3,292,146,0,586,587,5,99,0,0,587,589,3,292,146,0,588,
-        586,1,0,0,0,589,592,1,0,0,0,590,588,1,0,0,0,590,591,1,0,0,0,591,
-        594,1,0,0,0,592,590,1,0,0,0,593,584,1,0,0,0,593,585,1,0,0,0,593,
-        594,1,0,0,0,594,595,1,0,0,0,595,596,5,106,0,0,596,47,1,0,0,0,597,
-        598,5,35,0,0,598,602,3,296,148,0,599,601,3,50,25,0,600,599,1,0,0,
-        0,601,604,1,0,0,0,602,600,1,0,0,0,602,603,1,0,0,0,603,618,1,0,0,
-        0,604,602,1,0,0,0,605,607,5,35,0,0,606,608,3,166,83,0,607,606,1,
-        0,0,0,607,608,1,0,0,0,608,609,1,0,0,0,609,610,3,296,148,0,610,614,
-        3,296,148,0,611,613,3,50,25,0,612,611,1,0,0,0,613,616,1,0,0,0,614,
-        612,1,0,0,0,614,615,1,0,0,0,615,618,1,0,0,0,616,614,1,0,0,0,617,
-        597,1,0,0,0,617,605,1,0,0,0,618,49,1,0,0,0,619,620,5,46,0,0,620,
-        621,3,166,83,0,621,622,3,296,148,0,622,631,1,0,0,0,623,624,5,47,
-        0,0,624,625,3,296,148,0,625,627,3,296,148,0,626,628,3,52,26,0,627,
-        626,1,0,0,0,627,628,1,0,0,0,628,631,1,0,0,0,629,631,3,54,27,0,630,
-        619,1,0,0,0,630,623,1,0,0,0,630,629,1,0,0,0,631,51,1,0,0,0,632,633,
-        5,61,0,0,633,644,3,296,148,0,634,636,5,27,0,0,635,634,1,0,0,0,635,
-        636,1,0,0,0,636,637,1,0,0,0,637,638,3,166,83,0,638,641,3,296,148,
-        0,639,640,5,61,0,0,640,642,3,296,148,0,641,639,1,0,0,0,641,642,1,
-        0,0,0,642,644,1,0,0,0,643,632,1,0,0,0,643,635,1,0,0,0,644,53,1,0,
-        0,0,645,646,3,296,148,0,646,647,3,296,148,0,647,648,5,4,0,0,648,
-        649,3,292,146,0,649,55,1,0,0,0,650,651,3,300,150,0,651,652,5,98,
-        0,0,652,654,1,0,0,0,653,650,1,0,0,0,654,657,1,0,0,0,655,653,1,0,
-        0,0,655,656,1,0,0,0,656,658,1,0,0,0,657,655,1,0,0,0,658,659,3,300,
-        150,0,659,57,1,0,0,0,660,665,3,60,30,0,661,662,5,99,0,0,662,664,
-        3,60,30,0,663,661,1,0,0,0,664,667,1,0,0,0,665,663,1,0,0,0,665,666,
-        1,0,0,0,666,669,1,0,0,0,667,665,1,0,0,0,668,670,3,108,54,0,669,668,
-        1,0,0,0,669,670,1,0,0,0,670,59,1,0,0,0,671,672,3,296,148,0,672,673,
-        5,4,0,0,673,675,1,0,0,0,674,671,1,0,0,0,674,675,1,0,0,0,675,676,
-        1,0,0,0,676,677,3,292,146,0,677,61,1,0,0,0,678,679,7,2,0,0,679,680,
-        3,110,55,0,680,63,1,0,0,0,681,682,5,41,0,0,682,686,3,112,56,0,683,
-        685,3,66,33,0,684,683,1,0,0,0,685,688,1,0,0,0,686,684,1,0,0,0,686,
-        687,1,0,0,0,687,65,1,0,0,0,688,686,1,0,0,0,689,690,5,47,0,0,690,
-        691,5,40,0,0,691,696,3,68,34,0,692,693,5,47,0,0,693,694,5,15,0,0,
-        694,696,3,68,34,0,695,689,1,0,0,0,695,692,1,0,0,0,696,67,1,0,0,0,
-        697,698,5,55,0,0,698,703,3,70,35,0,699,700,5,99,0,0,700,702,3,70,
-        35,0,701,699,1,0,0,0,702,705,1,0,0,0,703,701,1,0,0,0,703,704,1,0,
-        0,0,704,69,1,0,0,0,705,703,1,0,0,0,706,707,3,164,82,0,707,708,5,
-        87,0,0,708,709,3,166,83,0,709,729,1,0,0,0,710,711,3,292,146,0,711,
-        712,5,87,0,0,712,713,3,166,83,0,713,729,1,0,0,0,714,715,3,292,146,
-        0,715,716,5,82,0,0,716,717,3,166,83,0,717,729,1,0,0,0,718,719,3,
-        292,146,0,719,720,3,150,75,0,720,729,1,0,0,0,721,722,3,208,104,0,
-        722,723,5,107,0,0,723,724,3,166,83,0,724,725,5,108,0,0,725,726,5,
-        87,0,0,726,727,3,166,83,0,727,729,1,0,0,0,728,706,1,0,0,0,728,710,
-        1,0,0,0,728,714,1,0,0,0,728,718,1,0,0,0,728,721,1,0,0,0,729,71,1,
-        0,0,0,730,731,5,52,0,0,731,736,3,74,37,0,732,733,5,99,0,0,733,735,
-        3,74,37,0,734,732,1,0,0,0,735,738,1,0,0,0,736,734,1,0,0,0,736,737,
-        1,0,0,0,737,73,1,0,0,0,738,736,1,0,0,0,739,740,3,292,146,0,740,741,
-        3,150,75,0,741,749,1,0,0,0,742,749,3,164,82,0,743,744,3,208,104,
-        0,744,745,5,107,0,0,745,746,3,166,83,0,746,747,5,108,0,0,747,749,
-        1,0,0,0,748,739,1,0,0,0,748,742,1,0,0,0,748,743,1,0,0,0,749,75,1,
-        0,0,0,750,752,7,3,0,0,751,750,1,0,0,0,751,752,1,0,0,0,752,753,1,
-        0,0,0,753,754,5,16,0,0,754,759,3,166,83,0,755,756,5,99,0,0,756,758,
-        3,166,83,0,757,755,1,0,0,0,758,761,1,0,0,0,759,757,1,0,0,0,759,760,
-        1,0,0,0,760,77,1,0,0,0,761,759,1,0,0,0,762,763,5,28,0,0,763,764,
-        5,105,0,0,764,765,3,292,146,0,765,766,5,35,0,0,766,767,3,166,83,
-        0,767,769,5,103,0,0,768,770,3,36,18,0,769,768,1,0,0,0,770,771,1,
-        0,0,0,771,769,1,0,0,0,771,772,1,0,0,0,772,773,1,0,0,0,773,774,5,
-        106,0,0,774,79,1,0,0,0,775,777,3,100,50,0,776,778,3,102,51,0,777,
-        776,1,0,0,0,777,778,1,0,0,0,778,780,1,0,0,0,779,781,3,104,52,0,780,
-        779,1,0,0,0,780,781,1,0,0,0,781,788,1,0,0,0,782,784,3,102,51,0,783,
-        785,3,104,52,0,784,783,1,0,0,0,784,785,1,0,0,0,785,788,1,0,0,0,786,
-        788,3,104,52,0,787,775,1,0,0,0,787,782,1,0,0,0,787,786,1,0,0,0,788,
-        81,1,0,0,0,789,790,5,29,0,0,790,83,1,0,0,0,791,792,5,30,0,0,792,
-        797,3,86,43,0,793,794,5,99,0,0,794,796,3,86,43,0,795,793,1,0,0,0,
-        796,799,1,0,0,0,797,795,1,0,0,0,797,798,1,0,0,0,798,85,1,0,0,0,799,
-        797,1,0,0,0,800,801,3,292,146,0,801,802,5,87,0,0,802,803,3,166,83,
-        0,803,87,1,0,0,0,804,806,5,33,0,0,805,807,5,76,0,0,806,805,1,0,0,
-        0,806,807,1,0,0,0,807,808,1,0,0,0,808,809,3,166,83,0,809,89,1,0,
-        0,0,810,811,5,77,0,0,811,813,3,94,47,0,812,814,3,108,54,0,813,812,
-        1,0,0,0,813,814,1,0,0,0,814,91,1,0,0,0,815,816,5,54,0,0,816,817,
-        3,94,47,0,817,93,1,0,0,0,818,820,5,20,0,0,819,818,1,0,0,0,819,820,
-        1,0,0,0,820,821,1,0,0,0,821,823,3,96,48,0,822,824,3,100,50,0,823,
-        822,1,0,0,0,823,824,1,0,0,0,824,826,1,0,0,0,825,827,3,102,51,0,826,
-        825,1,0,0,0,826,827,1,0,0,0,827,829,1,0,0,0,828,830,3,104,52,0,829,
-        828,1,0,0,0,829,830,1,0,0,0,830,95,1,0,0,0,831,836,5,92,0,0,832,
-        833,5,99,0,0,833,835,3,98,49,0,834,832,1,0,0,0,835,838,1,0,0,0,836,
-        834,1,0,0,0,836,837,1,0,0,0,837,848,1,0,0,0,838,836,1,0,0,0,839,
-        844,3,98,49,0,840,841,5,99,0,0,841,843,3,98,49,0,842,840,1,0,0,0,
-        843,846,1,0,0,0,844,842,1,0,0,0,844,845,1,0,0,0,845,848,1,0,0,0,
-        846,844,1,0,0,0,847,831,1,0,0,0,847,839,1,0,0,0,848,97,1,0,0,0,849,
-        852,3,166,83,0,850,851,5,4,0,0,851,853,3,292,146,0,852,850,1,0,0,
-        0,852,853,1,0,0,0,853,99,1,0,0,0,854,855,5,50,0,0,855,856,5,8,0,
-        0,856,861,3,106,53,0,857,858,5,99,0,0,858,860,3,106,53,0,859,857,
-        1,0,0,0,860,863,1,0,0,0,861,859,1,0,0,0,861,862,1,0,0,0,862,101,
-        1,0,0,0,863,861,1,0,0,0,864,865,7,4,0,0,865,866,3,166,83,0,866,103,
-        1,0,0,0,867,868,5,39,0,0,868,869,3,166,83,0,869,105,1,0,0,0,870,
-        872,3,166,83,0,871,873,7,5,0,0,872,871,1,0,0,0,872,873,1,0,0,0,873,
-        107,1,0,0,0,874,875,5,76,0,0,875,876,3,166,83,0,876,109,1,0,0,0,
-        877,882,3,112,56,0,878,879,5,99,0,0,879,881,3,112,56,0,880,878,1,
-        0,0,0,881,884,1,0,0,0,882,880,1,0,0,0,882,883,1,0,0,0,883,111,1,
-        0,0,0,884,882,1,0,0,0,885,886,3,292,146,0,886,887,5,87,0,0,887,889,
-        1,0,0,0,888,885,1,0,0,0,888,889,1,0,0,0,889,892,1,0,0,0,890,893,
-        3,118,59,0,891,893,3,116,58,0,892,890,1,0,0,0,892,891,1,0,0,0,893,
-        903,1,0,0,0,894,895,3,292,146,0,895,896,5,87,0,0,896,898,1,0,0,0,
-        897,894,1,0,0,0,897,898,1,0,0,0,898,899,1,0,0,0,899,900,3,114,57,
-        0,900,901,3,118,59,0,901,903,1,0,0,0,902,888,1,0,0,0,902,897,1,0,
-        0,0,903,113,1,0,0,0,904,908,5,1,0,0,905,907,3,296,148,0,906,905,
-        1,0,0,0,907,910,1,0,0,0,908,906,1,0,0,0,908,909,1,0,0,0,909,948,
-        1,0,0,0,910,908,1,0,0,0,911,913,5,3,0,0,912,914,3,254,127,0,913,
-        912,1,0,0,0,913,914,1,0,0,0,914,918,1,0,0,0,915,917,3,296,148,0,
-        916,915,1,0,0,0,917,920,1,0,0,0,918,916,1,0,0,0,918,919,1,0,0,0,
-        919,948,1,0,0,0,920,918,1,0,0,0,921,923,3,296,148,0,922,924,3,254,
-        127,0,923,922,1,0,0,0,923,924,1,0,0,0,924,928,1,0,0,0,925,927,3,
-        296,148,0,926,925,1,0,0,0,927,930,1,0,0,0,928,926,1,0,0,0,928,929,
-        1,0,0,0,929,948,1,0,0,0,930,928,1,0,0,0,931,932,5,3,0,0,932,936,
-        3,246,123,0,933,935,3,296,148,0,934,933,1,0,0,0,935,938,1,0,0,0,
-        936,934,1,0,0,0,936,937,1,0,0,0,937,948,1,0,0,0,938,936,1,0,0,0,
-        939,940,3,296,148,0,940,944,3,246,123,0,941,943,3,296,148,0,942,
-        941,1,0,0,0,943,946,1,0,0,0,944,942,1,0,0,0,944,945,1,0,0,0,945,
-        948,1,0,0,0,946,944,1,0,0,0,947,904,1,0,0,0,947,911,1,0,0,0,947,
-        921,1,0,0,0,947,931,1,0,0,0,947,939,1,0,0,0,948,115,1,0,0,0,949,
-        950,3,296,148,0,950,951,5,105,0,0,951,952,3,118,59,0,952,953,5,106,
-        0,0,953,117,1,0,0,0,954,958,3,122,61,0,955,957,3,136,68,0,956,955,
-        1,0,0,0,957,960,1,0,0,0,958,956,1,0,0,0,958,959,1,0,0,0,959,989,
-        1,0,0,0,960,958,1,0,0,0,961,962,5,105,0,0,962,963,3,118,59,0,963,
-        964,5,106,0,0,964,989,1,0,0,0,965,967,3,138,69,0,966,968,3,122,61,
-        0,967,966,1,0,0,0,967,968,1,0,0,0,968,972,1,0,0,0,969,971,3,136,
-        68,0,970,969,1,0,0,0,971,974,1,0,0,0,972,970,1,0,0,0,972,973,1,0,
-        0,0,973,989,1,0,0,0,974,972,1,0,0,0,975,979,5,105,0,0,976,977,3,
-        292,146,0,977,978,5,87,0,0,978,980,1,0,0,0,979,976,1,0,0,0,979,980,
-        1,0,0,0,980,981,1,0,0,0,981,984,3,118,59,0,982,983,5,76,0,0,983,
-        985,3,166,83,0,984,982,1,0,0,0,984,985,1,0,0,0,985,986,1,0,0,0,986,
-        987,5,106,0,0,987,989,1,0,0,0,988,954,1,0,0,0,988,961,1,0,0,0,988,
-        965,1,0,0,0,988,975,1,0,0,0,989,119,1,0,0,0,990,992,3,122,61,0,991,
-        993,3,136,68,0,992,991,1,0,0,0,993,994,1,0,0,0,994,992,1,0,0,0,994,
-        995,1,0,0,0,995,121,1,0,0,0,996,998,5,105,0,0,997,999,3,292,146,
-        0,998,997,1,0,0,0,998,999,1,0,0,0,999,1002,1,0,0,0,1000,1003,3,150,
-        75,0,1001,1003,3,126,63,0,1002,1000,1,0,0,0,1002,1001,1,0,0,0,1002,
-        1003,1,0,0,0,1003,1005,1,0,0,0,1004,1006,3,146,73,0,1005,1004,1,
-        0,0,0,1005,1006,1,0,0,0,1006,1009,1,0,0,0,1007,1008,5,76,0,0,1008,
-        1010,3,166,83,0,1009,1007,1,0,0,0,1009,1010,1,0,0,0,1010,1011,1,
-        0,0,0,1011,1027,5,106,0,0,1012,1014,5,105,0,0,1013,1015,3,292,146,
-        0,1014,1013,1,0,0,0,1014,1015,1,0,0,0,1015,1016,1,0,0,0,1016,1018,
-        3,124,62,0,1017,1019,3,146,73,0,1018,1017,1,0,0,0,1018,1019,1,0,
-        0,0,1019,1022,1,0,0,0,1020,1021,5,76,0,0,1021,1023,3,166,83,0,1022,
-        1020,1,0,0,0,1022,1023,1,0,0,0,1023,1024,1,0,0,0,1024,1025,5,106,
-        0,0,1025,1027,1,0,0,0,1026,996,1,0,0,0,1026,1012,1,0,0,0,1027,123,
-        1,0,0,0,1028,1029,5,37,0,0,1029,1030,3,128,64,0,1030,125,1,0,0,0,
-        1031,1032,5,100,0,0,1032,1033,3,128,64,0,1033,127,1,0,0,0,1034,1042,
-        3,130,65,0,1035,1037,5,103,0,0,1036,1038,5,100,0,0,1037,1036,1,0,
-        0,0,1037,1038,1,0,0,0,1038,1039,1,0,0,0,1039,1041,3,130,65,0,1040,
-        1035,1,0,0,0,1041,1044,1,0,0,0,1042,1040,1,0,0,0,1042,1043,1,0,0,
-        0,1043,129,1,0,0,0,1044,1042,1,0,0,0,1045,1050,3,132,66,0,1046,1047,
-        5,95,0,0,1047,1049,3,132,66,0,1048,1046,1,0,0,0,1049,1052,1,0,0,
-        0,1050,1048,1,0,0,0,1050,1051,1,0,0,0,1051,131,1,0,0,0,1052,1050,
-        1,0,0,0,1053,1054,5,96,0,0,1054,1057,3,132,66,0,1055,1057,3,134,
-        67,0,1056,1053,1,0,0,0,1056,1055,1,0,0,0,1057,133,1,0,0,0,1058,1065,
-        3,160,80,0,1059,1065,5,94,0,0,1060,1061,5,105,0,0,1061,1062,3,128,
-        64,0,1062,1063,5,106,0,0,1063,1065,1,0,0,0,1064,1058,1,0,0,0,1064,
-        1059,1,0,0,0,1064,1060,1,0,0,0,1065,135,1,0,0,0,1066,1068,3,142,
-        71,0,1067,1069,3,140,70,0,1068,1067,1,0,0,0,1068,1069,1,0,0,0,1069,
-        1070,1,0,0,0,1070,1071,3,122,61,0,1071,1077,1,0,0,0,1072,1073,3,
-        138,69,0,1073,1074,3,122,61,0,1074,1077,1,0,0,0,1075,1077,3,138,
-        69,0,1076,1066,1,0,0,0,1076,1072,1,0,0,0,1076,1075,1,0,0,0,1077,
-        137,1,0,0,0,1078,1079,5,105,0,0,1079,1080,3,122,61,0,1080,1081,3,
-        142,71,0,1081,1084,3,122,61,0,1082,1083,5,76,0,0,1083,1085,3,166,
-        83,0,1084,1082,1,0,0,0,1084,1085,1,0,0,0,1085,1086,1,0,0,0,1086,
-        1087,5,106,0,0,1087,1088,3,140,70,0,1088,1113,1,0,0,0,1089,1090,
-        5,105,0,0,1090,1092,3,122,61,0,1091,1093,3,136,68,0,1092,1091,1,
-        0,0,0,1093,1094,1,0,0,0,1094,1092,1,0,0,0,1094,1095,1,0,0,0,1095,
-        1098,1,0,0,0,1096,1097,5,76,0,0,1097,1099,3,166,83,0,1098,1096,1,
-        0,0,0,1098,1099,1,0,0,0,1099,1100,1,0,0,0,1100,1101,5,106,0,0,1101,
-        1102,3,140,70,0,1102,1113,1,0,0,0,1103,1104,5,105,0,0,1104,1107,
-        3,122,61,0,1105,1106,5,76,0,0,1106,1108,3,166,83,0,1107,1105,1,0,
-        0,0,1107,1108,1,0,0,0,1108,1109,1,0,0,0,1109,1110,5,106,0,0,1110,
-        1111,3,140,70,0,1111,1113,1,0,0,0,1112,1078,1,0,0,0,1112,1089,1,
-        0,0,0,1112,1103,1,0,0,0,1113,139,1,0,0,0,1114,1116,5,109,0,0,1115,
-        1117,3,254,127,0,1116,1115,1,0,0,0,1116,1117,1,0,0,0,1117,1122,1,
-        0,0,0,1118,1120,5,99,0,0,1119,1121,3,254,127,0,1120,1119,1,0,0,0,
-        1120,1121,1,0,0,0,1121,1123,1,0,0,0,1122,1118,1,0,0,0,1122,1123,
-        1,0,0,0,1123,1124,1,0,0,0,1124,1128,5,110,0,0,1125,1128,5,90,0,0,
-        1126,1128,5,92,0,0,1127,1114,1,0,0,0,1127,1125,1,0,0,0,1127,1126,
-        1,0,0,0,1128,141,1,0,0,0,1129,1130,5,88,0,0,1130,1132,5,91,0,0,1131,
-        1133,3,144,72,0,1132,1131,1,0,0,0,1132,1133,1,0,0,0,1133,1134,1,
-        0,0,0,1134,1135,5,91,0,0,1135,1154,5,89,0,0,1136,1137,5,88,0,0,1137,
-        1139,5,91,0,0,1138,1140,3,144,72,0,1139,1138,1,0,0,0,1139,1140,1,
-        0,0,0,1140,1141,1,0,0,0,1141,1154,5,91,0,0,1142,1144,5,91,0,0,1143,
-        1145,3,144,72,0,1144,1143,1,0,0,0,1144,1145,1,0,0,0,1145,1146,1,
-        0,0,0,1146,1147,5,91,0,0,1147,1154,5,89,0,0,1148,1150,5,91,0,0,1149,
-        1151,3,144,72,0,1150,1149,1,0,0,0,1150,1151,1,0,0,0,1151,1152,1,
-        0,0,0,1152,1154,5,91,0,0,1153,1129,1,0,0,0,1153,1136,1,0,0,0,1153,
-        1142,1,0,0,0,1153,1148,1,0,0,0,1154,143,1,0,0,0,1155,1157,5,107,
-        0,0,1156,1158,3,292,146,0,1157,1156,1,0,0,0,1157,1158,1,0,0,0,1158,
-        1161,1,0,0,0,1159,1162,3,148,74,0,1160,1162,3,126,63,0,1161,1159,
-        1,0,0,0,1161,1160,1,0,0,0,1161,1162,1,0,0,0,1162,1164,1,0,0,0,1163,
-        1165,3,156,78,0,1164,1163,1,0,0,0,1164,1165,1,0,0,0,1165,1167,1,
-        0,0,0,1166,1168,3,146,73,0,1167,1166,1,0,0,0,1167,1168,1,0,0,0,1168,
-        1171,1,0,0,0,1169,1170,5,76,0,0,1170,1172,3,166,83,0,1171,1169,1,
-        0,0,0,1171,1172,1,0,0,0,1172,1173,1,0,0,0,1173,1174,5,108,0,0,1174,
-        145,1,0,0,0,1175,1178,3,258,129,0,1176,1178,3,246,123,0,1177,1175,
-        1,0,0,0,1177,1176,1,0,0,0,1178,147,1,0,0,0,1179,1180,5,100,0,0,1180,
-        1188,3,162,81,0,1181,1183,5,103,0,0,1182,1184,5,100,0,0,1183,1182,
-        1,0,0,0,1183,1184,1,0,0,0,1184,1185,1,0,0,0,1185,1187,3,162,81,0,
-        1186,1181,1,0,0,0,1187,1190,1,0,0,0,1188,1186,1,0,0,0,1188,1189,
-        1,0,0,0,1189,1203,1,0,0,0,1190,1188,1,0,0,0,1191,1192,5,100,0,0,
-        1192,1203,3,154,77,0,1193,1194,5,37,0,0,1194,1199,3,162,81,0,1195,
-        1196,5,103,0,0,1196,1198,3,162,81,0,1197,1195,1,0,0,0,1198,1201,
-        1,0,0,0,1199,1197,1,0,0,0,1199,1200,1,0,0,0,1200,1203,1,0,0,0,1201,
-        1199,1,0,0,0,1202,1179,1,0,0,0,1202,1191,1,0,0,0,1202,1193,1,0,0,
-        0,1203,149,1,0,0,0,1204,1206,3,152,76,0,1205,1204,1,0,0,0,1206,1207,
-        1,0,0,0,1207,1205,1,0,0,0,1207,1208,1,0,0,0,1208,151,1,0,0,0,1209,
-        1210,5,100,0,0,1210,1214,3,160,80,0,1211,1212,5,100,0,0,1212,1214,
-        3,154,77,0,1213,1209,1,0,0,0,1213,1211,1,0,0,0,1214,153,1,0,0,0,
-        1215,1217,5,104,0,0,1216,1218,7,6,0,0,1217,1216,1,0,0,0,1217,1218,
-        1,0,0,0,1218,1219,1,0,0,0,1219,1220,5,105,0,0,1220,1221,3,166,83,
-        0,1221,1222,5,106,0,0,1222,155,1,0,0,0,1223,1225,5,92,0,0,1224,1226,
-        3,158,79,0,1225,1224,1,0,0,0,1225,1226,1,0,0,0,1226,1231,1,0,0,0,
-        1227,1229,5,81,0,0,1228,1230,3,158,79,0,1229,1228,1,0,0,0,1229,1230,
-        1,0,0,0,1230,1232,1,0,0,0,1231,1227,1,0,0,0,1231,1232,1,0,0,0,1232,
-        1238,1,0,0,0,1233,1235,5,81,0,0,1234,1236,3,158,79,0,1235,1234,1,
-        0,0,0,1235,1236,1,0,0,0,1236,1238,1,0,0,0,1237,1223,1,0,0,0,1237,
-        1233,1,0,0,0,1238,157,1,0,0,0,1239,1241,5,91,0,0,1240,1239,1,0,0,
-        0,1240,1241,1,0,0,0,1241,1242,1,0,0,0,1242,1243,3,254,127,0,1243,
-        159,1,0,0,0,1244,1245,3,300,150,0,1245,161,1,0,0,0,1246,1247,3,300,
-        150,0,1247,163,1,0,0,0,1248,1250,3,208,104,0,1249,1251,3,206,103,
-        0,1250,1249,1,0,0,0,1251,1252,1,0,0,0,1252,1250,1,0,0,0,1252,1253,
-        1,0,0,0,1253,165,1,0,0,0,1254,1255,3,168,84,0,1255,167,1,0,0,0,1256,
-        1261,3,170,85,0,1257,1258,5,49,0,0,1258,1260,3,170,85,0,1259,1257,
-        1,0,0,0,1260,1263,1,0,0,0,1261,1259,1,0,0,0,1261,1262,1,0,0,0,1262,
-        169,1,0,0,0,1263,1261,1,0,0,0,1264,1269,3,172,86,0,1265,1266,5,78,
-        0,0,1266,1268,3,172,86,0,1267,1265,1,0,0,0,1268,1271,1,0,0,0,1269,
-        1267,1,0,0,0,1269,1270,1,0,0,0,1270,171,1,0,0,0,1271,1269,1,0,0,
-        0,1272,1277,3,174,87,0,1273,1274,5,2,0,0,1274,1276,3,174,87,0,1275,
-        1273,1,0,0,0,1276,1279,1,0,0,0,1277,1275,1,0,0,0,1277,1278,1,0,0,
-        0,1278,173,1,0,0,0,1279,1277,1,0,0,0,1280,1282,5,44,0,0,1281,1280,
-        1,0,0,0,1282,1285,1,0,0,0,1283,1281,1,0,0,0,1283,1284,1,0,0,0,1284,
-        1286,1,0,0,0,1285,1283,1,0,0,0,1286,1287,3,176,88,0,1287,175,1,0,
-        0,0,1288,1294,3,180,90,0,1289,1290,3,178,89,0,1290,1291,3,180,90,
-        0,1291,1293,1,0,0,0,1292,1289,1,0,0,0,1293,1296,1,0,0,0,1294,1292,
-        1,0,0,0,1294,1295,1,0,0,0,1295,177,1,0,0,0,1296,1294,1,0,0,0,1297,
-        1298,7,7,0,0,1298,179,1,0,0,0,1299,1303,3,190,95,0,1300,1302,3,182,
-        91,0,1301,1300,1,0,0,0,1302,1305,1,0,0,0,1303,1301,1,0,0,0,1303,
-        1304,1,0,0,0,1304,181,1,0,0,0,1305,1303,1,0,0,0,1306,1307,5,60,0,
-        0,1307,1308,5,77,0,0,1308,1341,3,190,95,0,1309,1310,5,24,0,0,1310,
-        1311,5,77,0,0,1311,1341,3,190,95,0,1312,1313,5,12,0,0,1313,1341,
-        3,190,95,0,1314,1315,5,83,0,0,1315,1341,3,190,95,0,1316,1317,5,35,
-        0,0,1317,1341,3,190,95,0,1318,1319,5,37,0,0,1319,1341,5,45,0,0,1320,
-        1321,5,37,0,0,1321,1322,5,44,0,0,1322,1341,5,45,0,0,1323,1325,5,
-        37,0,0,1324,1326,5,44,0,0,1325,1324,1,0,0,0,1325,1326,1,0,0,0,1326,
-        1327,1,0,0,0,1327,1330,7,8,0,0,1328,1330,5,80,0,0,1329,1323,1,0,
-        0,0,1329,1328,1,0,0,0,1330,1331,1,0,0,0,1331,1341,3,184,92,0,1332,
-        1334,5,37,0,0,1333,1335,5,44,0,0,1334,1333,1,0,0,0,1334,1335,1,0,
-        0,0,1335,1337,1,0,0,0,1336,1338,3,296,148,0,1337,1336,1,0,0,0,1337,
-        1338,1,0,0,0,1338,1339,1,0,0,0,1339,1341,5,65,0,0,1340,1306,1,0,
-        0,0,1340,1309,1,0,0,0,1340,1312,1,0,0,0,1340,1314,1,0,0,0,1340,1316,
-        1,0,0,0,1340,1318,1,0,0,0,1340,1320,1,0,0,0,1340,1329,1,0,0,0,1340,
-        1332,1,0,0,0,1341,183,1,0,0,0,1342,1347,3,186,93,0,1343,1344,5,103,
-        0,0,1344,1346,3,186,93,0,1345,1343,1,0,0,0,1346,1349,1,0,0,0,1347,
-        1345,1,0,0,0,1347,1348,1,0,0,0,1348,185,1,0,0,0,1349,1347,1,0,0,
-        0,1350,1352,3,188,94,0,1351,1350,1,0,0,0,1352,1353,1,0,0,0,1353,
-        1351,1,0,0,0,1353,1354,1,0,0,0,1354,1359,1,0,0,0,1355,1356,5,77,
-        0,0,1356,1357,3,188,94,0,1357,1358,3,188,94,0,1358,1360,1,0,0,0,
-        1359,1355,1,0,0,0,1359,1360,1,0,0,0,1360,1365,1,0,0,0,1361,1362,
-        5,88,0,0,1362,1363,3,184,92,0,1363,1364,5,89,0,0,1364,1366,1,0,0,
-        0,1365,1361,1,0,0,0,1365,1366,1,0,0,0,1366,1370,1,0,0,0,1367,1368,
-        5,44,0,0,1368,1371,5,45,0,0,1369,1371,5,96,0,0,1370,1367,1,0,0,0,
-        1370,1369,1,0,0,0,1370,1371,1,0,0,0,1371,187,1,0,0,0,1372,1375,3,
-        296,148,0,1373,1375,5,45,0,0,1374,1372,1,0,0,0,1374,1373,1,0,0,0,
-        1375,189,1,0,0,0,1376,1382,3,194,97,0,1377,1378,3,192,96,0,1378,
-        1379,3,194,97,0,1379,1381,1,0,0,0,1380,1377,1,0,0,0,1381,1384,1,
-        0,0,0,1382,1380,1,0,0,0,1382,1383,1,0,0,0,1383,191,1,0,0,0,1384,
-        1382,1,0,0,0,1385,1386,7,9,0,0,1386,193,1,0,0,0,1387,1393,3,198,
-        99,0,1388,1389,3,196,98,0,1389,1390,3,198,99,0,1390,1392,1,0,0,0,
-        1391,1388,1,0,0,0,1392,1395,1,0,0,0,1393,1391,1,0,0,0,1393,1394,
-        1,0,0,0,1394,195,1,0,0,0,1395,1393,1,0,0,0,1396,1397,7,10,0,0,1397,
-        197,1,0,0,0,1398,1403,3,200,100,0,1399,1400,5,97,0,0,1400,1402,3,
-        200,100,0,1401,1399,1,0,0,0,1402,1405,1,0,0,0,1403,1401,1,0,0,0,
-        1403,1404,1,0,0,0,1404,199,1,0,0,0,1405,1403,1,0,0,0,1406,1408,7,
-        11,0,0,1407,1406,1,0,0,0,1408,1411,1,0,0,0,1409,1407,1,0,0,0,1409,
-        1410,1,0,0,0,1410,1412,1,0,0,0,1411,1409,1,0,0,0,1412,1413,3,202,
-        101,0,1413,201,1,0,0,0,1414,1419,3,208,104,0,1415,1418,3,204,102,
-        0,1416,1418,3,206,103,0,1417,1415,1,0,0,0,1417,1416,1,0,0,0,1418,
-        1421,1,0,0,0,1419,1417,1,0,0,0,1419,1420,1,0,0,0,1420,1424,1,0,0,
-        0,1421,1419,1,0,0,0,1422,1425,3,150,75,0,1423,1425,3,126,63,0,1424,
-        1422,1,0,0,0,1424,1423,1,0,0,0,1424,1425,1,0,0,0,1425,203,1,0,0,
-        0,1426,1427,5,107,0,0,1427,1428,3,166,83,0,1428,1429,5,108,0,0,1429,
-        1440,1,0,0,0,1430,1432,5,107,0,0,1431,1433,3,166,83,0,1432,1431,
-        1,0,0,0,1432,1433,1,0,0,0,1433,1434,1,0,0,0,1434,1436,5,81,0,0,1435,
-        1437,3,166,83,0,1436,1435,1,0,0,0,1436,1437,1,0,0,0,1437,1438,1,
-        0,0,0,1438,1440,5,108,0,0,1439,1426,1,0,0,0,1439,1430,1,0,0,0,1440,
-        205,1,0,0,0,1441,1442,5,98,0,0,1442,1443,3,260,130,0,1443,207,1,
-        0,0,0,1444,1460,3,210,105,0,1445,1460,3,234,117,0,1446,1460,3,218,
-        109,0,1447,1460,3,220,110,0,1448,1460,3,222,111,0,1449,1460,3,228,
-        114,0,1450,1460,3,230,115,0,1451,1460,3,248,124,0,1452,1460,3,246,
-        123,0,1453,1460,3,212,106,0,1454,1460,3,120,60,0,1455,1460,3,232,
-        116,0,1456,1460,3,236,118,0,1457,1460,3,242,121,0,1458,1460,3,292,
-        146,0,1459,1444,1,0,0,0,1459,1445,1,0,0,0,1459,1446,1,0,0,0,1459,
-        1447,1,0,0,0,1459,1448,1,0,0,0,1459,1449,1,0,0,0,1459,1450,1,0,0,
-        0,1459,1451,1,0,0,0,1459,1452,1,0,0,0,1459,1453,1,0,0,0,1459,1454,
-        1,0,0,0,1459,1455,1,0,0,0,1459,1456,1,0,0,0,1459,1457,1,0,0,0,1459,
-        1458,1,0,0,0,1460,209,1,0,0,0,1461,1462,5,13,0,0,1462,1463,5,105,
-        0,0,1463,1464,5,92,0,0,1464,1465,5,106,0,0,1465,211,1,0,0,0,1466,
-        1468,5,10,0,0,1467,1469,3,166,83,0,1468,1467,1,0,0,0,1468,1469,1,
-        0,0,0,1469,1471,1,0,0,0,1470,1472,3,214,107,0,1471,1470,1,0,0,0,
-        1472,1473,1,0,0,0,1473,1471,1,0,0,0,1473,1474,1,0,0,0,1474,1477,
-        1,0,0,0,1475,1476,5,22,0,0,1476,1478,3,166,83,0,1477,1475,1,0,0,
-        0,1477,1478,1,0,0,0,1478,1479,1,0,0,0,1479,1480,5,23,0,0,1480,213,
-        1,0,0,0,1481,1482,5,75,0,0,1482,1487,3,216,108,0,1483,1484,5,99,
-        0,0,1484,1486,3,216,108,0,1485,1483,1,0,0,0,1486,1489,1,0,0,0,1487,
-        1485,1,0,0,0,1487,1488,1,0,0,0,1488,1490,1,0,0,0,1489,1487,1,0,0,
-        0,1490,1491,5,61,0,0,1491,1492,3,166,83,0,1492,215,1,0,0,0,1493,
-        1494,3,178,89,0,1494,1495,3,166,83,0,1495,1499,1,0,0,0,1496,1499,
-        3,182,91,0,1497,1499,3,166,83,0,1498,1493,1,0,0,0,1498,1496,1,0,
-        0,0,1498,1497,1,0,0,0,1499,217,1,0,0,0,1500,1501,5,107,0,0,1501,
-        1504,3,226,113,0,1502,1503,5,103,0,0,1503,1505,3,166,83,0,1504,1502,
-        1,0,0,0,1504,1505,1,0,0,0,1505,1506,1,0,0,0,1506,1507,5,108,0,0,
-        1507,219,1,0,0,0,1508,1512,5,107,0,0,1509,1510,3,292,146,0,1510,
-        1511,5,87,0,0,1511,1513,1,0,0,0,1512,1509,1,0,0,0,1512,1513,1,0,
-        0,0,1513,1514,1,0,0,0,1514,1517,3,120,60,0,1515,1516,5,76,0,0,1516,
-        1518,3,166,83,0,1517,1515,1,0,0,0,1517,1518,1,0,0,0,1518,1519,1,
-        0,0,0,1519,1520,5,103,0,0,1520,1521,3,166,83,0,1521,1522,5,108,0,
-        0,1522,221,1,0,0,0,1523,1524,3,224,112,0,1524,1525,5,105,0,0,1525,
-        1526,3,226,113,0,1526,1527,5,106,0,0,1527,223,1,0,0,0,1528,1529,
-        7,12,0,0,1529,225,1,0,0,0,1530,1531,3,292,146,0,1531,1532,5,35,0,
-        0,1532,1535,3,166,83,0,1533,1534,5,76,0,0,1534,1536,3,166,83,0,1535,
-        1533,1,0,0,0,1535,1536,1,0,0,0,1536,227,1,0,0,0,1537,1538,5,51,0,
-        0,1538,1539,5,105,0,0,1539,1540,3,292,146,0,1540,1541,5,87,0,0,1541,
-        1542,3,166,83,0,1542,1543,5,99,0,0,1543,1544,3,292,146,0,1544,1545,
-        5,35,0,0,1545,1546,3,166,83,0,1546,1547,5,103,0,0,1547,1548,3,166,
-        83,0,1548,1549,5,106,0,0,1549,229,1,0,0,0,1550,1551,7,13,0,0,1551,
-        1557,5,109,0,0,1552,1558,3,20,10,0,1553,1555,3,110,55,0,1554,1556,
-        3,108,54,0,1555,1554,1,0,0,0,1555,1556,1,0,0,0,1556,1558,1,0,0,0,
-        1557,1552,1,0,0,0,1557,1553,1,0,0,0,1558,1559,1,0,0,0,1559,1560,
-        5,110,0,0,1560,231,1,0,0,0,1561,1562,5,105,0,0,1562,1563,3,166,83,
-        0,1563,1564,5,106,0,0,1564,233,1,0,0,0,1565,1566,3,238,119,0,1566,
-        1568,5,105,0,0,1567,1569,7,14,0,0,1568,1567,1,0,0,0,1568,1569,1,
-        0,0,0,1569,1571,1,0,0,0,1570,1572,3,166,83,0,1571,1570,1,0,0,0,1571,
-        1572,1,0,0,0,1572,1573,1,0,0,0,1573,1574,5,69,0,0,1574,1575,3,166,
-        83,0,1575,1576,5,106,0,0,1576,235,1,0,0,0,1577,1578,3,238,119,0,
-        1578,1580,5,105,0,0,1579,1581,7,1,0,0,1580,1579,1,0,0,0,1580,1581,
-        1,0,0,0,1581,1590,1,0,0,0,1582,1587,3,166,83,0,1583,1584,5,99,0,
-        0,1584,1586,3,166,83,0,1585,1583,1,0,0,0,1586,1589,1,0,0,0,1587,
-        1585,1,0,0,0,1587,1588,1,0,0,0,1588,1591,1,0,0,0,1589,1587,1,0,0,
-        0,1590,1582,1,0,0,0,1590,1591,1,0,0,0,1591,1592,1,0,0,0,1592,1593,
-        5,106,0,0,1593,237,1,0,0,0,1594,1595,3,240,120,0,1595,1596,3,296,
-        148,0,1596,239,1,0,0,0,1597,1598,3,296,148,0,1598,1599,5,98,0,0,
-        1599,1601,1,0,0,0,1600,1597,1,0,0,0,1601,1604,1,0,0,0,1602,1600,
-        1,0,0,0,1602,1603,1,0,0,0,1603,241,1,0,0,0,1604,1602,1,0,0,0,1605,
-        1606,3,292,146,0,1606,1615,5,109,0,0,1607,1612,3,244,122,0,1608,
-        1609,5,99,0,0,1609,1611,3,244,122,0,1610,1608,1,0,0,0,1611,1614,
-        1,0,0,0,1612,1610,1,0,0,0,1612,1613,1,0,0,0,1613,1616,1,0,0,0,1614,
-        1612,1,0,0,0,1615,1607,1,0,0,0,1615,1616,1,0,0,0,1616,1617,1,0,0,
-        0,1617,1618,5,110,0,0,1618,243,1,0,0,0,1619,1620,3,260,130,0,1620,
-        1621,5,100,0,0,1621,1622,3,166,83,0,1622,1629,1,0,0,0,1623,1624,
-        5,98,0,0,1624,1629,3,260,130,0,1625,1626,5,98,0,0,1626,1629,5,92,
-        0,0,1627,1629,3,292,146,0,1628,1619,1,0,0,0,1628,1623,1,0,0,0,1628,
-        1625,1,0,0,0,1628,1627,1,0,0,0,1629,245,1,0,0,0,1630,1633,5,104,
-        0,0,1631,1634,3,300,150,0,1632,1634,5,113,0,0,1633,1631,1,0,0,0,
-        1633,1632,1,0,0,0,1634,247,1,0,0,0,1635,1642,3,250,125,0,1636,1642,
-        5,45,0,0,1637,1642,3,252,126,0,1638,1642,5,115,0,0,1639,1642,3,256,
-        128,0,1640,1642,3,258,129,0,1641,1635,1,0,0,0,1641,1636,1,0,0,0,
-        1641,1637,1,0,0,0,1641,1638,1,0,0,0,1641,1639,1,0,0,0,1641,1640,
-        1,0,0,0,1642,249,1,0,0,0,1643,1644,7,15,0,0,1644,251,1,0,0,0,1645,
-        1648,3,254,127,0,1646,1648,5,114,0,0,1647,1645,1,0,0,0,1647,1646,
-        1,0,0,0,1648,253,1,0,0,0,1649,1650,7,16,0,0,1650,255,1,0,0,0,1651,
-        1660,5,107,0,0,1652,1657,3,166,83,0,1653,1654,5,99,0,0,1654,1656,
-        3,166,83,0,1655,1653,1,0,0,0,1656,1659,1,0,0,0,1657,1655,1,0,0,0,
-        1657,1658,1,0,0,0,1658,1661,1,0,0,0,1659,1657,1,0,0,0,1660,1652,
-        1,0,0,0,1660,1661,1,0,0,0,1661,1662,1,0,0,0,1662,1663,5,108,0,0,
-        1663,257,1,0,0,0,1664,1678,5,109,0,0,1665,1666,3,260,130,0,1666,
-        1667,5,100,0,0,1667,1675,3,166,83,0,1668,1669,5,99,0,0,1669,1670,
-        3,260,130,0,1670,1671,5,100,0,0,1671,1672,3,166,83,0,1672,1674,1,
-        0,0,0,1673,1668,1,0,0,0,1674,1677,1,0,0,0,1675,1673,1,0,0,0,1675,
-        1676,1,0,0,0,1676,1679,1,0,0,0,1677,1675,1,0,0,0,1678,1665,1,0,0,
-        0,1678,1679,1,0,0,0,1679,1680,1,0,0,0,1680,1681,5,110,0,0,1681,259,
-        1,0,0,0,1682,1683,3,300,150,0,1683,261,1,0,0,0,1684,1690,3,264,132,
-        0,1685,1690,3,274,137,0,1686,1690,3,276,138,0,1687,1690,3,280,140,
-        0,1688,1690,3,286,143,0,1689,1684,1,0,0,0,1689,1685,1,0,0,0,1689,
-        1686,1,0,0,0,1689,1687,1,0,0,0,1689,1688,1,0,0,0,1690,263,1,0,0,
-        0,1691,1692,5,15,0,0,1692,1694,5,11,0,0,1693,1695,3,296,148,0,1694,
-        1693,1,0,0,0,1694,1695,1,0,0,0,1695,1697,1,0,0,0,1696,1698,3,288,
-        144,0,1697,1696,1,0,0,0,1697,1698,1,0,0,0,1698,1699,1,0,0,0,1699,
-        1700,7,17,0,0,1700,1701,5,105,0,0,1701,1702,3,292,146,0,1702,1703,
-        3,152,76,0,1703,1704,5,106,0,0,1704,1705,7,18,0,0,1705,1707,3,266,
-        133,0,1706,1708,3,108,54,0,1707,1706,1,0,0,0,1707,1708,1,0,0,0,1708,
-        265,1,0,0,0,1709,1710,3,268,134,0,1710,1711,5,37,0,0,1711,1712,5,
-        72,0,0,1712,1738,1,0,0,0,1713,1714,3,270,135,0,1714,1715,5,37,0,
-        0,1715,1716,5,72,0,0,1716,1738,1,0,0,0,1717,1718,3,268,134,0,1718,
-        1719,5,37,0,0,1719,1720,5,44,0,0,1720,1721,5,45,0,0,1721,1738,1,
-        0,0,0,1722,1723,3,268,134,0,1723,1724,5,37,0,0,1724,1725,5,42,0,
-        0,1725,1726,5,38,0,0,1726,1738,1,0,0,0,1727,1728,3,270,135,0,1728,
-        1729,5,37,0,0,1729,1730,5,42,0,0,1730,1731,5,38,0,0,1731,1738,1,
-        0,0,0,1732,1733,3,268,134,0,1733,1734,5,37,0,0,1734,1735,7,8,0,0,
-        1735,1736,3,272,136,0,1736,1738,1,0,0,0,1737,1709,1,0,0,0,1737,1713,
-        1,0,0,0,1737,1717,1,0,0,0,1737,1722,1,0,0,0,1737,1727,1,0,0,0,1737,
-        1732,1,0,0,0,1738,267,1,0,0,0,1739,1740,3,292,146,0,1740,1741,5,
-        98,0,0,1741,1742,3,260,130,0,1742,269,1,0,0,0,1743,1744,5,105,0,
-        0,1744,1749,3,268,134,0,1745,1746,5,99,0,0,1746,1748,3,268,134,0,
-        1747,1745,1,0,0,0,1748,1751,1,0,0,0,1749,1747,1,0,0,0,1749,1750,
-        1,0,0,0,1750,1752,1,0,0,0,1751,1749,1,0,0,0,1752,1753,5,106,0,0,
-        1753,271,1,0,0,0,1754,1759,3,296,148,0,1755,1756,5,88,0,0,1756,1757,
-        3,272,136,0,1757,1758,5,89,0,0,1758,1760,1,0,0,0,1759,1755,1,0,0,
-        0,1759,1760,1,0,0,0,1760,1764,1,0,0,0,1761,1762,5,105,0,0,1762,1763,
-        5,113,0,0,1763,1765,5,106,0,0,1764,1761,1,0,0,0,1764,1765,1,0,0,
-        0,1765,273,1,0,0,0,1766,1767,5,21,0,0,1767,1768,5,11,0,0,1768,1770,
-        3,296,148,0,1769,1771,3,290,145,0,1770,1769,1,0,0,0,1770,1771,1,
-        0,0,0,1771,275,1,0,0,0,1772,1774,5,15,0,0,1773,1775,5,72,0,0,1774,
-        1773,1,0,0,0,1774,1775,1,0,0,0,1775,1776,1,0,0,0,1776,1778,5,36,
-        0,0,1777,1779,3,296,148,0,1778,1777,1,0,0,0,1778,1779,1,0,0,0,1779,
-        1781,1,0,0,0,1780,1782,3,288,144,0,1781,1780,1,0,0,0,1781,1782,1,
-        0,0,0,1782,1783,1,0,0,0,1783,1785,3,278,139,0,1784,1786,3,108,54,
-        0,1785,1784,1,0,0,0,1785,1786,1,0,0,0,1786,277,1,0,0,0,1787,1788,
-        5,27,0,0,1788,1789,5,105,0,0,1789,1790,3,292,146,0,1790,1791,3,152,
-        76,0,1791,1792,5,106,0,0,1792,1793,5,47,0,0,1793,1794,5,105,0,0,
-        1794,1799,3,268,134,0,1795,1796,5,99,0,0,1796,1798,3,268,134,0,1797,
-        1795,1,0,0,0,1798,1801,1,0,0,0,1799,1797,1,0,0,0,1799,1800,1,0,0,
-        0,1800,1802,1,0,0,0,1801,1799,1,0,0,0,1802,1803,5,106,0,0,1803,1821,
-        1,0,0,0,1804,1806,5,47,0,0,1805,1807,5,100,0,0,1806,1805,1,0,0,0,
-        1806,1807,1,0,0,0,1807,1808,1,0,0,0,1808,1809,3,160,80,0,1809,1810,
-        5,105,0,0,1810,1815,3,260,130,0,1811,1812,5,99,0,0,1812,1814,3,260,
-        130,0,1813,1811,1,0,0,0,1814,1817,1,0,0,0,1815,1813,1,0,0,0,1815,
-        1816,1,0,0,0,1816,1818,1,0,0,0,1817,1815,1,0,0,0,1818,1819,5,106,
-        0,0,1819,1821,1,0,0,0,1820,1787,1,0,0,0,1820,1804,1,0,0,0,1821,279,
-        1,0,0,0,1822,1823,5,15,0,0,1823,1824,3,296,148,0,1824,1826,5,36,
-        0,0,1825,1827,3,296,148,0,1826,1825,1,0,0,0,1826,1827,1,0,0,0,1827,
-        1829,1,0,0,0,1828,1830,3,288,144,0,1829,1828,1,0,0,0,1829,1830,1,
-        0,0,0,1830,1831,1,0,0,0,1831,1832,5,27,0,0,1832,1833,5,105,0,0,1833,
-        1834,3,292,146,0,1834,1835,3,152,76,0,1835,1836,5,106,0,0,1836,1838,
-        5,47,0,0,1837,1839,3,296,148,0,1838,1837,1,0,0,0,1838,1839,1,0,0,
-        0,1839,1840,1,0,0,0,1840,1842,3,282,141,0,1841,1843,3,284,142,0,
-        1842,1841,1,0,0,0,1842,1843,1,0,0,0,1843,281,1,0,0,0,1844,1845,5,
-        105,0,0,1845,1850,3,268,134,0,1846,1847,5,99,0,0,1847,1849,3,268,
-        134,0,1848,1846,1,0,0,0,1849,1852,1,0,0,0,1850,1848,1,0,0,0,1850,
-        1851,1,0,0,0,1851,1853,1,0,0,0,1852,1850,1,0,0,0,1853,1854,5,106,
-        0,0,1854,1867,1,0,0,0,1855,1856,5,107,0,0,1856,1861,3,268,134,0,
-        1857,1858,5,99,0,0,1858,1860,3,268,134,0,1859,1857,1,0,0,0,1860,
-        1863,1,0,0,0,1861,1859,1,0,0,0,1861,1862,1,0,0,0,1862,1864,1,0,0,
-        0,1863,1861,1,0,0,0,1864,1865,5,108,0,0,1865,1867,1,0,0,0,1866,1844,
-        1,0,0,0,1866,1855,1,0,0,0,1867,283,1,0,0,0,1868,1869,3,296,148,0,
-        1869,1870,3,258,129,0,1870,285,1,0,0,0,1871,1872,5,21,0,0,1872,1873,
-        5,36,0,0,1873,1875,3,296,148,0,1874,1876,3,290,145,0,1875,1874,1,
-        0,0,0,1875,1876,1,0,0,0,1876,287,1,0,0,0,1877,1878,5,34,0,0,1878,
-        1879,5,44,0,0,1879,1880,5,25,0,0,1880,289,1,0,0,0,1881,1882,5,34,
-        0,0,1882,1883,5,25,0,0,1883,291,1,0,0,0,1884,1887,3,296,148,0,1885,
-        1887,3,294,147,0,1886,1884,1,0,0,0,1886,1885,1,0,0,0,1887,293,1,
-        0,0,0,1888,1889,7,19,0,0,1889,295,1,0,0,0,1890,1894,5,117,0,0,1891,
-        1894,5,116,0,0,1892,1894,3,298,149,0,1893,1890,1,0,0,0,1893,1891,
-        1,0,0,0,1893,1892,1,0,0,0,1894,297,1,0,0,0,1895,1896,7,20,0,0,1896,
-        299,1,0,0,0,1897,1900,3,296,148,0,1898,1900,3,302,151,0,1899,1897,
-        1,0,0,0,1899,1898,1,0,0,0,1900,301,1,0,0,0,1901,1902,7,21,0,0,1902,
-        303,1,0,0,0,242,306,315,321,324,327,333,336,341,346,350,352,360,
-        365,369,371,380,383,388,393,397,399,406,412,418,429,434,441,447,
-        452,456,463,478,481,488,500,503,523,526,533,537,545,555,558,561,
-        566,568,571,575,581,590,593,602,607,614,617,627,630,635,641,643,
-        655,665,669,674,686,695,703,728,736,748,751,759,771,777,780,784,
-        787,797,806,813,819,823,826,829,836,844,847,852,861,872,882,888,
-        892,897,902,908,913,918,923,928,936,944,947,958,967,972,979,984,
-        988,994,998,1002,1005,1009,1014,1018,1022,1026,1037,1042,1050,1056,
-        1064,1068,1076,1084,1094,1098,1107,1112,1116,1120,1122,1127,1132,
-        1139,1144,1150,1153,1157,1161,1164,1167,1171,1177,1183,1188,1199,
-        1202,1207,1213,1217,1225,1229,1231,1235,1237,1240,1252,1261,1269,
-        1277,1283,1294,1303,1325,1329,1334,1337,1340,1347,1353,1359,1365,
-        1370,1374,1382,1393,1403,1409,1417,1419,1424,1432,1436,1439,1459,
-        1468,1473,1477,1487,1498,1504,1512,1517,1535,1555,1557,1568,1571,
-        1580,1587,1590,1602,1612,1615,1628,1633,1641,1647,1657,1660,1675,
-        1678,1689,1694,1697,1707,1737,1749,1759,1764,1770,1774,1778,1781,
-        1785,1799,1806,1815,1820,1826,1829,1838,1842,1850,1861,1866,1875,
-        1886,1893,1899
+        2,148,7,148,2,149,7,149,2,150,7,150,2,151,7,151,2,152,7,152,1,0,
+        1,0,3,0,309,8,0,1,0,1,0,1,1,1,1,1,1,1,1,1,1,3,1,318,8,1,1,2,1,2,
+        4,2,322,8,2,11,2,12,2,323,1,2,3,2,327,8,2,1,2,3,2,330,8,2,1,2,1,
+        2,4,2,334,8,2,11,2,12,2,335,1,2,3,2,339,8,2,1,2,1,2,1,2,3,2,344,
+        8,2,1,2,5,2,347,8,2,10,2,12,2,350,9,2,1,2,3,2,353,8,2,3,2,355,8,
+        2,1,3,1,3,1,3,1,3,1,3,1,3,3,3,363,8,3,1,3,5,3,366,8,3,10,3,12,3,
+        369,9,3,1,3,3,3,372,8,3,3,3,374,8,3,1,4,1,4,1,4,1,4,1,4,5,4,381,
+        8,4,10,4,12,4,384,9,4,3,4,386,8,4,1,4,1,4,1,4,3,4,391,8,4,1,4,5,
+        4,394,8,4,10,4,12,4,397,9,4,1,4,3,4,400,8,4,3,4,402,8,4,1,5,1,5,
+        1,5,5,5,407,8,5,10,5,12,5,410,9,5,1,6,1,6,1,6,3,6,415,8,6,1,7,1,
+        7,1,7,1,7,3,7,421,8,7,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,3,9,432,
+        8,9,1,10,5,10,435,8,10,10,10,12,10,438,9,10,1,10,1,10,5,10,442,8,
+        10,10,10,12,10,445,9,10,1,10,5,10,448,8,10,10,10,12,10,451,9,10,
+        1,11,1,11,3,11,455,8,11,1,12,1,12,3,12,459,8,12,1,12,1,12,1,13,4,
+        13,464,8,13,11,13,12,13,465,1,14,1,14,1,14,1,14,1,14,1,15,1,15,1,
+        15,1,15,1,15,1,15,5,15,479,8,15,10,15,12,15,482,9,15,3,15,484,8,
+        15,1,15,1,15,1,16,5,16,489,8,16,10,16,12,16,492,9,16,1,16,1,16,1,
+        17,1,17,1,17,1,17,1,17,5,17,501,8,17,10,17,12,17,504,9,17,3,17,506,
+        8,17,1,17,1,17,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,
+        1,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,527,8,18,1,19,3,19,530,8,
+        19,1,19,1,19,1,19,5,19,535,8,19,10,19,12,19,538,9,19,1,19,3,19,541,
+        8,19,1,20,1,20,1,20,1,20,1,20,1,21,1,21,1,21,1,21,3,21,552,8,21,
+        1,21,1,21,1,21,1,21,1,21,1,21,3,21,560,8,21,1,22,3,22,563,8,22,1,
+        22,1,22,1,22,1,22,1,22,1,22,5,22,571,8,22,10,22,12,22,574,9,22,3,
+        22,576,8,22,1,22,3,22,579,8,22,1,22,1,22,1,22,3,22,584,8,22,3,22,
+        586,8,22,1,23,3,23,589,8,23,1,23,1,23,3,23,593,8,23,1,23,1,23,1,
+        23,1,23,3,23,599,8,23,1,24,1,24,1,24,1,24,1,24,5,24,606,8,24,10,
+        24,12,24,609,9,24,3,24,611,8,24,1,24,1,24,1,25,1,25,1,25,5,25,618,
+        8,25,10,25,12,25,621,9,25,1,25,1,25,3,25,625,8,25,1,25,1,25,1,25,
+        5,25,630,8,25,10,25,12,25,633,9,25,3,25,635,8,25,1,26,1,26,1,26,
+        1,26,1,26,1,26,1,26,1,26,3,26,645,8,26,1,26,3,26,648,8,26,1,27,1,
+        27,1,27,3,27,653,8,27,1,27,1,27,1,27,1,27,3,27,659,8,27,3,27,661,
+        8,27,1,28,1,28,1,28,1,28,1,28,1,29,1,29,1,29,5,29,671,8,29,10,29,
+        12,29,674,9,29,1,29,1,29,1,30,1,30,1,30,5,30,681,8,30,10,30,12,30,
+        684,9,30,1,30,3,30,687,8,30,1,31,1,31,1,31,3,31,692,8,31,1,31,1,
+        31,1,32,1,32,1,32,1,33,1,33,1,33,5,33,702,8,33,10,33,12,33,705,9,
+        33,1,34,1,34,1,34,1,34,1,34,1,34,3,34,713,8,34,1,35,1,35,1,35,1,
+        35,5,35,719,8,35,10,35,12,35,722,9,35,1,36,1,36,1,36,1,36,1,36,1,
+        36,1,36,1,36,1,36,1,36,1,36,1,36,1,36,1,36,1,36,1,36,1,36,1,36,1,
+        36,1,36,1,36,1,36,3,36,746,8,36,1,37,1,37,1,37,1,37,5,37,752,8,37,
+        10,37,12,37,755,9,37,1,38,1,38,1,38,1,38,1,38,1,38,1,38,1,38,1,38,
+        3,38,766,8,38,1,39,3,39,769,8,39,1,39,1,39,1,39,1,39,5,39,775,8,
+        39,10,39,12,39,778,9,39,1,40,1,40,1,40,1,40,1,40,1,40,1,40,4,40,
+        787,8,40,11,40,12,40,788,1,40,1,40,1,41,1,41,3,41,795,8,41,1,41,
+        3,41,798,8,41,1,41,1,41,3,41,802,8,41,1,41,3,41,805,8,41,1,42,1,
+        42,1,43,1,43,1,43,1,43,5,43,813,8,43,10,43,12,43,816,9,43,1,44,1,
+        44,1,44,1,44,1,45,1,45,3,45,824,8,45,1,45,1,45,1,46,1,46,1,46,3,
+        46,831,8,46,1,47,1,47,1,47,1,48,3,48,837,8,48,1,48,1,48,3,48,841,
+        8,48,1,48,3,48,844,8,48,1,48,3,48,847,8,48,1,49,1,49,1,49,5,49,852,
+        8,49,10,49,12,49,855,9,49,1,49,1,49,1,49,5,49,860,8,49,10,49,12,
+        49,863,9,49,3,49,865,8,49,1,50,1,50,1,50,3,50,870,8,50,1,51,1,51,
+        1,51,1,51,1,51,5,51,877,8,51,10,51,12,51,880,9,51,1,52,1,52,1,52,
+        1,53,1,53,1,53,1,54,1,54,3,54,890,8,54,1,55,1,55,1,55,1,56,1,56,
+        1,56,5,56,898,8,56,10,56,12,56,901,9,56,1,57,1,57,1,57,3,57,906,
+        8,57,1,57,1,57,3,57,910,8,57,1,57,1,57,1,57,3,57,915,8,57,1,57,1,
+        57,1,57,3,57,920,8,57,1,58,1,58,5,58,924,8,58,10,58,12,58,927,9,
+        58,1,58,1,58,3,58,931,8,58,1,58,5,58,934,8,58,10,58,12,58,937,9,
+        58,1,58,1,58,3,58,941,8,58,1,58,5,58,944,8,58,10,58,12,58,947,9,
+        58,1,58,1,58,1,58,5,58,952,8,58,10,58,12,58,955,9,58,1,58,1,58,1,
+        58,5,58,960,8,58,10,58,12,58,963,9,58,3,58,965,8,58,1,59,1,59,1,
+        59,1,59,1,59,1,60,1,60,5,60,974,8,60,10,60,12,60,977,9,60,1,60,1,
+        60,1,60,1,60,1,60,1,60,3,60,985,8,60,1,60,5,60,988,8,60,10,60,12,
+        60,991,9,60,1,60,1,60,1,60,1,60,3,60,997,8,60,1,60,1,60,1,60,3,60,
+        1002,8,60,1,60,1,60,3,60,1006,8,60,1,61,1,61,4,61,1010,8,61,11,61,
+        12,61,1011,1,62,1,62,3,62,1016,8,62,1,62,1,62,3,62,1020,8,62,1,62,
+        3,62,1023,8,62,1,62,1,62,3,62,1027,8,62,1,62,1,62,1,62,3,62,1032,
+        8,62,1,62,1,62,3,62,1036,8,62,1,62,1,62,3,62,1040,8,62,1,62,1,62,
+        3,62,1044,8,62,1,63,1,63,1,63,1,64,1,64,1,64,1,65,1,65,1,65,3,65,
+        1055,8,65,1,65,5,65,1058,8,65,10,65,12,65,1061,9,65,1,66,1,66,1,
+        66,5,66,1066,8,66,10,66,12,66,1069,9,66,1,67,1,67,1,67,3,67,1074,
+        8,67,1,68,1,68,1,68,1,68,1,68,1,68,3,68,1082,8,68,1,69,1,69,3,69,
+        1086,8,69,1,69,1,69,1,69,1,69,1,69,1,69,3,69,1094,8,69,1,70,1,70,
+        1,70,1,70,1,70,1,70,3,70,1102,8,70,1,70,1,70,1,70,1,70,1,70,1,70,
+        4,70,1110,8,70,11,70,12,70,1111,1,70,1,70,3,70,1116,8,70,1,70,1,
+        70,1,70,1,70,1,70,1,70,1,70,3,70,1125,8,70,1,70,1,70,1,70,3,70,1130,
+        8,70,1,71,1,71,3,71,1134,8,71,1,71,1,71,3,71,1138,8,71,3,71,1140,
+        8,71,1,71,1,71,1,71,3,71,1145,8,71,1,72,1,72,1,72,3,72,1150,8,72,
+        1,72,1,72,1,72,1,72,1,72,3,72,1157,8,72,1,72,1,72,1,72,3,72,1162,
+        8,72,1,72,1,72,1,72,1,72,3,72,1168,8,72,1,72,3,72,1171,8,72,1,73,
+        1,73,3,73,1175,8,73,1,73,1,73,3,73,1179,8,73,1,73,3,73,1182,8,73,
+        1,73,3,73,1185,8,73,1,73,1,73,3,73,1189,8,73,1,73,1,73,1,74,1,74,
+        3,74,1195,8,74,1,75,1,75,1,75,1,75,3,75,1201,8,75,1,75,5,75,1204,
+        8,75,10,75,12,75,1207,9,75,1,75,1,75,1,75,1,75,1,75,1,75,5,75,1215,
+        8,75,10,75,12,75,1218,9,75,3,75,1220,8,75,1,76,4,76,1223,8,76,11,
+        76,12,76,1224,1,77,1,77,1,77,1,77,3,77,1231,8,77,1,78,1,78,3,78,
+        1235,8,78,1,78,1,78,1,78,1,78,1,79,1,79,3,79,1243,8,79,1,79,1,79,
+        3,79,1247,8,79,3,79,1249,8,79,1,79,1,79,3,79,1253,8,79,3,79,1255,
+        8,79,1,80,3,80,1258,8,80,1,80,1,80,1,81,1,81,1,82,1,82,1,83,1,83,
+        4,83,1268,8,83,11,83,12,83,1269,1,84,1,84,1,85,1,85,1,85,5,85,1277,
+        8,85,10,85,12,85,1280,9,85,1,86,1,86,1,86,5,86,1285,8,86,10,86,12,
+        86,1288,9,86,1,87,1,87,1,87,5,87,1293,8,87,10,87,12,87,1296,9,87,
+        1,88,5,88,1299,8,88,10,88,12,88,1302,9,88,1,88,1,88,1,89,1,89,1,
+        89,1,89,5,89,1310,8,89,10,89,12,89,1313,9,89,1,90,1,90,1,91,1,91,
+        5,91,1319,8,91,10,91,12,91,1322,9,91,1,92,1,92,1,92,1,92,1,92,1,
+        92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,
+        92,3,92,1343,8,92,1,92,1,92,3,92,1347,8,92,1,92,1,92,1,92,3,92,1352,
+        8,92,1,92,3,92,1355,8,92,1,92,3,92,1358,8,92,1,93,1,93,1,93,5,93,
+        1363,8,93,10,93,12,93,1366,9,93,1,94,4,94,1369,8,94,11,94,12,94,
+        1370,1,94,1,94,1,94,1,94,3,94,1377,8,94,1,94,1,94,1,94,1,94,3,94,
+        1383,8,94,1,94,1,94,1,94,3,94,1388,8,94,1,95,1,95,3,95,1392,8,95,
+        1,96,1,96,1,96,1,96,5,96,1398,8,96,10,96,12,96,1401,9,96,1,97,1,
+        97,1,98,1,98,1,98,1,98,5,98,1409,8,98,10,98,12,98,1412,9,98,1,99,
+        1,99,1,100,1,100,1,100,5,100,1419,8,100,10,100,12,100,1422,9,100,
+        1,101,5,101,1425,8,101,10,101,12,101,1428,9,101,1,101,1,101,1,102,
+        1,102,1,102,5,102,1435,8,102,10,102,12,102,1438,9,102,1,102,1,102,
+        3,102,1442,8,102,1,103,1,103,1,103,1,103,1,103,1,103,3,103,1450,
+        8,103,1,103,1,103,3,103,1454,8,103,1,103,3,103,1457,8,103,1,104,
+        1,104,1,104,1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,
+        1,105,1,105,1,105,1,105,1,105,1,105,3,105,1477,8,105,1,106,1,106,
+        1,106,1,106,1,106,1,107,1,107,3,107,1486,8,107,1,107,4,107,1489,
+        8,107,11,107,12,107,1490,1,107,1,107,3,107,1495,8,107,1,107,1,107,
+        1,108,1,108,1,108,1,108,5,108,1503,8,108,10,108,12,108,1506,9,108,
+        1,108,1,108,1,108,1,109,1,109,1,109,1,109,1,109,3,109,1516,8,109,
+        1,110,1,110,1,110,1,110,3,110,1522,8,110,1,110,1,110,1,111,1,111,
+        1,111,1,111,3,111,1530,8,111,1,111,1,111,1,111,3,111,1535,8,111,
+        1,111,1,111,1,111,1,111,1,112,1,112,1,112,1,112,1,112,1,113,1,113,
+        1,114,1,114,1,114,1,114,1,114,3,114,1553,8,114,1,115,1,115,1,115,
+        1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,116,
+        1,116,1,116,1,116,1,116,3,116,1573,8,116,3,116,1575,8,116,1,116,
+        1,116,1,117,1,117,1,117,1,117,1,118,1,118,1,118,3,118,1586,8,118,
+        1,118,3,118,1589,8,118,1,118,1,118,1,118,1,118,1,119,1,119,1,119,
+        3,119,1598,8,119,1,119,1,119,1,119,5,119,1603,8,119,10,119,12,119,
+        1606,9,119,3,119,1608,8,119,1,119,1,119,1,120,1,120,1,120,1,121,
+        1,121,1,121,5,121,1618,8,121,10,121,12,121,1621,9,121,1,122,1,122,
+        1,122,1,122,1,122,5,122,1628,8,122,10,122,12,122,1631,9,122,3,122,
+        1633,8,122,1,122,1,122,1,123,1,123,1,123,1,123,1,123,1,123,1,123,
+        1,123,1,123,3,123,1646,8,123,1,124,1,124,1,124,3,124,1651,8,124,
+        1,125,1,125,1,125,1,125,1,125,1,125,3,125,1659,8,125,1,126,1,126,
+        1,127,1,127,3,127,1665,8,127,1,128,1,128,1,129,1,129,1,129,1,129,
+        5,129,1673,8,129,10,129,12,129,1676,9,129,3,129,1678,8,129,1,129,
+        1,129,1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,5,130,
+        1691,8,130,10,130,12,130,1694,9,130,3,130,1696,8,130,1,130,1,130,
+        1,131,1,131,1,132,1,132,1,132,1,132,1,132,3,132,1707,8,132,1,133,
+        1,133,1,133,3,133,1712,8,133,1,133,3,133,1715,8,133,1,133,1,133,
+        1,133,1,133,1,133,1,133,1,133,1,133,3,133,1725,8,133,1,134,1,134,
+        1,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,
+        1,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,
+        1,134,1,134,1,134,1,134,3,134,1755,8,134,1,135,1,135,1,135,1,135,
+        1,136,1,136,1,136,1,136,5,136,1765,8,136,10,136,12,136,1768,9,136,
+        1,136,1,136,1,137,1,137,1,137,1,137,1,137,3,137,1777,8,137,1,137,
+        1,137,1,137,3,137,1782,8,137,1,138,1,138,1,138,1,138,3,138,1788,
+        8,138,1,139,1,139,3,139,1792,8,139,1,139,1,139,3,139,1796,8,139,
+        1,139,3,139,1799,8,139,1,139,1,139,3,139,1803,8,139,1,140,1,140,
+        1,140,1,140,1,140,1,140,1,140,1,140,1,140,1,140,5,140,1815,8,140,
+        10,140,12,140,1818,9,140,1,140,1,140,1,140,1,140,3,140,1824,8,140,
+        1,140,1,140,1,140,1,140,1,140,5,140,1831,8,140,10,140,12,140,1834,
+        9,140,1,140,1,140,3,140,1838,8,140,1,141,1,141,1,141,1,141,3,141,
+        1844,8,141,1,141,3,141,1847,8,141,1,141,1,141,1,141,1,141,1,141,
+        1,141,1,141,3,141,1856,8,141,1,141,1,141,3,141,1860,8,141,1,142,
+        1,142,1,142,1,142,5,142,1866,8,142,10,142,12,142,1869,9,142,1,142,
+        1,142,1,142,1,142,1,142,1,142,5,142,1877,8,142,10,142,12,142,1880,
+        9,142,1,142,1,142,3,142,1884,8,142,1,143,1,143,1,143,1,144,1,144,
+        1,144,1,144,3,144,1893,8,144,1,145,1,145,1,145,1,145,1,146,1,146,
+        1,146,1,147,1,147,3,147,1904,8,147,1,148,1,148,1,149,1,149,1,149,
+        3,149,1911,8,149,1,150,1,150,1,151,1,151,3,151,1917,8,151,1,152,
+        1,152,1,152,0,0,153,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,
+        34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,
+        78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,
+        116,118,120,122,124,126,128,130,132,134,136,138,140,142,144,146,
+        148,150,152,154,156,158,160,162,164,166,168,170,172,174,176,178,
+        180,182,184,186,188,190,192,194,196,198,200,202,204,206,208,210,
+        212,214,216,218,220,222,224,226,228,230,232,234,236,238,240,242,
+        244,246,248,250,252,254,256,258,260,262,264,266,268,270,272,274,
+        276,278,280,282,284,286,288,290,292,294,296,298,300,302,304,0,22,
+        1,0,57,58,2,0,1,1,20,20,2,0,15,15,32,32,2,0,19,19,31,31,2,0,59,59,
+        74,74,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,88,93,2,0,64,64,84,84,2,
+        0,94,95,106,106,1,0,96,98,1,0,94,95,4,0,1,1,3,3,43,43,56,56,2,0,
+        13,14,25,25,1,0,66,68,2,0,26,26,63,63,1,0,115,117,2,0,27,27,47,47,
+        2,0,6,6,53,53,18,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,35,35,37,
+        37,39,41,44,44,47,50,52,52,54,55,59,61,75,75,77,77,79,83,19,0,3,
+        3,6,7,11,11,13,14,18,18,21,21,25,25,27,34,36,36,38,38,42,43,46,46,
+        51,51,53,53,56,58,62,62,64,74,76,76,78,78,20,0,1,2,4,5,8,10,12,12,
+        15,17,19,20,22,24,26,26,35,35,37,37,39,41,44,45,47,50,52,52,54,55,
+        59,61,63,63,75,75,77,77,79,83,2092,0,306,1,0,0,0,2,317,1,0,0,0,4,
+        354,1,0,0,0,6,356,1,0,0,0,8,375,1,0,0,0,10,403,1,0,0,0,12,414,1,
+        0,0,0,14,420,1,0,0,0,16,422,1,0,0,0,18,431,1,0,0,0,20,436,1,0,0,
+        0,22,454,1,0,0,0,24,456,1,0,0,0,26,463,1,0,0,0,28,467,1,0,0,0,30,
+        472,1,0,0,0,32,490,1,0,0,0,34,495,1,0,0,0,36,526,1,0,0,0,38,529,
+        1,0,0,0,40,542,1,0,0,0,42,547,1,0,0,0,44,562,1,0,0,0,46,588,1,0,
+        0,0,48,600,1,0,0,0,50,634,1,0,0,0,52,647,1,0,0,0,54,660,1,0,0,0,
+        56,662,1,0,0,0,58,672,1,0,0,0,60,677,1,0,0,0,62,691,1,0,0,0,64,695,
+        1,0,0,0,66,698,1,0,0,0,68,712,1,0,0,0,70,714,1,0,0,0,72,745,1,0,
+        0,0,74,747,1,0,0,0,76,765,1,0,0,0,78,768,1,0,0,0,80,779,1,0,0,0,
+        82,804,1,0,0,0,84,806,1,0,0,0,86,808,1,0,0,0,88,817,1,0,0,0,90,821,
+        1,0,0,0,92,827,1,0,0,0,94,832,1,0,0,0,96,836,1,0,0,0,98,864,1,0,
+        0,0,100,866,1,0,0,0,102,871,1,0,0,0,104,881,1,0,0,0,106,884,1,0,
+        0,0,108,887,1,0,0,0,110,891,1,0,0,0,112,894,1,0,0,0,114,919,1,0,
+        0,0,116,964,1,0,0,0,118,966,1,0,0,0,120,1005,1,0,0,0,122,1007,1,
+        0,0,0,124,1043,1,0,0,0,126,1045,1,0,0,0,128,1048,1,0,0,0,130,1051,
+        1,0,0,0,132,1062,1,0,0,0,134,1073,1,0,0,0,136,1081,1,0,0,0,138,1093,
+        1,0,0,0,140,1129,1,0,0,0,142,1144,1,0,0,0,144,1170,1,0,0,0,146,1172,
+        1,0,0,0,148,1194,1,0,0,0,150,1219,1,0,0,0,152,1222,1,0,0,0,154,1230,
+        1,0,0,0,156,1232,1,0,0,0,158,1254,1,0,0,0,160,1257,1,0,0,0,162,1261,
+        1,0,0,0,164,1263,1,0,0,0,166,1265,1,0,0,0,168,1271,1,0,0,0,170,1273,
+        1,0,0,0,172,1281,1,0,0,0,174,1289,1,0,0,0,176,1300,1,0,0,0,178,1305,
+        1,0,0,0,180,1314,1,0,0,0,182,1316,1,0,0,0,184,1357,1,0,0,0,186,1359,
+        1,0,0,0,188,1368,1,0,0,0,190,1391,1,0,0,0,192,1393,1,0,0,0,194,1402,
+        1,0,0,0,196,1404,1,0,0,0,198,1413,1,0,0,0,200,1415,1,0,0,0,202,1426,
+        1,0,0,0,204,1431,1,0,0,0,206,1456,1,0,0,0,208,1458,1,0,0,0,210,1476,
+        1,0,0,0,212,1478,1,0,0,0,214,1483,1,0,0,0,216,1498,1,0,0,0,218,1515,
+        1,0,0,0,220,1517,1,0,0,0,222,1525,1,0,0,0,224,1540,1,0,0,0,226,1545,
+        1,0,0,0,228,1547,1,0,0,0,230,1554,1,0,0,0,232,1567,1,0,0,0,234,1578,
+        1,0,0,0,236,1582,1,0,0,0,238,1594,1,0,0,0,240,1611,1,0,0,0,242,1619,
+        1,0,0,0,244,1622,1,0,0,0,246,1645,1,0,0,0,248,1647,1,0,0,0,250,1658,
+        1,0,0,0,252,1660,1,0,0,0,254,1664,1,0,0,0,256,1666,1,0,0,0,258,1668,
+        1,0,0,0,260,1681,1,0,0,0,262,1699,1,0,0,0,264,1706,1,0,0,0,266,1708,
+        1,0,0,0,268,1754,1,0,0,0,270,1756,1,0,0,0,272,1760,1,0,0,0,274,1771,
+        1,0,0,0,276,1783,1,0,0,0,278,1789,1,0,0,0,280,1837,1,0,0,0,282,1839,
+        1,0,0,0,284,1883,1,0,0,0,286,1885,1,0,0,0,288,1888,1,0,0,0,290,1894,
+        1,0,0,0,292,1898,1,0,0,0,294,1903,1,0,0,0,296,1905,1,0,0,0,298,1910,
+        1,0,0,0,300,1912,1,0,0,0,302,1916,1,0,0,0,304,1918,1,0,0,0,306,308,
+        3,2,1,0,307,309,5,105,0,0,308,307,1,0,0,0,308,309,1,0,0,0,309,310,
+        1,0,0,0,310,311,5,0,0,1,311,1,1,0,0,0,312,318,3,16,8,0,313,318,3,
+        264,132,0,314,318,3,4,2,0,315,318,3,6,3,0,316,318,3,20,10,0,317,
+        312,1,0,0,0,317,313,1,0,0,0,317,314,1,0,0,0,317,315,1,0,0,0,317,
+        316,1,0,0,0,318,3,1,0,0,0,319,321,5,57,0,0,320,322,3,14,7,0,321,
+        320,1,0,0,0,322,323,1,0,0,0,323,321,1,0,0,0,323,324,1,0,0,0,324,
+        326,1,0,0,0,325,327,3,10,5,0,326,325,1,0,0,0,326,327,1,0,0,0,327,
+        329,1,0,0,0,328,330,3,110,55,0,329,328,1,0,0,0,329,330,1,0,0,0,330,
+        355,1,0,0,0,331,333,5,57,0,0,332,334,3,14,7,0,333,332,1,0,0,0,334,
+        335,1,0,0,0,335,333,1,0,0,0,335,336,1,0,0,0,336,338,1,0,0,0,337,
+        339,3,10,5,0,338,337,1,0,0,0,338,339,1,0,0,0,339,340,1,0,0,0,340,
+        341,5,83,0,0,341,343,3,96,48,0,342,344,3,110,55,0,343,342,1,0,0,
+        0,343,344,1,0,0,0,344,348,1,0,0,0,345,347,3,36,18,0,346,345,1,0,
+        0,0,347,350,1,0,0,0,348,346,1,0,0,0,348,349,1,0,0,0,349,352,1,0,
+        0,0,350,348,1,0,0,0,351,353,3,8,4,0,352,351,1,0,0,0,352,353,1,0,
+        0,0,353,355,1,0,0,0,354,319,1,0,0,0,354,331,1,0,0,0,355,5,1,0,0,
+        0,356,357,5,58,0,0,357,358,3,14,7,0,358,373,3,10,5,0,359,360,5,83,
+        0,0,360,362,3,96,48,0,361,363,3,110,55,0,362,361,1,0,0,0,362,363,
+        1,0,0,0,363,367,1,0,0,0,364,366,3,36,18,0,365,364,1,0,0,0,366,369,
+        1,0,0,0,367,365,1,0,0,0,367,368,1,0,0,0,368,371,1,0,0,0,369,367,
+        1,0,0,0,370,372,3,8,4,0,371,370,1,0,0,0,371,372,1,0,0,0,372,374,
+        1,0,0,0,373,359,1,0,0,0,373,374,1,0,0,0,374,7,1,0,0,0,375,376,7,
+        0,0,0,376,385,3,14,7,0,377,382,3,168,84,0,378,379,5,103,0,0,379,
+        381,3,168,84,0,380,378,1,0,0,0,381,384,1,0,0,0,382,380,1,0,0,0,382,
+        383,1,0,0,0,383,386,1,0,0,0,384,382,1,0,0,0,385,377,1,0,0,0,385,
+        386,1,0,0,0,386,401,1,0,0,0,387,388,5,83,0,0,388,390,3,96,48,0,389,
+        391,3,110,55,0,390,389,1,0,0,0,390,391,1,0,0,0,391,395,1,0,0,0,392,
+        394,3,36,18,0,393,392,1,0,0,0,394,397,1,0,0,0,395,393,1,0,0,0,395,
+        396,1,0,0,0,396,399,1,0,0,0,397,395,1,0,0,0,398,400,3,8,4,0,399,
+        398,1,0,0,0,399,400,1,0,0,0,400,402,1,0,0,0,401,387,1,0,0,0,401,
+        402,1,0,0,0,402,9,1,0,0,0,403,408,3,12,6,0,404,405,5,103,0,0,405,
+        407,3,12,6,0,406,404,1,0,0,0,407,410,1,0,0,0,408,406,1,0,0,0,408,
+        409,1,0,0,0,409,11,1,0,0,0,410,408,1,0,0,0,411,415,5,119,0,0,412,
+        415,3,248,124,0,413,415,3,258,129,0,414,411,1,0,0,0,414,412,1,0,
+        0,0,414,413,1,0,0,0,415,13,1,0,0,0,416,421,3,298,149,0,417,421,5,
+        1,0,0,418,421,5,35,0,0,419,421,5,8,0,0,420,416,1,0,0,0,420,417,1,
+        0,0,0,420,418,1,0,0,0,420,419,1,0,0,0,421,15,1,0,0,0,422,423,5,55,
+        0,0,423,424,3,298,149,0,424,425,5,91,0,0,425,426,3,18,9,0,426,17,
+        1,0,0,0,427,432,5,119,0,0,428,432,3,254,127,0,429,432,3,252,126,
+        0,430,432,3,298,149,0,431,427,1,0,0,0,431,428,1,0,0,0,431,429,1,
+        0,0,0,431,430,1,0,0,0,432,19,1,0,0,0,433,435,3,22,11,0,434,433,1,
+        0,0,0,435,438,1,0,0,0,436,434,1,0,0,0,436,437,1,0,0,0,437,439,1,
+        0,0,0,438,436,1,0,0,0,439,443,3,26,13,0,440,442,3,24,12,0,441,440,
+        1,0,0,0,442,445,1,0,0,0,443,441,1,0,0,0,443,444,1,0,0,0,444,449,
+        1,0,0,0,445,443,1,0,0,0,446,448,3,22,11,0,447,446,1,0,0,0,448,451,
+        1,0,0,0,449,447,1,0,0,0,449,450,1,0,0,0,450,21,1,0,0,0,451,449,1,
+        0,0,0,452,455,3,28,14,0,453,455,3,30,15,0,454,452,1,0,0,0,454,453,
+        1,0,0,0,455,23,1,0,0,0,456,458,5,75,0,0,457,459,7,1,0,0,458,457,
+        1,0,0,0,458,459,1,0,0,0,459,460,1,0,0,0,460,461,3,26,13,0,461,25,
+        1,0,0,0,462,464,3,36,18,0,463,462,1,0,0,0,464,465,1,0,0,0,465,463,
+        1,0,0,0,465,466,1,0,0,0,466,27,1,0,0,0,467,468,5,4,0,0,468,469,5,
+        46,0,0,469,470,5,62,0,0,470,471,3,168,84,0,471,29,1,0,0,0,472,473,
+        5,78,0,0,473,474,3,240,120,0,474,483,5,109,0,0,475,480,3,168,84,
+        0,476,477,5,103,0,0,477,479,3,168,84,0,478,476,1,0,0,0,479,482,1,
+        0,0,0,480,478,1,0,0,0,480,481,1,0,0,0,481,484,1,0,0,0,482,480,1,
+        0,0,0,483,475,1,0,0,0,483,484,1,0,0,0,484,485,1,0,0,0,485,486,5,
+        110,0,0,486,31,1,0,0,0,487,489,3,34,17,0,488,487,1,0,0,0,489,492,
+        1,0,0,0,490,488,1,0,0,0,490,491,1,0,0,0,491,493,1,0,0,0,492,490,
+        1,0,0,0,493,494,5,0,0,1,494,33,1,0,0,0,495,496,3,240,120,0,496,505,
+        5,109,0,0,497,502,3,168,84,0,498,499,5,103,0,0,499,501,3,168,84,
+        0,500,498,1,0,0,0,501,504,1,0,0,0,502,500,1,0,0,0,502,503,1,0,0,
+        0,503,506,1,0,0,0,504,502,1,0,0,0,505,497,1,0,0,0,505,506,1,0,0,
+        0,506,507,1,0,0,0,507,508,5,110,0,0,508,35,1,0,0,0,509,527,3,38,
+        19,0,510,527,3,40,20,0,511,527,3,46,23,0,512,527,3,44,22,0,513,527,
+        3,64,32,0,514,527,3,66,33,0,515,527,3,70,35,0,516,527,3,74,37,0,
+        517,527,3,78,39,0,518,527,3,92,46,0,519,527,3,94,47,0,520,527,3,
+        80,40,0,521,527,3,84,42,0,522,527,3,82,41,0,523,527,3,86,43,0,524,
+        527,3,90,45,0,525,527,3,42,21,0,526,509,1,0,0,0,526,510,1,0,0,0,
+        526,511,1,0,0,0,526,512,1,0,0,0,526,513,1,0,0,0,526,514,1,0,0,0,
+        526,515,1,0,0,0,526,516,1,0,0,0,526,517,1,0,0,0,526,518,1,0,0,0,
+        526,519,1,0,0,0,526,520,1,0,0,0,526,521,1,0,0,0,526,522,1,0,0,0,
+        526,523,1,0,0,0,526,524,1,0,0,0,526,525,1,0,0,0,527,37,1,0,0,0,528,
+        530,5,48,0,0,529,528,1,0,0,0,529,530,1,0,0,0,530,531,1,0,0,0,531,
+        532,5,40,0,0,532,536,3,112,56,0,533,535,3,22,11,0,534,533,1,0,0,
+        0,535,538,1,0,0,0,536,534,1,0,0,0,536,537,1,0,0,0,537,540,1,0,0,
+        0,538,536,1,0,0,0,539,541,3,110,55,0,540,539,1,0,0,0,540,541,1,0,
+        0,0,541,39,1,0,0,0,542,543,5,77,0,0,543,544,3,168,84,0,544,545,5,
+        4,0,0,545,546,3,294,147,0,546,41,1,0,0,0,547,548,5,70,0,0,548,551,
+        5,71,0,0,549,550,5,81,0,0,550,552,5,72,0,0,551,549,1,0,0,0,551,552,
+        1,0,0,0,552,553,1,0,0,0,553,554,5,69,0,0,554,555,3,168,84,0,555,
+        556,5,4,0,0,556,559,3,294,147,0,557,558,5,73,0,0,558,560,5,119,0,
+        0,559,557,1,0,0,0,559,560,1,0,0,0,560,43,1,0,0,0,561,563,5,48,0,
+        0,562,561,1,0,0,0,562,563,1,0,0,0,563,564,1,0,0,0,564,565,5,9,0,
+        0,565,578,3,58,29,0,566,575,5,109,0,0,567,572,3,168,84,0,568,569,
+        5,103,0,0,569,571,3,168,84,0,570,568,1,0,0,0,571,574,1,0,0,0,572,
+        570,1,0,0,0,572,573,1,0,0,0,573,576,1,0,0,0,574,572,1,0,0,0,575,
+        567,1,0,0,0,575,576,1,0,0,0,576,577,1,0,0,0,577,579,5,110,0,0,578,
+        566,1,0,0,0,578,579,1,0,0,0,579,585,1,0,0,0,580,583,5,83,0,0,581,
+        584,5,96,0,0,582,584,3,60,30,0,583,581,1,0,0,0,583,582,1,0,0,0,584,
+        586,1,0,0,0,585,580,1,0,0,0,585,586,1,0,0,0,586,45,1,0,0,0,587,589,
+        5,48,0,0,588,587,1,0,0,0,588,589,1,0,0,0,589,590,1,0,0,0,590,592,
+        5,9,0,0,591,593,3,48,24,0,592,591,1,0,0,0,592,593,1,0,0,0,593,594,
+        1,0,0,0,594,595,5,113,0,0,595,596,3,20,10,0,596,598,5,114,0,0,597,
+        599,3,50,25,0,598,597,1,0,0,0,598,599,1,0,0,0,599,47,1,0,0,0,600,
+        610,5,109,0,0,601,611,5,96,0,0,602,607,3,294,147,0,603,604,5,103,
+        0,0,604,606,3,294,147,0,605,603,1,0,0,0,606,609,1,0,0,0,607,605,
+        1,0,0,0,607,608,1,0,0,0,608,611,1,0,0,0,609,607,1,0,0,0,610,601,
+        1,0,0,0,610,602,1,0,0,0,610,611,1,0,0,0,611,612,1,0,0,0,612,613,
+        5,110,0,0,613,49,1,0,0,0,614,615,5,35,0,0,615,619,3,298,149,0,616,
+        618,3,52,26,0,617,616,1,0,0,0,618,621,1,0,0,0,619,617,1,0,0,0,619,
+        620,1,0,0,0,620,635,1,0,0,0,621,619,1,0,0,0,622,624,5,35,0,0,623,
+        625,3,168,84,0,624,623,1,0,0,0,624,625,1,0,0,0,625,626,1,0,0,0,626,
+        627,3,298,149,0,627,631,3,298,149,0,628,630,3,52,26,0,629,628,1,
+        0,0,0,630,633,1,0,0,0,631,629,1,0,0,0,631,632,1,0,0,0,632,635,1,
+        0,0,0,633,631,1,0,0,0,634,614,1,0,0,0,634,622,1,0,0,0,635,51,1,0,
+        0,0,636,637,5,46,0,0,637,638,3,168,84,0,638,639,3,298,149,0,639,
+        648,1,0,0,0,640,641,5,47,0,0,641,642,3,298,149,0,642,644,3,298,149,
+        0,643,645,3,54,27,0,644,643,1,0,0,0,644,645,1,0,0,0,645,648,1,0,
+        0,0,646,648,3,56,28,0,647,636,1,0,0,0,647,640,1,0,0,0,647,646,1,
+        0,0,0,648,53,1,0,0,0,649,650,5,61,0,0,650,661,3,298,149,0,651,653,
+        5,27,0,0,652,651,1,0,0,0,652,653,1,0,0,0,653,654,1,0,0,0,654,655,
+        3,168,84,0,655,658,3,298,149,0,656,657,5,61,0,0,657,659,3,298,149,
+        0,658,656,1,0,0,0,658,659,1,0,0,0,659,661,1,0,0,0,660,649,1,0,0,
+        0,660,652,1,0,0,0,661,55,1,0,0,0,662,663,3,298,149,0,663,664,3,298,
+        149,0,664,665,5,4,0,0,665,666,3,294,147,0,666,57,1,0,0,0,667,668,
+        3,302,151,0,668,669,5,102,0,0,669,671,1,0,0,0,670,667,1,0,0,0,671,
+        674,1,0,0,0,672,670,1,0,0,0,672,673,1,0,0,0,673,675,1,0,0,0,674,
+        672,1,0,0,0,675,676,3,302,151,0,676,59,1,0,0,0,677,682,3,62,31,0,
+        678,679,5,103,0,0,679,681,3,62,31,0,680,678,1,0,0,0,681,684,1,0,
+        0,0,682,680,1,0,0,0,682,683,1,0,0,0,683,686,1,0,0,0,684,682,1,0,
+        0,0,685,687,3,110,55,0,686,685,1,0,0,0,686,687,1,0,0,0,687,61,1,
+        0,0,0,688,689,3,298,149,0,689,690,5,4,0,0,690,692,1,0,0,0,691,688,
+        1,0,0,0,691,692,1,0,0,0,692,693,1,0,0,0,693,694,3,294,147,0,694,
+        63,1,0,0,0,695,696,7,2,0,0,696,697,3,112,56,0,697,65,1,0,0,0,698,
+        699,5,41,0,0,699,703,3,114,57,0,700,702,3,68,34,0,701,700,1,0,0,
+        0,702,705,1,0,0,0,703,701,1,0,0,0,703,704,1,0,0,0,704,67,1,0,0,0,
+        705,703,1,0,0,0,706,707,5,47,0,0,707,708,5,40,0,0,708,713,3,70,35,
+        0,709,710,5,47,0,0,710,711,5,15,0,0,711,713,3,70,35,0,712,706,1,
+        0,0,0,712,709,1,0,0,0,713,69,1,0,0,0,714,715,5,55,0,0,715,720,3,
+        72,36,0,716,717,5,103,0,0,717,719,3,72,36,0,718,716,1,0,0,0,719,
+        722,1,0,0,0,720,718,1,0,0,0,720,721,1,0,0,0,721,71,1,0,0,0,722,720,
+        1,0,0,0,723,724,3,166,83,0,724,725,5,91,0,0,725,726,3,168,84,0,726,
+        746,1,0,0,0,727,728,3,294,147,0,728,729,5,91,0,0,729,730,3,168,84,
+        0,730,746,1,0,0,0,731,732,3,294,147,0,732,733,5,86,0,0,733,734,3,
+        168,84,0,734,746,1,0,0,0,735,736,3,294,147,0,736,737,3,152,76,0,
+        737,746,1,0,0,0,738,739,3,210,105,0,739,740,5,111,0,0,740,741,3,
+        168,84,0,741,742,5,112,0,0,742,743,5,91,0,0,743,744,3,168,84,0,744,
+        746,1,0,0,0,745,723,1,0,0,0,745,727,1,0,0,0,745,731,1,0,0,0,745,
+        735,1,0,0,0,745,738,1,0,0,0,746,73,1,0,0,0,747,748,5,52,0,0,748,
+        753,3,76,38,0,749,750,5,103,0,0,750,752,3,76,38,0,751,749,1,0,0,
+        0,752,755,1,0,0,0,753,751,1,0,0,0,753,754,1,0,0,0,754,75,1,0,0,0,
+        755,753,1,0,0,0,756,757,3,294,147,0,757,758,3,152,76,0,758,766,1,
+        0,0,0,759,766,3,166,83,0,760,761,3,210,105,0,761,762,5,111,0,0,762,
+        763,3,168,84,0,763,764,5,112,0,0,764,766,1,0,0,0,765,756,1,0,0,0,
+        765,759,1,0,0,0,765,760,1,0,0,0,766,77,1,0,0,0,767,769,7,3,0,0,768,
+        767,1,0,0,0,768,769,1,0,0,0,769,770,1,0,0,0,770,771,5,16,0,0,771,
+        776,3,168,84,0,772,773,5,103,0,0,773,775,3,168,84,0,774,772,1,0,
+        0,0,775,778,1,0,0,0,776,774,1,0,0,0,776,777,1,0,0,0,777,79,1,0,0,
+        0,778,776,1,0,0,0,779,780,5,28,0,0,780,781,5,109,0,0,781,782,3,294,
+        147,0,782,783,5,35,0,0,783,784,3,168,84,0,784,786,5,107,0,0,785,
+        787,3,36,18,0,786,785,1,0,0,0,787,788,1,0,0,0,788,786,1,0,0,0,788,
+        789,1,0,0,0,789,790,1,0,0,0,790,791,5,110,0,0,791,81,1,0,0,0,792,
+        794,3,102,51,0,793,795,3,104,52,0,794,793,1,0,0,0,794,795,1,0,0,
+        0,795,797,1,0,0,0,796,798,3,106,53,0,797,796,1,0,0,0,797,798,1,0,
+        0,0,798,805,1,0,0,0,799,801,3,104,52,0,800,802,3,106,53,0,801,800,
+        1,0,0,0,801,802,1,0,0,0,802,805,1,0,0,0,803,805,3,106,53,0,804,792,
+        1,0,0,0,804,799,1,0,0,0,804,803,1,0,0,0,805,83,1,0,0,0,806,807,5,
+        29,0,0,807,85,1,0,0,0,808,809,5,30,0,0,809,814,3,88,44,0,810,811,
+        5,103,0,0,811,813,3,88,44,0,812,810,1,0,0,0,813,816,1,0,0,0,814,
+        812,1,0,0,0,814,815,1,0,0,0,815,87,1,0,0,0,816,814,1,0,0,0,817,818,
+        3,294,147,0,818,819,5,91,0,0,819,820,3,168,84,0,820,89,1,0,0,0,821,
+        823,5,33,0,0,822,824,5,80,0,0,823,822,1,0,0,0,823,824,1,0,0,0,824,
+        825,1,0,0,0,825,826,3,168,84,0,826,91,1,0,0,0,827,828,5,81,0,0,828,
+        830,3,96,48,0,829,831,3,110,55,0,830,829,1,0,0,0,830,831,1,0,0,0,
+        831,93,1,0,0,0,832,833,5,54,0,0,833,834,3,96,48,0,834,95,1,0,0,0,
+        835,837,5,20,0,0,836,835,1,0,0,0,836,837,1,0,0,0,837,838,1,0,0,0,
+        838,840,3,98,49,0,839,841,3,102,51,0,840,839,1,0,0,0,840,841,1,0,
+        0,0,841,843,1,0,0,0,842,844,3,104,52,0,843,842,1,0,0,0,843,844,1,
+        0,0,0,844,846,1,0,0,0,845,847,3,106,53,0,846,845,1,0,0,0,846,847,
+        1,0,0,0,847,97,1,0,0,0,848,853,5,96,0,0,849,850,5,103,0,0,850,852,
+        3,100,50,0,851,849,1,0,0,0,852,855,1,0,0,0,853,851,1,0,0,0,853,854,
+        1,0,0,0,854,865,1,0,0,0,855,853,1,0,0,0,856,861,3,100,50,0,857,858,
+        5,103,0,0,858,860,3,100,50,0,859,857,1,0,0,0,860,863,1,0,0,0,861,
+        859,1,0,0,0,861,862,1,0,0,0,862,865,1,0,0,0,863,861,1,0,0,0,864,
+        848,1,0,0,0,864,856,1,0,0,0,865,99,1,0,0,0,866,869,3,168,84,0,867,
+        868,5,4,0,0,868,870,3,294,147,0,869,867,1,0,0,0,869,870,1,0,0,0,
+        870,101,1,0,0,0,871,872,5,50,0,0,872,873,5,8,0,0,873,878,3,108,54,
+        0,874,875,5,103,0,0,875,877,3,108,54,0,876,874,1,0,0,0,877,880,1,
+        0,0,0,878,876,1,0,0,0,878,879,1,0,0,0,879,103,1,0,0,0,880,878,1,
+        0,0,0,881,882,7,4,0,0,882,883,3,168,84,0,883,105,1,0,0,0,884,885,
+        5,39,0,0,885,886,3,168,84,0,886,107,1,0,0,0,887,889,3,168,84,0,888,
+        890,7,5,0,0,889,888,1,0,0,0,889,890,1,0,0,0,890,109,1,0,0,0,891,
+        892,5,80,0,0,892,893,3,168,84,0,893,111,1,0,0,0,894,899,3,114,57,
+        0,895,896,5,103,0,0,896,898,3,114,57,0,897,895,1,0,0,0,898,901,1,
+        0,0,0,899,897,1,0,0,0,899,900,1,0,0,0,900,113,1,0,0,0,901,899,1,
+        0,0,0,902,903,3,294,147,0,903,904,5,91,0,0,904,906,1,0,0,0,905,902,
+        1,0,0,0,905,906,1,0,0,0,906,909,1,0,0,0,907,910,3,120,60,0,908,910,
+        3,118,59,0,909,907,1,0,0,0,909,908,1,0,0,0,910,920,1,0,0,0,911,912,
+        3,294,147,0,912,913,5,91,0,0,913,915,1,0,0,0,914,911,1,0,0,0,914,
+        915,1,0,0,0,915,916,1,0,0,0,916,917,3,116,58,0,917,918,3,120,60,
+        0,918,920,1,0,0,0,919,905,1,0,0,0,919,914,1,0,0,0,920,115,1,0,0,
+        0,921,925,5,1,0,0,922,924,3,298,149,0,923,922,1,0,0,0,924,927,1,
+        0,0,0,925,923,1,0,0,0,925,926,1,0,0,0,926,965,1,0,0,0,927,925,1,
+        0,0,0,928,930,5,3,0,0,929,931,3,256,128,0,930,929,1,0,0,0,930,931,
+        1,0,0,0,931,935,1,0,0,0,932,934,3,298,149,0,933,932,1,0,0,0,934,
+        937,1,0,0,0,935,933,1,0,0,0,935,936,1,0,0,0,936,965,1,0,0,0,937,
+        935,1,0,0,0,938,940,3,298,149,0,939,941,3,256,128,0,940,939,1,0,
+        0,0,940,941,1,0,0,0,941,945,1,0,0,0,942,944,3,298,149,0,943,942,
+        1,0,0,0,944,947,1,0,0,0,945,943,1,0,0,0,945,946,1,0,0,0,946,965,
+        1,0,0,0,947,945,1,0,0,0,948,949,5,3,0,0,949,953,3,248,124,0,950,
+        952,3,298,149,0,951,950,1,0,0,0,952,955,1,0,0,0,953,951,1,0,0,0,
+        953,954,1,0,0,0,954,965,1,0,0,0,955,953,1,0,0,0,956,957,3,298,149,
+        0,957,961,3,248,124,0,958,960,3,298,149,0,959,958,1,0,0,0,960,963,
+        1,0,0,0,961,959,1,0,0,0,961,962,1,0,0,0,962,965,1,0,0,0,963,961,
+        1,0,0,0,964,921,1,0,0,0,964,928,1,0,0,0,964,938,1,0,0,0,964,948,
+        1,0,0,0,964,956,1,0,0,0,965,117,1,0,0,0,966,967,3,298,149,0,967,
+        968,5,109,0,0,968,969,3,120,60,0,969,970,5,110,0,0,970,119,1,0,0,
+        0,971,975,3,124,62,0,972,974,3,138,69,0,973,972,1,0,0,0,974,977,
+        1,0,0,0,975,973,1,0,0,0,975,976,1,0,0,0,976,1006,1,0,0,0,977,975,
+        1,0,0,0,978,979,5,109,0,0,979,980,3,120,60,0,980,981,5,110,0,0,981,
+        1006,1,0,0,0,982,984,3,140,70,0,983,985,3,124,62,0,984,983,1,0,0,
+        0,984,985,1,0,0,0,985,989,1,0,0,0,986,988,3,138,69,0,987,986,1,0,
+        0,0,988,991,1,0,0,0,989,987,1,0,0,0,989,990,1,0,0,0,990,1006,1,0,
+        0,0,991,989,1,0,0,0,992,996,5,109,0,0,993,994,3,294,147,0,994,995,
+        5,91,0,0,995,997,1,0,0,0,996,993,1,0,0,0,996,997,1,0,0,0,997,998,
+        1,0,0,0,998,1001,3,120,60,0,999,1000,5,80,0,0,1000,1002,3,168,84,
+        0,1001,999,1,0,0,0,1001,1002,1,0,0,0,1002,1003,1,0,0,0,1003,1004,
+        5,110,0,0,1004,1006,1,0,0,0,1005,971,1,0,0,0,1005,978,1,0,0,0,1005,
+        982,1,0,0,0,1005,992,1,0,0,0,1006,121,1,0,0,0,1007,1009,3,124,62,
+        0,1008,1010,3,138,69,0,1009,1008,1,0,0,0,1010,1011,1,0,0,0,1011,
+        1009,1,0,0,0,1011,1012,1,0,0,0,1012,123,1,0,0,0,1013,1015,5,109,
+        0,0,1014,1016,3,294,147,0,1015,1014,1,0,0,0,1015,1016,1,0,0,0,1016,
+        1019,1,0,0,0,1017,1020,3,152,76,0,1018,1020,3,128,64,0,1019,1017,
+        1,0,0,0,1019,1018,1,0,0,0,1019,1020,1,0,0,0,1020,1022,1,0,0,0,1021,
+        1023,3,148,74,0,1022,1021,1,0,0,0,1022,1023,1,0,0,0,1023,1026,1,
+        0,0,0,1024,1025,5,80,0,0,1025,1027,3,168,84,0,1026,1024,1,0,0,0,
+        1026,1027,1,0,0,0,1027,1028,1,0,0,0,1028,1044,5,110,0,0,1029,1031,
+        5,109,0,0,1030,1032,3,294,147,0,1031,1030,1,0,0,0,1031,1032,1,0,
+        0,0,1032,1033,1,0,0,0,1033,1035,3,126,63,0,1034,1036,3,148,74,0,
+        1035,1034,1,0,0,0,1035,1036,1,0,0,0,1036,1039,1,0,0,0,1037,1038,
+        5,80,0,0,1038,1040,3,168,84,0,1039,1037,1,0,0,0,1039,1040,1,0,0,
+        0,1040,1041,1,0,0,0,1041,1042,5,110,0,0,1042,1044,1,0,0,0,1043,1013,
+        1,0,0,0,1043,1029,1,0,0,0,1044,125,1,0,0,0,1045,1046,5,37,0,0,1046,
+        1047,3,130,65,0,1047,127,1,0,0,0,1048,1049,5,104,0,0,1049,1050,3,
+        130,65,0,1050,129,1,0,0,0,1051,1059,3,132,66,0,1052,1054,5,107,0,
+        0,1053,1055,5,104,0,0,1054,1053,1,0,0,0,1054,1055,1,0,0,0,1055,1056,
+        1,0,0,0,1056,1058,3,132,66,0,1057,1052,1,0,0,0,1058,1061,1,0,0,0,
+        1059,1057,1,0,0,0,1059,1060,1,0,0,0,1060,131,1,0,0,0,1061,1059,1,
+        0,0,0,1062,1067,3,134,67,0,1063,1064,5,99,0,0,1064,1066,3,134,67,
+        0,1065,1063,1,0,0,0,1066,1069,1,0,0,0,1067,1065,1,0,0,0,1067,1068,
+        1,0,0,0,1068,133,1,0,0,0,1069,1067,1,0,0,0,1070,1071,5,100,0,0,1071,
+        1074,3,134,67,0,1072,1074,3,136,68,0,1073,1070,1,0,0,0,1073,1072,
+        1,0,0,0,1074,135,1,0,0,0,1075,1082,3,162,81,0,1076,1082,5,98,0,0,
+        1077,1078,5,109,0,0,1078,1079,3,130,65,0,1079,1080,5,110,0,0,1080,
+        1082,1,0,0,0,1081,1075,1,0,0,0,1081,1076,1,0,0,0,1081,1077,1,0,0,
+        0,1082,137,1,0,0,0,1083,1085,3,144,72,0,1084,1086,3,142,71,0,1085,
+        1084,1,0,0,0,1085,1086,1,0,0,0,1086,1087,1,0,0,0,1087,1088,3,124,
+        62,0,1088,1094,1,0,0,0,1089,1090,3,140,70,0,1090,1091,3,124,62,0,
+        1091,1094,1,0,0,0,1092,1094,3,140,70,0,1093,1083,1,0,0,0,1093,1089,
+        1,0,0,0,1093,1092,1,0,0,0,1094,139,1,0,0,0,1095,1096,5,109,0,0,1096,
+        1097,3,124,62,0,1097,1098,3,144,72,0,1098,1101,3,124,62,0,1099,1100,
+        5,80,0,0,1100,1102,3,168,84,0,1101,1099,1,0,0,0,1101,1102,1,0,0,
+        0,1102,1103,1,0,0,0,1103,1104,5,110,0,0,1104,1105,3,142,71,0,1105,
+        1130,1,0,0,0,1106,1107,5,109,0,0,1107,1109,3,124,62,0,1108,1110,
+        3,138,69,0,1109,1108,1,0,0,0,1110,1111,1,0,0,0,1111,1109,1,0,0,0,
+        1111,1112,1,0,0,0,1112,1115,1,0,0,0,1113,1114,5,80,0,0,1114,1116,
+        3,168,84,0,1115,1113,1,0,0,0,1115,1116,1,0,0,0,1116,1117,1,0,0,0,
+        1117,1118,5,110,0,0,1118,1119,3,142,71,0,1119,1130,1,0,0,0,1120,
+        1121,5,109,0,0,1121,1124,3,124,62,0,1122,1123,5,80,0,0,1123,1125,
+        3,168,84,0,1124,1122,1,0,0,0,1124,1125,1,0,0,0,1125,1126,1,0,0,0,
+        1126,1127,5,110,0,0,1127,1128,3,142,71,0,1128,1130,1,0,0,0,1129,
+        1095,1,0,0,0,1129,1106,1,0,0,0,1129,1120,1,0,0,0,1130,141,1,0,0,
+        0,1131,1133,5,113,0,0,1132,1134,3,256,128,0,1133,1132,1,0,0,0,1133,
+        1134,1,0,0,0,1134,1139,1,0,0,0,1135,1137,5,103,0,0,1136,1138,3,256,
+        128,0,1137,1136,1,0,0,0,1137,1138,1,0,0,0,1138,1140,1,0,0,0,1139,
+        1135,1,0,0,0,1139,1140,1,0,0,0,1140,1141,1,0,0,0,1141,1145,5,114,
+        0,0,1142,1145,5,94,0,0,1143,1145,5,96,0,0,1144,1131,1,0,0,0,1144,
+        1142,1,0,0,0,1144,1143,1,0,0,0,1145,143,1,0,0,0,1146,1147,5,92,0,
+        0,1147,1149,5,95,0,0,1148,1150,3,146,73,0,1149,1148,1,0,0,0,1149,
+        1150,1,0,0,0,1150,1151,1,0,0,0,1151,1152,5,95,0,0,1152,1171,5,93,
+        0,0,1153,1154,5,92,0,0,1154,1156,5,95,0,0,1155,1157,3,146,73,0,1156,
+        1155,1,0,0,0,1156,1157,1,0,0,0,1157,1158,1,0,0,0,1158,1171,5,95,
+        0,0,1159,1161,5,95,0,0,1160,1162,3,146,73,0,1161,1160,1,0,0,0,1161,
+        1162,1,0,0,0,1162,1163,1,0,0,0,1163,1164,5,95,0,0,1164,1171,5,93,
+        0,0,1165,1167,5,95,0,0,1166,1168,3,146,73,0,1167,1166,1,0,0,0,1167,
+        1168,1,0,0,0,1168,1169,1,0,0,0,1169,1171,5,95,0,0,1170,1146,1,0,
+        0,0,1170,1153,1,0,0,0,1170,1159,1,0,0,0,1170,1165,1,0,0,0,1171,145,
+        1,0,0,0,1172,1174,5,111,0,0,1173,1175,3,294,147,0,1174,1173,1,0,
+        0,0,1174,1175,1,0,0,0,1175,1178,1,0,0,0,1176,1179,3,150,75,0,1177,
+        1179,3,128,64,0,1178,1176,1,0,0,0,1178,1177,1,0,0,0,1178,1179,1,
+        0,0,0,1179,1181,1,0,0,0,1180,1182,3,158,79,0,1181,1180,1,0,0,0,1181,
+        1182,1,0,0,0,1182,1184,1,0,0,0,1183,1185,3,148,74,0,1184,1183,1,
+        0,0,0,1184,1185,1,0,0,0,1185,1188,1,0,0,0,1186,1187,5,80,0,0,1187,
+        1189,3,168,84,0,1188,1186,1,0,0,0,1188,1189,1,0,0,0,1189,1190,1,
+        0,0,0,1190,1191,5,112,0,0,1191,147,1,0,0,0,1192,1195,3,260,130,0,
+        1193,1195,3,248,124,0,1194,1192,1,0,0,0,1194,1193,1,0,0,0,1195,149,
+        1,0,0,0,1196,1197,5,104,0,0,1197,1205,3,164,82,0,1198,1200,5,107,
+        0,0,1199,1201,5,104,0,0,1200,1199,1,0,0,0,1200,1201,1,0,0,0,1201,
+        1202,1,0,0,0,1202,1204,3,164,82,0,1203,1198,1,0,0,0,1204,1207,1,
+        0,0,0,1205,1203,1,0,0,0,1205,1206,1,0,0,0,1206,1220,1,0,0,0,1207,
+        1205,1,0,0,0,1208,1209,5,104,0,0,1209,1220,3,156,78,0,1210,1211,
+        5,37,0,0,1211,1216,3,164,82,0,1212,1213,5,107,0,0,1213,1215,3,164,
+        82,0,1214,1212,1,0,0,0,1215,1218,1,0,0,0,1216,1214,1,0,0,0,1216,
+        1217,1,0,0,0,1217,1220,1,0,0,0,1218,1216,1,0,0,0,1219,1196,1,0,0,
+        0,1219,1208,1,0,0,0,1219,1210,1,0,0,0,1220,151,1,0,0,0,1221,1223,
+        3,154,77,0,1222,1221,1,0,0,0,1223,1224,1,0,0,0,1224,1222,1,0,0,0,
+        1224,1225,1,0,0,0,1225,153,1,0,0,0,1226,1227,5,104,0,0,1227,1231,
+        3,162,81,0,1228,1229,5,104,0,0,1229,1231,3,156,78,0,1230,1226,1,
+        0,0,0,1230,1228,1,0,0,0,1231,155,1,0,0,0,1232,1234,5,108,0,0,1233,
+        1235,7,6,0,0,1234,1233,1,0,0,0,1234,1235,1,0,0,0,1235,1236,1,0,0,
+        0,1236,1237,5,109,0,0,1237,1238,3,168,84,0,1238,1239,5,110,0,0,1239,
+        157,1,0,0,0,1240,1242,5,96,0,0,1241,1243,3,160,80,0,1242,1241,1,
+        0,0,0,1242,1243,1,0,0,0,1243,1248,1,0,0,0,1244,1246,5,85,0,0,1245,
+        1247,3,160,80,0,1246,1245,1,0,0,0,1246,1247,1,0,0,0,1247,1249,1,
+        0,0,0,1248,1244,1,0,0,0,1248,1249,1,0,0,0,1249,1255,1,0,0,0,1250,
+        1252,5,85,0,0,1251,1253,3,160,80,0,1252,1251,1,0,0,0,1252,1253,1,
+        0,0,0,1253,1255,1,0,0,0,1254,1240,1,0,0,0,1254,1250,1,0,0,0,1255,
+        159,1,0,0,0,1256,1258,5,95,0,0,1257,1256,1,0,0,0,1257,1258,1,0,0,
+        0,1258,1259,1,0,0,0,1259,1260,3,256,128,0,1260,161,1,0,0,0,1261,
+        1262,3,302,151,0,1262,163,1,0,0,0,1263,1264,3,302,151,0,1264,165,
+        1,0,0,0,1265,1267,3,210,105,0,1266,1268,3,208,104,0,1267,1266,1,
+        0,0,0,1268,1269,1,0,0,0,1269,1267,1,0,0,0,1269,1270,1,0,0,0,1270,
+        167,1,0,0,0,1271,1272,3,170,85,0,1272,169,1,0,0,0,1273,1278,3,172,
+        86,0,1274,1275,5,49,0,0,1275,1277,3,172,86,0,1276,1274,1,0,0,0,1277,
+        1280,1,0,0,0,1278,1276,1,0,0,0,1278,1279,1,0,0,0,1279,171,1,0,0,
+        0,1280,1278,1,0,0,0,1281,1286,3,174,87,0,1282,1283,5,82,0,0,1283,
+        1285,3,174,87,0,1284,1282,1,0,0,0,1285,1288,1,0,0,0,1286,1284,1,
+        0,0,0,1286,1287,1,0,0,0,1287,173,1,0,0,0,1288,1286,1,0,0,0,1289,
+        1294,3,176,88,0,1290,1291,5,2,0,0,1291,1293,3,176,88,0,1292,1290,
+        1,0,0,0,1293,1296,1,0,0,0,1294,1292,1,0,0,0,1294,1295,1,0,0,0,1295,
+        175,1,0,0,0,1296,1294,1,0,0,0,1297,1299,5,44,0,0,1298,1297,1,0,0,
+        0,1299,1302,1,0,0,0,1300,1298,1,0,0,0,1300,1301,1,0,0,0,1301,1303,
+        1,0,0,0,1302,1300,1,0,0,0,1303,1304,3,178,89,0,1304,177,1,0,0,0,
+        1305,1311,3,182,91,0,1306,1307,3,180,90,0,1307,1308,3,182,91,0,1308,
+        1310,1,0,0,0,1309,1306,1,0,0,0,1310,1313,1,0,0,0,1311,1309,1,0,0,
+        0,1311,1312,1,0,0,0,1312,179,1,0,0,0,1313,1311,1,0,0,0,1314,1315,
+        7,7,0,0,1315,181,1,0,0,0,1316,1320,3,192,96,0,1317,1319,3,184,92,
+        0,1318,1317,1,0,0,0,1319,1322,1,0,0,0,1320,1318,1,0,0,0,1320,1321,
+        1,0,0,0,1321,183,1,0,0,0,1322,1320,1,0,0,0,1323,1324,5,60,0,0,1324,
+        1325,5,81,0,0,1325,1358,3,192,96,0,1326,1327,5,24,0,0,1327,1328,
+        5,81,0,0,1328,1358,3,192,96,0,1329,1330,5,12,0,0,1330,1358,3,192,
+        96,0,1331,1332,5,87,0,0,1332,1358,3,192,96,0,1333,1334,5,35,0,0,
+        1334,1358,3,192,96,0,1335,1336,5,37,0,0,1336,1358,5,45,0,0,1337,
+        1338,5,37,0,0,1338,1339,5,44,0,0,1339,1358,5,45,0,0,1340,1342,5,
+        37,0,0,1341,1343,5,44,0,0,1342,1341,1,0,0,0,1342,1343,1,0,0,0,1343,
+        1344,1,0,0,0,1344,1347,7,8,0,0,1345,1347,5,84,0,0,1346,1340,1,0,
+        0,0,1346,1345,1,0,0,0,1347,1348,1,0,0,0,1348,1358,3,186,93,0,1349,
+        1351,5,37,0,0,1350,1352,5,44,0,0,1351,1350,1,0,0,0,1351,1352,1,0,
+        0,0,1352,1354,1,0,0,0,1353,1355,3,298,149,0,1354,1353,1,0,0,0,1354,
+        1355,1,0,0,0,1355,1356,1,0,0,0,1356,1358,5,65,0,0,1357,1323,1,0,
+        0,0,1357,1326,1,0,0,0,1357,1329,1,0,0,0,1357,1331,1,0,0,0,1357,1333,
+        1,0,0,0,1357,1335,1,0,0,0,1357,1337,1,0,0,0,1357,1346,1,0,0,0,1357,
+        1349,1,0,0,0,1358,185,1,0,0,0,1359,1364,3,188,94,0,1360,1361,5,107,
+        0,0,1361,1363,3,188,94,0,1362,1360,1,0,0,0,1363,1366,1,0,0,0,1364,
+        1362,1,0,0,0,1364,1365,1,0,0,0,1365,187,1,0,0,0,1366,1364,1,0,0,
+        0,1367,1369,3,190,95,0,1368,1367,1,0,0,0,1369,1370,1,0,0,0,1370,
+        1368,1,0,0,0,1370,1371,1,0,0,0,1371,1376,1,0,0,0,1372,1373,5,81,
+        0,0,1373,1374,3,190,95,0,1374,1375,3,190,95,0,1375,1377,1,0,0,0,
+        1376,1372,1,0,0,0,1376,1377,1,0,0,0,1377,1382,1,0,0,0,1378,1379,
+        5,92,0,0,1379,1380,3,186,93,0,1380,1381,5,93,0,0,1381,1383,1,0,0,
+        0,1382,1378,1,0,0,0,1382,1383,1,0,0,0,1383,1387,1,0,0,0,1384,1385,
+        5,44,0,0,1385,1388,5,45,0,0,1386,1388,5,100,0,0,1387,1384,1,0,0,
+        0,1387,1386,1,0,0,0,1387,1388,1,0,0,0,1388,189,1,0,0,0,1389,1392,
+        3,298,149,0,1390,1392,5,45,0,0,1391,1389,1,0,0,0,1391,1390,1,0,0,
+        0,1392,191,1,0,0,0,1393,1399,3,196,98,0,1394,1395,3,194,97,0,1395,
+        1396,3,196,98,0,1396,1398,1,0,0,0,1397,1394,1,0,0,0,1398,1401,1,
+        0,0,0,1399,1397,1,0,0,0,1399,1400,1,0,0,0,1400,193,1,0,0,0,1401,
+        1399,1,0,0,0,1402,1403,7,9,0,0,1403,195,1,0,0,0,1404,1410,3,200,
+        100,0,1405,1406,3,198,99,0,1406,1407,3,200,100,0,1407,1409,1,0,0,
+        0,1408,1405,1,0,0,0,1409,1412,1,0,0,0,1410,1408,1,0,0,0,1410,1411,
+        1,0,0,0,1411,197,1,0,0,0,1412,1410,1,0,0,0,1413,1414,7,10,0,0,1414,
+        199,1,0,0,0,1415,1420,3,202,101,0,1416,1417,5,101,0,0,1417,1419,
+        3,202,101,0,1418,1416,1,0,0,0,1419,1422,1,0,0,0,1420,1418,1,0,0,
+        0,1420,1421,1,0,0,0,1421,201,1,0,0,0,1422,1420,1,0,0,0,1423,1425,
+        7,11,0,0,1424,1423,1,0,0,0,1425,1428,1,0,0,0,1426,1424,1,0,0,0,1426,
+        1427,1,0,0,0,1427,1429,1,0,0,0,1428,1426,1,0,0,0,1429,1430,3,204,
+        102,0,1430,203,1,0,0,0,1431,1436,3,210,105,0,1432,1435,3,206,103,
+        0,1433,1435,3,208,104,0,1434,1432,1,0,0,0,1434,1433,1,0,0,0,1435,
+        1438,1,0,0,0,1436,1434,1,0,0,0,1436,1437,1,0,0,0,1437,1441,1,0,0,
+        0,1438,1436,1,0,0,0,1439,1442,3,152,76,0,1440,1442,3,128,64,0,1441,
+        1439,1,0,0,0,1441,1440,1,0,0,0,1441,1442,1,0,0,0,1442,205,1,0,0,
+        0,1443,1444,5,111,0,0,1444,1445,3,168,84,0,1445,1446,5,112,0,0,1446,
+        1457,1,0,0,0,1447,1449,5,111,0,0,1448,1450,3,168,84,0,1449,1448,
+        1,0,0,0,1449,1450,1,0,0,0,1450,1451,1,0,0,0,1451,1453,5,85,0,0,1452,
+        1454,3,168,84,0,1453,1452,1,0,0,0,1453,1454,1,0,0,0,1454,1455,1,
+        0,0,0,1455,1457,5,112,0,0,1456,1443,1,0,0,0,1456,1447,1,0,0,0,1457,
+        207,1,0,0,0,1458,1459,5,102,0,0,1459,1460,3,262,131,0,1460,209,1,
+        0,0,0,1461,1477,3,212,106,0,1462,1477,3,236,118,0,1463,1477,3,220,
+        110,0,1464,1477,3,222,111,0,1465,1477,3,224,112,0,1466,1477,3,230,
+        115,0,1467,1477,3,232,116,0,1468,1477,3,250,125,0,1469,1477,3,248,
+        124,0,1470,1477,3,214,107,0,1471,1477,3,122,61,0,1472,1477,3,234,
+        117,0,1473,1477,3,238,119,0,1474,1477,3,244,122,0,1475,1477,3,294,
+        147,0,1476,1461,1,0,0,0,1476,1462,1,0,0,0,1476,1463,1,0,0,0,1476,
+        1464,1,0,0,0,1476,1465,1,0,0,0,1476,1466,1,0,0,0,1476,1467,1,0,0,
+        0,1476,1468,1,0,0,0,1476,1469,1,0,0,0,1476,1470,1,0,0,0,1476,1471,
+        1,0,0,0,1476,1472,1,0,0,0,1476,1473,1,0,0,0,1476,1474,1,0,0,0,1476,
+        1475,1,0,0,0,1477,211,1,0,0,0,1478,1479,5,13,0,0,1479,1480,5,109,
+        0,0,1480,1481,5,96,0,0,1481,1482,5,110,0,0,1482,213,1,0,0,0,1483,
+        1485,5,10,0,0,1484,1486,3,168,84,0,1485,1484,1,0,0,0,1485,1486,1,
+        0,0,0,1486,1488,1,0,0,0,1487,1489,3,216,108,0,1488,1487,1,0,0,0,
+        1489,1490,1,0,0,0,1490,1488,1,0,0,0,1490,1491,1,0,0,0,1491,1494,
+        1,0,0,0,1492,1493,5,22,0,0,1493,1495,3,168,84,0,1494,1492,1,0,0,
+        0,1494,1495,1,0,0,0,1495,1496,1,0,0,0,1496,1497,5,23,0,0,1497,215,
+        1,0,0,0,1498,1499,5,79,0,0,1499,1504,3,218,109,0,1500,1501,5,103,
+        0,0,1501,1503,3,218,109,0,1502,1500,1,0,0,0,1503,1506,1,0,0,0,1504,
+        1502,1,0,0,0,1504,1505,1,0,0,0,1505,1507,1,0,0,0,1506,1504,1,0,0,
+        0,1507,1508,5,61,0,0,1508,1509,3,168,84,0,1509,217,1,0,0,0,1510,
+        1511,3,180,90,0,1511,1512,3,168,84,0,1512,1516,1,0,0,0,1513,1516,
+        3,184,92,0,1514,1516,3,168,84,0,1515,1510,1,0,0,0,1515,1513,1,0,
+        0,0,1515,1514,1,0,0,0,1516,219,1,0,0,0,1517,1518,5,111,0,0,1518,
+        1521,3,228,114,0,1519,1520,5,107,0,0,1520,1522,3,168,84,0,1521,1519,
+        1,0,0,0,1521,1522,1,0,0,0,1522,1523,1,0,0,0,1523,1524,5,112,0,0,
+        1524,221,1,0,0,0,1525,1529,5,111,0,0,1526,1527,3,294,147,0,1527,
+        1528,5,91,0,0,1528,1530,1,0,0,0,1529,1526,1,0,0,0,1529,1530,1,0,
+        0,0,1530,1531,1,0,0,0,1531,1534,3,122,61,0,1532,1533,5,80,0,0,1533,
+        1535,3,168,84,0,1534,1532,1,0,0,0,1534,1535,1,0,0,0,1535,1536,1,
+        0,0,0,1536,1537,5,107,0,0,1537,1538,3,168,84,0,1538,1539,5,112,0,
+        0,1539,223,1,0,0,0,1540,1541,3,226,113,0,1541,1542,5,109,0,0,1542,
+        1543,3,228,114,0,1543,1544,5,110,0,0,1544,225,1,0,0,0,1545,1546,
+        7,12,0,0,1546,227,1,0,0,0,1547,1548,3,294,147,0,1548,1549,5,35,0,
+        0,1549,1552,3,168,84,0,1550,1551,5,80,0,0,1551,1553,3,168,84,0,1552,
+        1550,1,0,0,0,1552,1553,1,0,0,0,1553,229,1,0,0,0,1554,1555,5,51,0,
+        0,1555,1556,5,109,0,0,1556,1557,3,294,147,0,1557,1558,5,91,0,0,1558,
+        1559,3,168,84,0,1559,1560,5,103,0,0,1560,1561,3,294,147,0,1561,1562,
+        5,35,0,0,1562,1563,3,168,84,0,1563,1564,5,107,0,0,1564,1565,3,168,
+        84,0,1565,1566,5,110,0,0,1566,231,1,0,0,0,1567,1568,7,13,0,0,1568,
+        1574,5,113,0,0,1569,1575,3,20,10,0,1570,1572,3,112,56,0,1571,1573,
+        3,110,55,0,1572,1571,1,0,0,0,1572,1573,1,0,0,0,1573,1575,1,0,0,0,
+        1574,1569,1,0,0,0,1574,1570,1,0,0,0,1575,1576,1,0,0,0,1576,1577,
+        5,114,0,0,1577,233,1,0,0,0,1578,1579,5,109,0,0,1579,1580,3,168,84,
+        0,1580,1581,5,110,0,0,1581,235,1,0,0,0,1582,1583,3,240,120,0,1583,
+        1585,5,109,0,0,1584,1586,7,14,0,0,1585,1584,1,0,0,0,1585,1586,1,
+        0,0,0,1586,1588,1,0,0,0,1587,1589,3,168,84,0,1588,1587,1,0,0,0,1588,
+        1589,1,0,0,0,1589,1590,1,0,0,0,1590,1591,5,69,0,0,1591,1592,3,168,
+        84,0,1592,1593,5,110,0,0,1593,237,1,0,0,0,1594,1595,3,240,120,0,
+        1595,1597,5,109,0,0,1596,1598,7,1,0,0,1597,1596,1,0,0,0,1597,1598,
+        1,0,0,0,1598,1607,1,0,0,0,1599,1604,3,168,84,0,1600,1601,5,103,0,
+        0,1601,1603,3,168,84,0,1602,1600,1,0,0,0,1603,1606,1,0,0,0,1604,
+        1602,1,0,0,0,1604,1605,1,0,0,0,1605,1608,1,0,0,0,1606,1604,1,0,0,
+        0,1607,1599,1,0,0,0,1607,1608,1,0,0,0,1608,1609,1,0,0,0,1609,1610,
+        5,110,0,0,1610,239,1,0,0,0,1611,1612,3,242,121,0,1612,1613,3,298,
+        149,0,1613,241,1,0,0,0,1614,1615,3,298,149,0,1615,1616,5,102,0,0,
+        1616,1618,1,0,0,0,1617,1614,1,0,0,0,1618,1621,1,0,0,0,1619,1617,
+        1,0,0,0,1619,1620,1,0,0,0,1620,243,1,0,0,0,1621,1619,1,0,0,0,1622,
+        1623,3,294,147,0,1623,1632,5,113,0,0,1624,1629,3,246,123,0,1625,
+        1626,5,103,0,0,1626,1628,3,246,123,0,1627,1625,1,0,0,0,1628,1631,
+        1,0,0,0,1629,1627,1,0,0,0,1629,1630,1,0,0,0,1630,1633,1,0,0,0,1631,
+        1629,1,0,0,0,1632,1624,1,0,0,0,1632,1633,1,0,0,0,1633,1634,1,0,0,
+        0,1634,1635,5,114,0,0,1635,245,1,0,0,0,1636,1637,3,262,131,0,1637,
+        1638,5,104,0,0,1638,1639,3,168,84,0,1639,1646,1,0,0,0,1640,1641,
+        5,102,0,0,1641,1646,3,262,131,0,1642,1643,5,102,0,0,1643,1646,5,
+        96,0,0,1644,1646,3,294,147,0,1645,1636,1,0,0,0,1645,1640,1,0,0,0,
+        1645,1642,1,0,0,0,1645,1644,1,0,0,0,1646,247,1,0,0,0,1647,1650,5,
+        108,0,0,1648,1651,3,302,151,0,1649,1651,5,117,0,0,1650,1648,1,0,
+        0,0,1650,1649,1,0,0,0,1651,249,1,0,0,0,1652,1659,3,252,126,0,1653,
+        1659,5,45,0,0,1654,1659,3,254,127,0,1655,1659,5,119,0,0,1656,1659,
+        3,258,129,0,1657,1659,3,260,130,0,1658,1652,1,0,0,0,1658,1653,1,
+        0,0,0,1658,1654,1,0,0,0,1658,1655,1,0,0,0,1658,1656,1,0,0,0,1658,
+        1657,1,0,0,0,1659,251,1,0,0,0,1660,1661,7,15,0,0,1661,253,1,0,0,
+        0,1662,1665,3,256,128,0,1663,1665,5,118,0,0,1664,1662,1,0,0,0,1664,
+        1663,1,0,0,0,1665,255,1,0,0,0,1666,1667,7,16,0,0,1667,257,1,0,0,
+        0,1668,1677,5,111,0,0,1669,1674,3,168,84,0,1670,1671,5,103,0,0,1671,
+        1673,3,168,84,0,1672,1670,1,0,0,0,1673,1676,1,0,0,0,1674,1672,1,
+        0,0,0,1674,1675,1,0,0,0,1675,1678,1,0,0,0,1676,1674,1,0,0,0,1677,
+        1669,1,0,0,0,1677,1678,1,0,0,0,1678,1679,1,0,0,0,1679,1680,5,112,
+        0,0,1680,259,1,0,0,0,1681,1695,5,113,0,0,1682,1683,3,262,131,0,1683,
+        1684,5,104,0,0,1684,1692,3,168,84,0,1685,1686,5,103,0,0,1686,1687,
+        3,262,131,0,1687,1688,5,104,0,0,1688,1689,3,168,84,0,1689,1691,1,
+        0,0,0,1690,1685,1,0,0,0,1691,1694,1,0,0,0,1692,1690,1,0,0,0,1692,
+        1693,1,0,0,0,1693,1696,1,0,0,0,1694,1692,1,0,0,0,1695,1682,1,0,0,
+        0,1695,1696,1,0,0,0,1696,1697,1,0,0,0,1697,1698,5,114,0,0,1698,261,
+        1,0,0,0,1699,1700,3,302,151,0,1700,263,1,0,0,0,1701,1707,3,266,133,
+        0,1702,1707,3,276,138,0,1703,1707,3,278,139,0,1704,1707,3,282,141,
+        0,1705,1707,3,288,144,0,1706,1701,1,0,0,0,1706,1702,1,0,0,0,1706,
+        1703,1,0,0,0,1706,1704,1,0,0,0,1706,1705,1,0,0,0,1707,265,1,0,0,
+        0,1708,1709,5,15,0,0,1709,1711,5,11,0,0,1710,1712,3,298,149,0,1711,
+        1710,1,0,0,0,1711,1712,1,0,0,0,1712,1714,1,0,0,0,1713,1715,3,290,
+        145,0,1714,1713,1,0,0,0,1714,1715,1,0,0,0,1715,1716,1,0,0,0,1716,
+        1717,7,17,0,0,1717,1718,5,109,0,0,1718,1719,3,294,147,0,1719,1720,
+        3,154,77,0,1720,1721,5,110,0,0,1721,1722,7,18,0,0,1722,1724,3,268,
+        134,0,1723,1725,3,110,55,0,1724,1723,1,0,0,0,1724,1725,1,0,0,0,1725,
+        267,1,0,0,0,1726,1727,3,270,135,0,1727,1728,5,37,0,0,1728,1729,5,
+        76,0,0,1729,1755,1,0,0,0,1730,1731,3,272,136,0,1731,1732,5,37,0,
+        0,1732,1733,5,76,0,0,1733,1755,1,0,0,0,1734,1735,3,270,135,0,1735,
+        1736,5,37,0,0,1736,1737,5,44,0,0,1737,1738,5,45,0,0,1738,1755,1,
+        0,0,0,1739,1740,3,270,135,0,1740,1741,5,37,0,0,1741,1742,5,42,0,
+        0,1742,1743,5,38,0,0,1743,1755,1,0,0,0,1744,1745,3,272,136,0,1745,
+        1746,5,37,0,0,1746,1747,5,42,0,0,1747,1748,5,38,0,0,1748,1755,1,
+        0,0,0,1749,1750,3,270,135,0,1750,1751,5,37,0,0,1751,1752,7,8,0,0,
+        1752,1753,3,274,137,0,1753,1755,1,0,0,0,1754,1726,1,0,0,0,1754,1730,
+        1,0,0,0,1754,1734,1,0,0,0,1754,1739,1,0,0,0,1754,1744,1,0,0,0,1754,
+        1749,1,0,0,0,1755,269,1,0,0,0,1756,1757,3,294,147,0,1757,1758,5,
+        102,0,0,1758,1759,3,262,131,0,1759,271,1,0,0,0,1760,1761,5,109,0,
+        0,1761,1766,3,270,135,0,1762,1763,5,103,0,0,1763,1765,3,270,135,
+        0,1764,1762,1,0,0,0,1765,1768,1,0,0,0,1766,1764,1,0,0,0,1766,1767,
+        1,0,0,0,1767,1769,1,0,0,0,1768,1766,1,0,0,0,1769,1770,5,110,0,0,
+        1770,273,1,0,0,0,1771,1776,3,298,149,0,1772,1773,5,92,0,0,1773,1774,
+        3,274,137,0,1774,1775,5,93,0,0,1775,1777,1,0,0,0,1776,1772,1,0,0,
+        0,1776,1777,1,0,0,0,1777,1781,1,0,0,0,1778,1779,5,109,0,0,1779,1780,
+        5,117,0,0,1780,1782,5,110,0,0,1781,1778,1,0,0,0,1781,1782,1,0,0,
+        0,1782,275,1,0,0,0,1783,1784,5,21,0,0,1784,1785,5,11,0,0,1785,1787,
+        3,298,149,0,1786,1788,3,292,146,0,1787,1786,1,0,0,0,1787,1788,1,
+        0,0,0,1788,277,1,0,0,0,1789,1791,5,15,0,0,1790,1792,5,76,0,0,1791,
+        1790,1,0,0,0,1791,1792,1,0,0,0,1792,1793,1,0,0,0,1793,1795,5,36,
+        0,0,1794,1796,3,298,149,0,1795,1794,1,0,0,0,1795,1796,1,0,0,0,1796,
+        1798,1,0,0,0,1797,1799,3,290,145,0,1798,1797,1,0,0,0,1798,1799,1,
+        0,0,0,1799,1800,1,0,0,0,1800,1802,3,280,140,0,1801,1803,3,110,55,
+        0,1802,1801,1,0,0,0,1802,1803,1,0,0,0,1803,279,1,0,0,0,1804,1805,
+        5,27,0,0,1805,1806,5,109,0,0,1806,1807,3,294,147,0,1807,1808,3,154,
+        77,0,1808,1809,5,110,0,0,1809,1810,5,47,0,0,1810,1811,5,109,0,0,
+        1811,1816,3,270,135,0,1812,1813,5,103,0,0,1813,1815,3,270,135,0,
+        1814,1812,1,0,0,0,1815,1818,1,0,0,0,1816,1814,1,0,0,0,1816,1817,
+        1,0,0,0,1817,1819,1,0,0,0,1818,1816,1,0,0,0,1819,1820,5,110,0,0,
+        1820,1838,1,0,0,0,1821,1823,5,47,0,0,1822,1824,5,104,0,0,1823,1822,
+        1,0,0,0,1823,1824,1,0,0,0,1824,1825,1,0,0,0,1825,1826,3,162,81,0,
+        1826,1827,5,109,0,0,1827,1832,3,262,131,0,1828,1829,5,103,0,0,1829,
+        1831,3,262,131,0,1830,1828,1,0,0,0,1831,1834,1,0,0,0,1832,1830,1,
+        0,0,0,1832,1833,1,0,0,0,1833,1835,1,0,0,0,1834,1832,1,0,0,0,1835,
+        1836,5,110,0,0,1836,1838,1,0,0,0,1837,1804,1,0,0,0,1837,1821,1,0,
+        0,0,1838,281,1,0,0,0,1839,1840,5,15,0,0,1840,1841,3,298,149,0,1841,
+        1843,5,36,0,0,1842,1844,3,298,149,0,1843,1842,1,0,0,0,1843,1844,
+        1,0,0,0,1844,1846,1,0,0,0,1845,1847,3,290,145,0,1846,1845,1,0,0,
+        0,1846,1847,1,0,0,0,1847,1848,1,0,0,0,1848,1849,5,27,0,0,1849,1850,
+        5,109,0,0,1850,1851,3,294,147,0,1851,1852,3,154,77,0,1852,1853,5,
+        110,0,0,1853,1855,5,47,0,0,1854,1856,3,298,149,0,1855,1854,1,0,0,
+        0,1855,1856,1,0,0,0,1856,1857,1,0,0,0,1857,1859,3,284,142,0,1858,
+        1860,3,286,143,0,1859,1858,1,0,0,0,1859,1860,1,0,0,0,1860,283,1,
+        0,0,0,1861,1862,5,109,0,0,1862,1867,3,270,135,0,1863,1864,5,103,
+        0,0,1864,1866,3,270,135,0,1865,1863,1,0,0,0,1866,1869,1,0,0,0,1867,
+        1865,1,0,0,0,1867,1868,1,0,0,0,1868,1870,1,0,0,0,1869,1867,1,0,0,
+        0,1870,1871,5,110,0,0,1871,1884,1,0,0,0,1872,1873,5,111,0,0,1873,
+        1878,3,270,135,0,1874,1875,5,103,0,0,1875,1877,3,270,135,0,1876,
+        1874,1,0,0,0,1877,1880,1,0,0,0,1878,1876,1,0,0,0,1878,1879,1,0,0,
+        0,1879,1881,1,0,0,0,1880,1878,1,0,0,0,1881,1882,5,112,0,0,1882,1884,
+        1,0,0,0,1883,1861,1,0,0,0,1883,1872,1,0,0,0,1884,285,1,0,0,0,1885,
+        1886,3,298,149,0,1886,1887,3,260,130,0,1887,287,1,0,0,0,1888,1889,
+        5,21,0,0,1889,1890,5,36,0,0,1890,1892,3,298,149,0,1891,1893,3,292,
+        146,0,1892,1891,1,0,0,0,1892,1893,1,0,0,0,1893,289,1,0,0,0,1894,
+        1895,5,34,0,0,1895,1896,5,44,0,0,1896,1897,5,25,0,0,1897,291,1,0,
+        0,0,1898,1899,5,34,0,0,1899,1900,5,25,0,0,1900,293,1,0,0,0,1901,
+        1904,3,298,149,0,1902,1904,3,296,148,0,1903,1901,1,0,0,0,1903,1902,
+        1,0,0,0,1904,295,1,0,0,0,1905,1906,7,19,0,0,1906,297,1,0,0,0,1907,
+        1911,5,121,0,0,1908,1911,5,120,0,0,1909,1911,3,300,150,0,1910,1907,
+        1,0,0,0,1910,1908,1,0,0,0,1910,1909,1,0,0,0,1911,299,1,0,0,0,1912,
+        1913,7,20,0,0,1913,301,1,0,0,0,1914,1917,3,298,149,0,1915,1917,3,
+        304,152,0,1916,1914,1,0,0,0,1916,1915,1,0,0,0,1917,303,1,0,0,0,1918,
+        1919,7,21,0,0,1919,305,1,0,0,0,244,308,317,323,326,329,335,338,343,
+        348,352,354,362,367,371,373,382,385,390,395,399,401,408,414,420,
+        431,436,443,449,454,458,465,480,483,490,502,505,526,529,536,540,
+        551,559,562,572,575,578,583,585,588,592,598,607,610,619,624,631,
+        634,644,647,652,658,660,672,682,686,691,703,712,720,745,753,765,
+        768,776,788,794,797,801,804,814,823,830,836,840,843,846,853,861,
+        864,869,878,889,899,905,909,914,919,925,930,935,940,945,953,961,
+        964,975,984,989,996,1001,1005,1011,1015,1019,1022,1026,1031,1035,
+        1039,1043,1054,1059,1067,1073,1081,1085,1093,1101,1111,1115,1124,
+        1129,1133,1137,1139,1144,1149,1156,1161,1167,1170,1174,1178,1181,
+        1184,1188,1194,1200,1205,1216,1219,1224,1230,1234,1242,1246,1248,
+        1252,1254,1257,1269,1278,1286,1294,1300,1311,1320,1342,1346,1351,
+        1354,1357,1364,1370,1376,1382,1387,1391,1399,1410,1420,1426,1434,
+        1436,1441,1449,1453,1456,1476,1485,1490,1494,1504,1515,1521,1529,
+        1534,1552,1572,1574,1585,1588,1597,1604,1607,1619,1629,1632,1645,
+        1650,1658,1664,1674,1677,1692,1695,1706,1711,1714,1724,1754,1766,
+        1776,1781,1787,1791,1795,1798,1802,1816,1823,1832,1837,1843,1846,
+        1855,1859,1867,1878,1883,1892,1903,1910,1916
     ];
 
     private static __ATN: antlr.ATN;
@@ -10636,6 +10771,9 @@ export class ClauseContext extends antlr.ParserRuleContext {
     public filterClause(): FilterClauseContext | null {
         return this.getRuleContext(0, FilterClauseContext);
     }
+    public loadCsvClause(): LoadCsvClauseContext | null {
+        return this.getRuleContext(0, LoadCsvClauseContext);
+    }
     public override get ruleIndex(): number {
         return CypherParser.RULE_clause;
     }
@@ -10691,6 +10829,46 @@ export class UnwindClauseContext extends antlr.ParserRuleContext {
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_unwindClause;
+    }
+}
+
+
+export class LoadCsvClauseContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public LOAD(): antlr.TerminalNode {
+        return this.getToken(CypherParser.LOAD, 0)!;
+    }
+    public CSV(): antlr.TerminalNode {
+        return this.getToken(CypherParser.CSV, 0)!;
+    }
+    public FROM(): antlr.TerminalNode {
+        return this.getToken(CypherParser.FROM, 0)!;
+    }
+    public expression(): ExpressionContext {
+        return this.getRuleContext(0, ExpressionContext)!;
+    }
+    public AS(): antlr.TerminalNode {
+        return this.getToken(CypherParser.AS, 0)!;
+    }
+    public variable(): VariableContext {
+        return this.getRuleContext(0, VariableContext)!;
+    }
+    public WITH(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.WITH, 0);
+    }
+    public HEADERS(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.HEADERS, 0);
+    }
+    public FIELDTERMINATOR(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.FIELDTERMINATOR, 0);
+    }
+    public StringLiteral(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.StringLiteral, 0);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_loadCsvClause;
     }
 }
 
@@ -14875,6 +15053,18 @@ export class NonReservedKeywordContext extends antlr.ParserRuleContext {
     }
     public TERMINATE(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.TERMINATE, 0);
+    }
+    public LOAD(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.LOAD, 0);
+    }
+    public CSV(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.CSV, 0);
+    }
+    public HEADERS(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.HEADERS, 0);
+    }
+    public FIELDTERMINATOR(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.FIELDTERMINATOR, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_nonReservedKeyword;
