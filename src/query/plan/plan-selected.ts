@@ -4,13 +4,16 @@ import type { BoundExpression } from '../bind/bound-expression.js';
 import type { GraphCounts } from './cardinality.js';
 import { conjunction, conjuncts, freeSlots } from './expressions.js';
 import type { LogicalOp } from './logical.js';
+import { SEARCHED_END_ROWS_MAX, searchedPath } from './plan-searched-path.js';
 import { nodeEstimate, planPath, repeat, scanOrFilter, withFilters, withPathVariables, type Hints } from './plan-path.js';
 
 /**
  * A path with a selective selector, below the MATCH's WHERE (a post-filter). SHORTEST 1, ANY 1 and
  * ALL SHORTEST over one variable-length relationship whose pre-filters read only its end nodes are the
- * breadth-first shortest path search; every other selection finds all matches of the path (with its
- * pre-filters) per input row and keeps what the selector picks of each partition.
+ * breadth-first shortest path search; one quantified part whose pre-filters read only its ends is a
+ * repeat searched by length; any other path the search by length takes (plan-searched-path.ts) is
+ * searched so; the rest find all matches of the path (with its pre-filters) per input row and keep what
+ * the selector picks of each partition.
  */
 export function planSelected(input: LogicalOp, path: BoundPath, bound: Set<number>, counts: GraphCounts, hints: Hints): LogicalOp {
   const selector = path.selector!;
@@ -46,6 +49,8 @@ export function planSelected(input: LogicalOp, path: BoundPath, bound: Set<numbe
   ) {
     return searchedRepeat(input, only!.quantified !== undefined ? path : { ...path, relationships: [{ ...only!, quantified: repeated }] }, pre, bound, counts, hints);
   }
+  const searched = searchedPath(input, path, pre, bound, counts, hints);
+  if (searched !== undefined) return searched;
   const innerBound = new Set(bound);
   const filters: BoundExpression[] = [];
   const inner = withFilters(planPath({ op: 'argument' }, path, innerBound, [], filters, counts, hints, false), [...filters, ...pre]);
@@ -63,9 +68,6 @@ export function planSelected(input: LogicalOp, path: BoundPath, bound: Set<numbe
     slots,
   };
 }
-
-/** The most candidates the far end of a searched repeat may have for the search to go into each of them. */
-const SEARCHED_END_ROWS_MAX = 16;
 
 /**
  * `(a) (inner){m,n} (b)` under a selector whose pre-filters read only its end nodes (and what earlier
