@@ -126,6 +126,21 @@ export function planShortestPath(
     plan = scanOrFilter(plan, n, bound, filters, counts);
   }
   const rel = path.relationships[0]!;
+  // A WHERE over the path or its relationships that the search cannot test per step picks which paths
+  // are shortest (Neo4j evaluates it before deciding): the path is searched by length, that WHERE on
+  // each whole path, the shortest that pass kept. It still filters afterwards, where it always holds.
+  const test = path.variable === undefined ? undefined : relationshipTest(where, path.variable.id, bound);
+  const pathSlots = new Set([rel.variable.id, ...(path.variable !== undefined ? [path.variable.id] : [])]);
+  const readsPath = (c: BoundExpression): boolean => {
+    const free = [...freeSlots(c)];
+    return free.some((s) => pathSlots.has(s)) && free.every((s) => pathSlots.has(s) || bound.has(s));
+  };
+  const steps = (c: BoundExpression): boolean => test !== undefined && c.kind === 'quantifier' && c.where === test.predicate;
+  if (rel.searched_as !== undefined && where.some((c) => readsPath(c) && !steps(c))) {
+    const selector = { kind: path.shortest === 'all' ? ('shortest_groups' as const) : ('shortest' as const), count: 1, span: path.span };
+    const searched = searchedPath(plan, { ...path, selector }, where.filter(readsPath), bound, counts, hints);
+    if (searched !== undefined) return searched;
+  }
   const range = rel.range ?? { min: 1, max: 1 };
   plan = {
     op: 'expand',
@@ -144,7 +159,6 @@ export function planShortestPath(
     ...(rel.properties !== undefined && { rel_props: rel.properties }),
     shortest: path.shortest!,
   };
-  const test = path.variable === undefined ? undefined : relationshipTest(where, path.variable.id, bound);
   if (test !== undefined) plan = { ...plan, shortest_rel_test: test };
   bound.add(rel.variable.id);
   return withPathVariables(plan, path, bound);

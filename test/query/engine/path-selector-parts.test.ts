@@ -75,6 +75,30 @@ describe('path selectors over paths of several parts, searched by length', () =>
     });
   }, 180_000);
 
+  it('shortestPath and allShortestPaths with a WHERE over the path keep the shortest paths that pass it, on random graphs', async () => {
+    const seed = testSeed('shortest-path-where');
+    const r = prng(seed);
+    await withDb(async (db) => {
+      const n = 8;
+      await randomGraph(db, r, n, 17);
+      const wheres = ['length(p) % 2 = 1', 'none(e IN relationships(p) WHERE e.w = 0)', 'any(v IN nodes(p) WHERE v.k = 1)', 'size(rs) >= 2'];
+      for (const where of wheres) {
+        for (let round = 0; round < 4; round++) {
+          const params = { s: BigInt(Math.floor(r() * n)), t: BigInt(Math.floor(r() * n)) };
+          const pattern = '(a:V {i: $s})-[rs:R|S*1..5]-(b:V {i: $t})';
+          const all = matches((await db.query(`MATCH p = ${pattern} WHERE ${where} ${returned('[]')}`, params)).rows);
+          for (const [fn, kind] of [
+            ['shortestPath', 'shortest'],
+            ['allShortestPaths', 'groups'],
+          ] as const) {
+            const query = `MATCH p = ${fn}(${pattern}) WHERE ${where} ${returned('[]')}`;
+            checkSelection(all, matches((await db.query(query, params)).rows), kind, 1, `seed ${seed}: ${query} with s=${params.s}, t=${params.t}`);
+          }
+        }
+      }
+    });
+  }, 120_000);
+
   it('a pre-filter the search cannot apply as it goes is applied to each whole path, and the search goes on past the paths it refuses', async () => {
     await withDb(async (db) => {
       // From s, one path of each length 1 to 4 into t: the direct one, and detours through a, b, c.
