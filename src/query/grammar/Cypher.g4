@@ -276,8 +276,16 @@ projectionItems
     | projectionItem (COMMA projectionItem)*
     ;
 
+// Neo4j 5 lets a projection name a column after a literal keyword (`WITH 123 AS true`); the name is
+// then read only in backticks (`RETURN \`true\``), as an unquoted `true` stays the literal.
 projectionItem
-    : expression (AS variable)?
+    : expression (AS (variable | literalAlias))?
+    ;
+
+literalAlias
+    : TRUE
+    | FALSE
+    | NULL
     ;
 
 order

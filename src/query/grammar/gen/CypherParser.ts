@@ -174,108 +174,109 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_projectionBody = 43;
     public static readonly RULE_projectionItems = 44;
     public static readonly RULE_projectionItem = 45;
-    public static readonly RULE_order = 46;
-    public static readonly RULE_skip = 47;
-    public static readonly RULE_limit = 48;
-    public static readonly RULE_sortItem = 49;
-    public static readonly RULE_where = 50;
-    public static readonly RULE_pattern = 51;
-    public static readonly RULE_patternPart = 52;
-    public static readonly RULE_pathSelector = 53;
-    public static readonly RULE_shortestPathPattern = 54;
-    public static readonly RULE_patternElement = 55;
-    public static readonly RULE_relationshipsPattern = 56;
-    public static readonly RULE_nodePattern = 57;
-    public static readonly RULE_isLabelExpression = 58;
-    public static readonly RULE_labelExpression = 59;
-    public static readonly RULE_labelDisjunction = 60;
-    public static readonly RULE_labelConjunction = 61;
-    public static readonly RULE_labelNegation = 62;
-    public static readonly RULE_labelAtom = 63;
-    public static readonly RULE_patternElementChain = 64;
-    public static readonly RULE_quantifiedPath = 65;
-    public static readonly RULE_pathQuantifier = 66;
-    public static readonly RULE_relationshipPattern = 67;
-    public static readonly RULE_relationshipDetail = 68;
-    public static readonly RULE_properties = 69;
-    public static readonly RULE_relationshipTypes = 70;
-    public static readonly RULE_nodeLabels = 71;
-    public static readonly RULE_nodeLabel = 72;
-    public static readonly RULE_dynamicName = 73;
-    public static readonly RULE_rangeLiteral = 74;
-    public static readonly RULE_rangeBound = 75;
-    public static readonly RULE_labelName = 76;
-    public static readonly RULE_relTypeName = 77;
-    public static readonly RULE_propertyExpression = 78;
-    public static readonly RULE_expression = 79;
-    public static readonly RULE_orExpression = 80;
-    public static readonly RULE_xorExpression = 81;
-    public static readonly RULE_andExpression = 82;
-    public static readonly RULE_notExpression = 83;
-    public static readonly RULE_comparisonExpression = 84;
-    public static readonly RULE_comparisonOperator = 85;
-    public static readonly RULE_predicateExpression = 86;
-    public static readonly RULE_predicateSuffix = 87;
-    public static readonly RULE_valueTypeExpression = 88;
-    public static readonly RULE_valueTypeAlternative = 89;
-    public static readonly RULE_valueTypeWord = 90;
-    public static readonly RULE_addOrSubtractExpression = 91;
-    public static readonly RULE_addOrSubtractOperator = 92;
-    public static readonly RULE_multiplyDivideModuloExpression = 93;
-    public static readonly RULE_multiplyDivideModuloOperator = 94;
-    public static readonly RULE_powerOfExpression = 95;
-    public static readonly RULE_unaryAddOrSubtractExpression = 96;
-    public static readonly RULE_nonArithmeticOperatorExpression = 97;
-    public static readonly RULE_listOperator = 98;
-    public static readonly RULE_propertyLookup = 99;
-    public static readonly RULE_atom = 100;
-    public static readonly RULE_countStar = 101;
-    public static readonly RULE_caseExpression = 102;
-    public static readonly RULE_caseAlternative = 103;
-    public static readonly RULE_caseWhenOperand = 104;
-    public static readonly RULE_listComprehension = 105;
-    public static readonly RULE_patternComprehension = 106;
-    public static readonly RULE_quantifierExpression = 107;
-    public static readonly RULE_quantifier = 108;
-    public static readonly RULE_filterExpression = 109;
-    public static readonly RULE_reduceExpression = 110;
-    public static readonly RULE_subqueryExpression = 111;
-    public static readonly RULE_parenthesizedExpression = 112;
-    public static readonly RULE_trimFromExpression = 113;
-    public static readonly RULE_functionInvocation = 114;
-    public static readonly RULE_functionName = 115;
-    public static readonly RULE_namespace = 116;
-    public static readonly RULE_mapProjection = 117;
-    public static readonly RULE_mapProjectionItem = 118;
-    public static readonly RULE_parameter = 119;
-    public static readonly RULE_literal = 120;
-    public static readonly RULE_booleanLiteral = 121;
-    public static readonly RULE_numberLiteral = 122;
-    public static readonly RULE_integerLiteral = 123;
-    public static readonly RULE_listLiteral = 124;
-    public static readonly RULE_mapLiteral = 125;
-    public static readonly RULE_propertyKeyName = 126;
-    public static readonly RULE_schemaCommand = 127;
-    public static readonly RULE_createConstraint = 128;
-    public static readonly RULE_constraintRequirement = 129;
-    public static readonly RULE_propertyReference = 130;
-    public static readonly RULE_propertyReferenceList = 131;
-    public static readonly RULE_typeName = 132;
-    public static readonly RULE_dropConstraint = 133;
-    public static readonly RULE_createIndex = 134;
-    public static readonly RULE_indexTarget = 135;
-    public static readonly RULE_createSearchIndex = 136;
-    public static readonly RULE_searchIndexProperties = 137;
-    public static readonly RULE_indexOptions = 138;
-    public static readonly RULE_dropIndex = 139;
-    public static readonly RULE_ifNotExists = 140;
-    public static readonly RULE_ifExists = 141;
-    public static readonly RULE_variable = 142;
-    public static readonly RULE_keywordVariable = 143;
-    public static readonly RULE_symbolicName = 144;
-    public static readonly RULE_nonReservedKeyword = 145;
-    public static readonly RULE_schemaName = 146;
-    public static readonly RULE_reservedWord = 147;
+    public static readonly RULE_literalAlias = 46;
+    public static readonly RULE_order = 47;
+    public static readonly RULE_skip = 48;
+    public static readonly RULE_limit = 49;
+    public static readonly RULE_sortItem = 50;
+    public static readonly RULE_where = 51;
+    public static readonly RULE_pattern = 52;
+    public static readonly RULE_patternPart = 53;
+    public static readonly RULE_pathSelector = 54;
+    public static readonly RULE_shortestPathPattern = 55;
+    public static readonly RULE_patternElement = 56;
+    public static readonly RULE_relationshipsPattern = 57;
+    public static readonly RULE_nodePattern = 58;
+    public static readonly RULE_isLabelExpression = 59;
+    public static readonly RULE_labelExpression = 60;
+    public static readonly RULE_labelDisjunction = 61;
+    public static readonly RULE_labelConjunction = 62;
+    public static readonly RULE_labelNegation = 63;
+    public static readonly RULE_labelAtom = 64;
+    public static readonly RULE_patternElementChain = 65;
+    public static readonly RULE_quantifiedPath = 66;
+    public static readonly RULE_pathQuantifier = 67;
+    public static readonly RULE_relationshipPattern = 68;
+    public static readonly RULE_relationshipDetail = 69;
+    public static readonly RULE_properties = 70;
+    public static readonly RULE_relationshipTypes = 71;
+    public static readonly RULE_nodeLabels = 72;
+    public static readonly RULE_nodeLabel = 73;
+    public static readonly RULE_dynamicName = 74;
+    public static readonly RULE_rangeLiteral = 75;
+    public static readonly RULE_rangeBound = 76;
+    public static readonly RULE_labelName = 77;
+    public static readonly RULE_relTypeName = 78;
+    public static readonly RULE_propertyExpression = 79;
+    public static readonly RULE_expression = 80;
+    public static readonly RULE_orExpression = 81;
+    public static readonly RULE_xorExpression = 82;
+    public static readonly RULE_andExpression = 83;
+    public static readonly RULE_notExpression = 84;
+    public static readonly RULE_comparisonExpression = 85;
+    public static readonly RULE_comparisonOperator = 86;
+    public static readonly RULE_predicateExpression = 87;
+    public static readonly RULE_predicateSuffix = 88;
+    public static readonly RULE_valueTypeExpression = 89;
+    public static readonly RULE_valueTypeAlternative = 90;
+    public static readonly RULE_valueTypeWord = 91;
+    public static readonly RULE_addOrSubtractExpression = 92;
+    public static readonly RULE_addOrSubtractOperator = 93;
+    public static readonly RULE_multiplyDivideModuloExpression = 94;
+    public static readonly RULE_multiplyDivideModuloOperator = 95;
+    public static readonly RULE_powerOfExpression = 96;
+    public static readonly RULE_unaryAddOrSubtractExpression = 97;
+    public static readonly RULE_nonArithmeticOperatorExpression = 98;
+    public static readonly RULE_listOperator = 99;
+    public static readonly RULE_propertyLookup = 100;
+    public static readonly RULE_atom = 101;
+    public static readonly RULE_countStar = 102;
+    public static readonly RULE_caseExpression = 103;
+    public static readonly RULE_caseAlternative = 104;
+    public static readonly RULE_caseWhenOperand = 105;
+    public static readonly RULE_listComprehension = 106;
+    public static readonly RULE_patternComprehension = 107;
+    public static readonly RULE_quantifierExpression = 108;
+    public static readonly RULE_quantifier = 109;
+    public static readonly RULE_filterExpression = 110;
+    public static readonly RULE_reduceExpression = 111;
+    public static readonly RULE_subqueryExpression = 112;
+    public static readonly RULE_parenthesizedExpression = 113;
+    public static readonly RULE_trimFromExpression = 114;
+    public static readonly RULE_functionInvocation = 115;
+    public static readonly RULE_functionName = 116;
+    public static readonly RULE_namespace = 117;
+    public static readonly RULE_mapProjection = 118;
+    public static readonly RULE_mapProjectionItem = 119;
+    public static readonly RULE_parameter = 120;
+    public static readonly RULE_literal = 121;
+    public static readonly RULE_booleanLiteral = 122;
+    public static readonly RULE_numberLiteral = 123;
+    public static readonly RULE_integerLiteral = 124;
+    public static readonly RULE_listLiteral = 125;
+    public static readonly RULE_mapLiteral = 126;
+    public static readonly RULE_propertyKeyName = 127;
+    public static readonly RULE_schemaCommand = 128;
+    public static readonly RULE_createConstraint = 129;
+    public static readonly RULE_constraintRequirement = 130;
+    public static readonly RULE_propertyReference = 131;
+    public static readonly RULE_propertyReferenceList = 132;
+    public static readonly RULE_typeName = 133;
+    public static readonly RULE_dropConstraint = 134;
+    public static readonly RULE_createIndex = 135;
+    public static readonly RULE_indexTarget = 136;
+    public static readonly RULE_createSearchIndex = 137;
+    public static readonly RULE_searchIndexProperties = 138;
+    public static readonly RULE_indexOptions = 139;
+    public static readonly RULE_dropIndex = 140;
+    public static readonly RULE_ifNotExists = 141;
+    public static readonly RULE_ifExists = 142;
+    public static readonly RULE_variable = 143;
+    public static readonly RULE_keywordVariable = 144;
+    public static readonly RULE_symbolicName = 145;
+    public static readonly RULE_nonReservedKeyword = 146;
+    public static readonly RULE_schemaName = 147;
+    public static readonly RULE_reservedWord = 148;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
@@ -326,27 +327,28 @@ export class CypherParser extends antlr.Parser {
         "removeClause", "removeItem", "deleteClause", "foreachClause", "orderSkipLimitClause", 
         "finishClause", "letClause", "letItem", "filterClause", "withClause", 
         "returnClause", "projectionBody", "projectionItems", "projectionItem", 
-        "order", "skip", "limit", "sortItem", "where", "pattern", "patternPart", 
-        "pathSelector", "shortestPathPattern", "patternElement", "relationshipsPattern", 
-        "nodePattern", "isLabelExpression", "labelExpression", "labelDisjunction", 
-        "labelConjunction", "labelNegation", "labelAtom", "patternElementChain", 
-        "quantifiedPath", "pathQuantifier", "relationshipPattern", "relationshipDetail", 
-        "properties", "relationshipTypes", "nodeLabels", "nodeLabel", "dynamicName", 
-        "rangeLiteral", "rangeBound", "labelName", "relTypeName", "propertyExpression", 
-        "expression", "orExpression", "xorExpression", "andExpression", 
-        "notExpression", "comparisonExpression", "comparisonOperator", "predicateExpression", 
-        "predicateSuffix", "valueTypeExpression", "valueTypeAlternative", 
-        "valueTypeWord", "addOrSubtractExpression", "addOrSubtractOperator", 
-        "multiplyDivideModuloExpression", "multiplyDivideModuloOperator", 
-        "powerOfExpression", "unaryAddOrSubtractExpression", "nonArithmeticOperatorExpression", 
-        "listOperator", "propertyLookup", "atom", "countStar", "caseExpression", 
-        "caseAlternative", "caseWhenOperand", "listComprehension", "patternComprehension", 
-        "quantifierExpression", "quantifier", "filterExpression", "reduceExpression", 
-        "subqueryExpression", "parenthesizedExpression", "trimFromExpression", 
-        "functionInvocation", "functionName", "namespace", "mapProjection", 
-        "mapProjectionItem", "parameter", "literal", "booleanLiteral", "numberLiteral", 
-        "integerLiteral", "listLiteral", "mapLiteral", "propertyKeyName", 
-        "schemaCommand", "createConstraint", "constraintRequirement", "propertyReference", 
+        "literalAlias", "order", "skip", "limit", "sortItem", "where", "pattern", 
+        "patternPart", "pathSelector", "shortestPathPattern", "patternElement", 
+        "relationshipsPattern", "nodePattern", "isLabelExpression", "labelExpression", 
+        "labelDisjunction", "labelConjunction", "labelNegation", "labelAtom", 
+        "patternElementChain", "quantifiedPath", "pathQuantifier", "relationshipPattern", 
+        "relationshipDetail", "properties", "relationshipTypes", "nodeLabels", 
+        "nodeLabel", "dynamicName", "rangeLiteral", "rangeBound", "labelName", 
+        "relTypeName", "propertyExpression", "expression", "orExpression", 
+        "xorExpression", "andExpression", "notExpression", "comparisonExpression", 
+        "comparisonOperator", "predicateExpression", "predicateSuffix", 
+        "valueTypeExpression", "valueTypeAlternative", "valueTypeWord", 
+        "addOrSubtractExpression", "addOrSubtractOperator", "multiplyDivideModuloExpression", 
+        "multiplyDivideModuloOperator", "powerOfExpression", "unaryAddOrSubtractExpression", 
+        "nonArithmeticOperatorExpression", "listOperator", "propertyLookup", 
+        "atom", "countStar", "caseExpression", "caseAlternative", "caseWhenOperand", 
+        "listComprehension", "patternComprehension", "quantifierExpression", 
+        "quantifier", "filterExpression", "reduceExpression", "subqueryExpression", 
+        "parenthesizedExpression", "trimFromExpression", "functionInvocation", 
+        "functionName", "namespace", "mapProjection", "mapProjectionItem", 
+        "parameter", "literal", "booleanLiteral", "numberLiteral", "integerLiteral", 
+        "listLiteral", "mapLiteral", "propertyKeyName", "schemaCommand", 
+        "createConstraint", "constraintRequirement", "propertyReference", 
         "propertyReferenceList", "typeName", "dropConstraint", "createIndex", 
         "indexTarget", "createSearchIndex", "searchIndexProperties", "indexOptions", 
         "dropIndex", "ifNotExists", "ifExists", "variable", "keywordVariable", 
@@ -374,19 +376,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 296;
-            this.statement();
             this.state = 298;
+            this.statement();
+            this.state = 300;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 100) {
                 {
-                this.state = 297;
+                this.state = 299;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 300;
+            this.state = 302;
             this.match(CypherParser.EOF);
             }
         }
@@ -407,34 +409,34 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 306;
+            this.state = 308;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 302;
+                this.state = 304;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 303;
+                this.state = 305;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 304;
+                this.state = 306;
                 this.showCommand();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 305;
+                this.state = 307;
                 this.query();
                 }
                 break;
@@ -458,34 +460,34 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 4, CypherParser.RULE_showCommand);
         let _la: number;
         try {
-            this.state = 334;
+            this.state = 336;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 7, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 308;
-                this.match(CypherParser.SHOW);
                 this.state = 310;
+                this.match(CypherParser.SHOW);
+                this.state = 312;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 do {
                     {
                     {
-                    this.state = 309;
+                    this.state = 311;
                     this.showWord();
                     }
                     }
-                    this.state = 312;
+                    this.state = 314;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690378) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327199) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116);
-                this.state = 315;
+                this.state = 317;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 314;
+                    this.state = 316;
                     this.where();
                     }
                 }
@@ -495,47 +497,47 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 317;
-                this.match(CypherParser.SHOW);
                 this.state = 319;
+                this.match(CypherParser.SHOW);
+                this.state = 321;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 do {
                     {
                     {
-                    this.state = 318;
+                    this.state = 320;
                     this.showWord();
                     }
                     }
-                    this.state = 321;
+                    this.state = 323;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690378) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327199) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116);
-                this.state = 323;
+                this.state = 325;
                 this.match(CypherParser.YIELD);
-                this.state = 324;
-                this.projectionBody();
                 this.state = 326;
+                this.projectionBody();
+                this.state = 328;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 325;
+                    this.state = 327;
                     this.where();
                     }
                 }
 
-                this.state = 331;
+                this.state = 333;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 81068931) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 137) !== 0)) {
                     {
                     {
-                    this.state = 328;
+                    this.state = 330;
                     this.clause();
                     }
                     }
-                    this.state = 333;
+                    this.state = 335;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -560,7 +562,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ShowWordContext(this.context, this.state);
         this.enterRule(localContext, 6, CypherParser.RULE_showWord);
         try {
-            this.state = 340;
+            this.state = 342;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -603,28 +605,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 336;
+                this.state = 338;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.ALL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 337;
+                this.state = 339;
                 this.match(CypherParser.ALL);
                 }
                 break;
             case CypherParser.IN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 338;
+                this.state = 340;
                 this.match(CypherParser.IN);
                 }
                 break;
             case CypherParser.BY:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 339;
+                this.state = 341;
                 this.match(CypherParser.BY);
                 }
                 break;
@@ -651,13 +653,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 342;
-            this.match(CypherParser.SET);
-            this.state = 343;
-            this.symbolicName();
             this.state = 344;
-            this.match(CypherParser.EQ);
+            this.match(CypherParser.SET);
             this.state = 345;
+            this.symbolicName();
+            this.state = 346;
+            this.match(CypherParser.EQ);
+            this.state = 347;
             this.sessionValue();
             }
         }
@@ -678,13 +680,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 10, CypherParser.RULE_sessionValue);
         try {
-            this.state = 351;
+            this.state = 353;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 347;
+                this.state = 349;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -694,7 +696,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 348;
+                this.state = 350;
                 this.numberLiteral();
                 }
                 break;
@@ -702,7 +704,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 349;
+                this.state = 351;
                 this.booleanLiteral();
                 }
                 break;
@@ -746,7 +748,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 350;
+                this.state = 352;
                 this.symbolicName();
                 }
                 break;
@@ -774,47 +776,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 356;
+            this.state = 358;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 73) {
                 {
                 {
-                this.state = 353;
+                this.state = 355;
                 this.queryOption();
                 }
                 }
-                this.state = 358;
+                this.state = 360;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 359;
+            this.state = 361;
             this.singleQuery();
-            this.state = 363;
+            this.state = 365;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 70) {
                 {
                 {
-                this.state = 360;
+                this.state = 362;
                 this.unionPart();
                 }
                 }
-                this.state = 365;
+                this.state = 367;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 369;
+            this.state = 371;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 73) {
                 {
                 {
-                this.state = 366;
+                this.state = 368;
                 this.queryOption();
                 }
                 }
-                this.state = 371;
+                this.state = 373;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -837,20 +839,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 14, CypherParser.RULE_queryOption);
         try {
-            this.state = 374;
+            this.state = 376;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 372;
+                this.state = 374;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 373;
+                this.state = 375;
                 this.queryHint();
                 }
                 break;
@@ -878,14 +880,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 376;
-            this.match(CypherParser.UNION);
             this.state = 378;
+            this.match(CypherParser.UNION);
+            this.state = 380;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 20) {
                 {
-                this.state = 377;
+                this.state = 379;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -897,7 +899,7 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 380;
+            this.state = 382;
             this.singleQuery();
             }
         }
@@ -921,17 +923,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 383;
+            this.state = 385;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 382;
+                this.state = 384;
                 this.clause();
                 }
                 }
-                this.state = 385;
+                this.state = 387;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 81068931) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 137) !== 0));
@@ -956,13 +958,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 387;
-            this.match(CypherParser.AS);
-            this.state = 388;
-            this.match(CypherParser.OF);
             this.state = 389;
-            this.match(CypherParser.TIMESTAMP);
+            this.match(CypherParser.AS);
             this.state = 390;
+            this.match(CypherParser.OF);
+            this.state = 391;
+            this.match(CypherParser.TIMESTAMP);
+            this.state = 392;
             this.expression();
             }
         }
@@ -986,39 +988,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 392;
-            this.match(CypherParser.USING);
-            this.state = 393;
-            this.functionName();
             this.state = 394;
+            this.match(CypherParser.USING);
+            this.state = 395;
+            this.functionName();
+            this.state = 396;
             this.match(CypherParser.LPAREN);
-            this.state = 403;
+            this.state = 405;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                 {
-                this.state = 395;
+                this.state = 397;
                 this.expression();
-                this.state = 400;
+                this.state = 402;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 396;
+                    this.state = 398;
                     this.match(CypherParser.COMMA);
-                    this.state = 397;
+                    this.state = 399;
                     this.expression();
                     }
                     }
-                    this.state = 402;
+                    this.state = 404;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 405;
+            this.state = 407;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1042,21 +1044,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 410;
+            this.state = 412;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                 {
                 {
-                this.state = 407;
+                this.state = 409;
                 this.hintCall();
                 }
                 }
-                this.state = 412;
+                this.state = 414;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 413;
+            this.state = 415;
             this.match(CypherParser.EOF);
             }
         }
@@ -1080,37 +1082,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 415;
+            this.state = 417;
             this.functionName();
-            this.state = 416;
+            this.state = 418;
             this.match(CypherParser.LPAREN);
-            this.state = 425;
+            this.state = 427;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                 {
-                this.state = 417;
+                this.state = 419;
                 this.expression();
-                this.state = 422;
+                this.state = 424;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 418;
+                    this.state = 420;
                     this.match(CypherParser.COMMA);
-                    this.state = 419;
+                    this.state = 421;
                     this.expression();
                     }
                     }
-                    this.state = 424;
+                    this.state = 426;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 427;
+            this.state = 429;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1131,118 +1133,118 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 28, CypherParser.RULE_clause);
         try {
-            this.state = 445;
+            this.state = 447;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 21, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 429;
+                this.state = 431;
                 this.matchClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 430;
+                this.state = 432;
                 this.unwindClause();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 431;
+                this.state = 433;
                 this.subqueryCallClause();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 432;
+                this.state = 434;
                 this.callClause();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 433;
+                this.state = 435;
                 this.createClause();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 434;
+                this.state = 436;
                 this.mergeClause();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 435;
+                this.state = 437;
                 this.setClause();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 436;
+                this.state = 438;
                 this.removeClause();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 437;
+                this.state = 439;
                 this.deleteClause();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 438;
+                this.state = 440;
                 this.withClause();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 439;
+                this.state = 441;
                 this.returnClause();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 440;
+                this.state = 442;
                 this.foreachClause();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 441;
+                this.state = 443;
                 this.finishClause();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 442;
+                this.state = 444;
                 this.orderSkipLimitClause();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 443;
+                this.state = 445;
                 this.letClause();
                 }
                 break;
             case 16:
                 this.enterOuterAlt(localContext, 16);
                 {
-                this.state = 444;
+                this.state = 446;
                 this.filterClause();
                 }
                 break;
@@ -1269,42 +1271,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 448;
+            this.state = 450;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 447;
+                this.state = 449;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 450;
+            this.state = 452;
             this.match(CypherParser.MATCH);
-            this.state = 451;
+            this.state = 453;
             this.pattern();
-            this.state = 455;
+            this.state = 457;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 23, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 452;
+                    this.state = 454;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 457;
+                this.state = 459;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 23, this.context);
             }
-            this.state = 459;
+            this.state = 461;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 75) {
                 {
-                this.state = 458;
+                this.state = 460;
                 this.where();
                 }
             }
@@ -1330,13 +1332,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 461;
-            this.match(CypherParser.UNWIND);
-            this.state = 462;
-            this.expression();
             this.state = 463;
-            this.match(CypherParser.AS);
+            this.match(CypherParser.UNWIND);
             this.state = 464;
+            this.expression();
+            this.state = 465;
+            this.match(CypherParser.AS);
+            this.state = 466;
             this.variable();
             }
         }
@@ -1360,71 +1362,71 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 467;
+            this.state = 469;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 466;
+                this.state = 468;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 469;
+            this.state = 471;
             this.match(CypherParser.CALL);
-            this.state = 470;
+            this.state = 472;
             this.procedureName();
-            this.state = 483;
+            this.state = 485;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 104) {
                 {
-                this.state = 471;
+                this.state = 473;
                 this.match(CypherParser.LPAREN);
-                this.state = 480;
+                this.state = 482;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                     {
-                    this.state = 472;
+                    this.state = 474;
                     this.expression();
-                    this.state = 477;
+                    this.state = 479;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     while (_la === 98) {
                         {
                         {
-                        this.state = 473;
+                        this.state = 475;
                         this.match(CypherParser.COMMA);
-                        this.state = 474;
+                        this.state = 476;
                         this.expression();
                         }
                         }
-                        this.state = 479;
+                        this.state = 481;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 482;
+                this.state = 484;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 490;
+            this.state = 492;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 78) {
                 {
-                this.state = 485;
+                this.state = 487;
                 this.match(CypherParser.YIELD);
-                this.state = 488;
+                this.state = 490;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 486;
+                    this.state = 488;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1506,7 +1508,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 487;
+                    this.state = 489;
                     this.yieldItems();
                     }
                     break;
@@ -1538,40 +1540,40 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 493;
+            this.state = 495;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 492;
+                this.state = 494;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 495;
-            this.match(CypherParser.CALL);
             this.state = 497;
+            this.match(CypherParser.CALL);
+            this.state = 499;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 104) {
                 {
-                this.state = 496;
+                this.state = 498;
                 this.subqueryScope();
                 }
             }
 
-            this.state = 499;
-            this.match(CypherParser.LBRACE);
-            this.state = 500;
-            this.query();
             this.state = 501;
-            this.match(CypherParser.RBRACE);
+            this.match(CypherParser.LBRACE);
+            this.state = 502;
+            this.query();
             this.state = 503;
+            this.match(CypherParser.RBRACE);
+            this.state = 505;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 35) {
                 {
-                this.state = 502;
+                this.state = 504;
                 this.inTransactions();
                 }
             }
@@ -1598,14 +1600,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 505;
+            this.state = 507;
             this.match(CypherParser.LPAREN);
-            this.state = 515;
+            this.state = 517;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 {
-                this.state = 506;
+                this.state = 508;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -1687,21 +1689,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 507;
+                this.state = 509;
                 this.variable();
-                this.state = 512;
+                this.state = 514;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 508;
+                    this.state = 510;
                     this.match(CypherParser.COMMA);
-                    this.state = 509;
+                    this.state = 511;
                     this.variable();
                     }
                     }
-                    this.state = 514;
+                    this.state = 516;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1712,7 +1714,7 @@ export class CypherParser extends antlr.Parser {
             default:
                 break;
             }
-            this.state = 517;
+            this.state = 519;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1734,29 +1736,29 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 40, CypherParser.RULE_inTransactions);
         try {
             let alternative: number;
-            this.state = 539;
+            this.state = 541;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 39, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 519;
+                this.state = 521;
                 this.match(CypherParser.IN);
-                this.state = 520;
+                this.state = 522;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 524;
+                this.state = 526;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 36, this.context);
                 while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                     if (alternative === 1) {
                         {
                         {
-                        this.state = 521;
+                        this.state = 523;
                         this.inTransactionsParameter();
                         }
                         }
                     }
-                    this.state = 526;
+                    this.state = 528;
                     this.errorHandler.sync(this);
                     alternative = this.interpreter.adaptivePredict(this.tokenStream, 36, this.context);
                 }
@@ -1765,35 +1767,35 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 527;
-                this.match(CypherParser.IN);
                 this.state = 529;
+                this.match(CypherParser.IN);
+                this.state = 531;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 37, this.context) ) {
                 case 1:
                     {
-                    this.state = 528;
+                    this.state = 530;
                     localContext._concurrency = this.expression();
                     }
                     break;
                 }
-                this.state = 531;
+                this.state = 533;
                 localContext._concurrentWord = this.symbolicName();
-                this.state = 532;
+                this.state = 534;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 536;
+                this.state = 538;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 38, this.context);
                 while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                     if (alternative === 1) {
                         {
                         {
-                        this.state = 533;
+                        this.state = 535;
                         this.inTransactionsParameter();
                         }
                         }
                     }
-                    this.state = 538;
+                    this.state = 540;
                     this.errorHandler.sync(this);
                     alternative = this.interpreter.adaptivePredict(this.tokenStream, 38, this.context);
                 }
@@ -1818,18 +1820,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new InTransactionsParameterContext(this.context, this.state);
         this.enterRule(localContext, 42, CypherParser.RULE_inTransactionsParameter);
         try {
-            this.state = 552;
+            this.state = 554;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 41, this.context) ) {
             case 1:
                 localContext = new InTransactionsRowsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 541;
-                this.match(CypherParser.OF);
-                this.state = 542;
-                (localContext as InTransactionsRowsContext)._batchSize = this.expression();
                 this.state = 543;
+                this.match(CypherParser.OF);
+                this.state = 544;
+                (localContext as InTransactionsRowsContext)._batchSize = this.expression();
+                this.state = 545;
                 (localContext as InTransactionsRowsContext)._rowsWord = this.symbolicName();
                 }
                 break;
@@ -1837,18 +1839,18 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InTransactionsErrorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 545;
-                this.match(CypherParser.ON);
-                this.state = 546;
-                (localContext as InTransactionsErrorContext)._errorWord = this.symbolicName();
                 this.state = 547;
-                (localContext as InTransactionsErrorContext)._errorMode = this.symbolicName();
+                this.match(CypherParser.ON);
+                this.state = 548;
+                (localContext as InTransactionsErrorContext)._errorWord = this.symbolicName();
                 this.state = 549;
+                (localContext as InTransactionsErrorContext)._errorMode = this.symbolicName();
+                this.state = 551;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 40, this.context) ) {
                 case 1:
                     {
-                    this.state = 548;
+                    this.state = 550;
                     this.inTransactionsRetry();
                     }
                     break;
@@ -1859,7 +1861,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InTransactionsStatusContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 551;
+                this.state = 553;
                 this.inTransactionsReport();
                 }
                 break;
@@ -1883,43 +1885,43 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 44, CypherParser.RULE_inTransactionsRetry);
         let _la: number;
         try {
-            this.state = 565;
+            this.state = 567;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 44, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 554;
+                this.state = 556;
                 this.match(CypherParser.THEN);
-                this.state = 555;
+                this.state = 557;
                 localContext._thenMode = this.symbolicName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 557;
+                this.state = 559;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 42, this.context) ) {
                 case 1:
                     {
-                    this.state = 556;
+                    this.state = 558;
                     this.match(CypherParser.FOR);
                     }
                     break;
                 }
-                this.state = 559;
+                this.state = 561;
                 localContext._duration = this.expression();
-                this.state = 560;
+                this.state = 562;
                 localContext._unitWord = this.symbolicName();
-                this.state = 563;
+                this.state = 565;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 60) {
                     {
-                    this.state = 561;
+                    this.state = 563;
                     this.match(CypherParser.THEN);
-                    this.state = 562;
+                    this.state = 564;
                     localContext._thenMode = this.symbolicName();
                     }
                 }
@@ -1947,13 +1949,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 567;
-            localContext._reportWord = this.symbolicName();
-            this.state = 568;
-            localContext._statusWord = this.symbolicName();
             this.state = 569;
-            this.match(CypherParser.AS);
+            localContext._reportWord = this.symbolicName();
             this.state = 570;
+            localContext._statusWord = this.symbolicName();
+            this.state = 571;
+            this.match(CypherParser.AS);
+            this.state = 572;
             this.variable();
             }
         }
@@ -1977,25 +1979,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 577;
+            this.state = 579;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 45, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 572;
+                    this.state = 574;
                     this.schemaName();
-                    this.state = 573;
+                    this.state = 575;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 579;
+                this.state = 581;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 45, this.context);
             }
-            this.state = 580;
+            this.state = 582;
             this.schemaName();
             }
         }
@@ -2019,30 +2021,30 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 582;
+            this.state = 584;
             this.yieldItem();
-            this.state = 587;
+            this.state = 589;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 98) {
                 {
                 {
-                this.state = 583;
+                this.state = 585;
                 this.match(CypherParser.COMMA);
-                this.state = 584;
+                this.state = 586;
                 this.yieldItem();
                 }
                 }
-                this.state = 589;
+                this.state = 591;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 591;
+            this.state = 593;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 75) {
                 {
-                this.state = 590;
+                this.state = 592;
                 this.where();
                 }
             }
@@ -2068,19 +2070,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 596;
+            this.state = 598;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 48, this.context) ) {
             case 1:
                 {
-                this.state = 593;
+                this.state = 595;
                 this.symbolicName();
-                this.state = 594;
+                this.state = 596;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 598;
+            this.state = 600;
             this.variable();
             }
         }
@@ -2104,7 +2106,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 600;
+            this.state = 602;
             _la = this.tokenStream.LA(1);
             if(!(_la === 15 || _la === 32)) {
             this.errorHandler.recoverInline(this);
@@ -2113,7 +2115,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 601;
+            this.state = 603;
             this.pattern();
             }
         }
@@ -2137,21 +2139,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 603;
+            this.state = 605;
             this.match(CypherParser.MERGE);
-            this.state = 604;
+            this.state = 606;
             this.patternPart();
-            this.state = 608;
+            this.state = 610;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 47) {
                 {
                 {
-                this.state = 605;
+                this.state = 607;
                 this.mergeAction();
                 }
                 }
-                this.state = 610;
+                this.state = 612;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2174,28 +2176,28 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MergeActionContext(this.context, this.state);
         this.enterRule(localContext, 58, CypherParser.RULE_mergeAction);
         try {
-            this.state = 617;
+            this.state = 619;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 50, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 611;
-                this.match(CypherParser.ON);
-                this.state = 612;
-                this.match(CypherParser.MATCH);
                 this.state = 613;
+                this.match(CypherParser.ON);
+                this.state = 614;
+                this.match(CypherParser.MATCH);
+                this.state = 615;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 614;
-                this.match(CypherParser.ON);
-                this.state = 615;
-                this.match(CypherParser.CREATE);
                 this.state = 616;
+                this.match(CypherParser.ON);
+                this.state = 617;
+                this.match(CypherParser.CREATE);
+                this.state = 618;
                 this.setClause();
                 }
                 break;
@@ -2221,23 +2223,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 619;
+            this.state = 621;
             this.match(CypherParser.SET);
-            this.state = 620;
+            this.state = 622;
             this.setItem();
-            this.state = 625;
+            this.state = 627;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 98) {
                 {
                 {
-                this.state = 621;
+                this.state = 623;
                 this.match(CypherParser.COMMA);
-                this.state = 622;
+                this.state = 624;
                 this.setItem();
                 }
                 }
-                this.state = 627;
+                this.state = 629;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2260,18 +2262,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SetItemContext(this.context, this.state);
         this.enterRule(localContext, 62, CypherParser.RULE_setItem);
         try {
-            this.state = 650;
+            this.state = 652;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 52, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 628;
-                this.propertyExpression();
-                this.state = 629;
-                this.match(CypherParser.EQ);
                 this.state = 630;
+                this.propertyExpression();
+                this.state = 631;
+                this.match(CypherParser.EQ);
+                this.state = 632;
                 this.expression();
                 }
                 break;
@@ -2279,11 +2281,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 632;
-                this.variable();
-                this.state = 633;
-                this.match(CypherParser.EQ);
                 this.state = 634;
+                this.variable();
+                this.state = 635;
+                this.match(CypherParser.EQ);
+                this.state = 636;
                 this.expression();
                 }
                 break;
@@ -2291,11 +2293,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 636;
-                this.variable();
-                this.state = 637;
-                this.match(CypherParser.PLUSEQ);
                 this.state = 638;
+                this.variable();
+                this.state = 639;
+                this.match(CypherParser.PLUSEQ);
+                this.state = 640;
                 this.expression();
                 }
                 break;
@@ -2303,9 +2305,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 640;
+                this.state = 642;
                 this.variable();
-                this.state = 641;
+                this.state = 643;
                 this.nodeLabels();
                 }
                 break;
@@ -2313,17 +2315,17 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 643;
-                this.atom();
-                this.state = 644;
-                this.match(CypherParser.LBRACK);
                 this.state = 645;
-                (localContext as SetDynamicPropertyContext)._key = this.expression();
+                this.atom();
                 this.state = 646;
-                this.match(CypherParser.RBRACK);
+                this.match(CypherParser.LBRACK);
                 this.state = 647;
-                this.match(CypherParser.EQ);
+                (localContext as SetDynamicPropertyContext)._key = this.expression();
                 this.state = 648;
+                this.match(CypherParser.RBRACK);
+                this.state = 649;
+                this.match(CypherParser.EQ);
+                this.state = 650;
                 (localContext as SetDynamicPropertyContext)._value = this.expression();
                 }
                 break;
@@ -2349,23 +2351,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 652;
+            this.state = 654;
             this.match(CypherParser.REMOVE);
-            this.state = 653;
+            this.state = 655;
             this.removeItem();
-            this.state = 658;
+            this.state = 660;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 98) {
                 {
                 {
-                this.state = 654;
+                this.state = 656;
                 this.match(CypherParser.COMMA);
-                this.state = 655;
+                this.state = 657;
                 this.removeItem();
                 }
                 }
-                this.state = 660;
+                this.state = 662;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2388,16 +2390,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new RemoveItemContext(this.context, this.state);
         this.enterRule(localContext, 66, CypherParser.RULE_removeItem);
         try {
-            this.state = 670;
+            this.state = 672;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 54, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 661;
+                this.state = 663;
                 this.variable();
-                this.state = 662;
+                this.state = 664;
                 this.nodeLabels();
                 }
                 break;
@@ -2405,7 +2407,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 664;
+                this.state = 666;
                 this.propertyExpression();
                 }
                 break;
@@ -2413,13 +2415,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemoveDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 665;
-                this.atom();
-                this.state = 666;
-                this.match(CypherParser.LBRACK);
                 this.state = 667;
-                this.expression();
+                this.atom();
                 this.state = 668;
+                this.match(CypherParser.LBRACK);
+                this.state = 669;
+                this.expression();
+                this.state = 670;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -2445,12 +2447,12 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 673;
+            this.state = 675;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19 || _la === 31) {
                 {
-                this.state = 672;
+                this.state = 674;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 19 || _la === 31)) {
                 this.errorHandler.recoverInline(this);
@@ -2462,23 +2464,23 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 675;
+            this.state = 677;
             this.match(CypherParser.DELETE);
-            this.state = 676;
+            this.state = 678;
             this.expression();
-            this.state = 681;
+            this.state = 683;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 98) {
                 {
                 {
-                this.state = 677;
+                this.state = 679;
                 this.match(CypherParser.COMMA);
-                this.state = 678;
+                this.state = 680;
                 this.expression();
                 }
                 }
-                this.state = 683;
+                this.state = 685;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2504,33 +2506,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 684;
-            this.match(CypherParser.FOREACH);
-            this.state = 685;
-            this.match(CypherParser.LPAREN);
             this.state = 686;
-            this.variable();
+            this.match(CypherParser.FOREACH);
             this.state = 687;
-            this.match(CypherParser.IN);
+            this.match(CypherParser.LPAREN);
             this.state = 688;
-            this.expression();
+            this.variable();
             this.state = 689;
-            this.match(CypherParser.PIPE);
+            this.match(CypherParser.IN);
+            this.state = 690;
+            this.expression();
             this.state = 691;
+            this.match(CypherParser.PIPE);
+            this.state = 693;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 690;
+                this.state = 692;
                 this.clause();
                 }
                 }
-                this.state = 693;
+                this.state = 695;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 81068931) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 137) !== 0));
-            this.state = 695;
+            this.state = 697;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2551,30 +2553,30 @@ export class CypherParser extends antlr.Parser {
         let localContext = new OrderSkipLimitClauseContext(this.context, this.state);
         this.enterRule(localContext, 72, CypherParser.RULE_orderSkipLimitClause);
         try {
-            this.state = 709;
+            this.state = 711;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ORDER:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 697;
-                this.order();
                 this.state = 699;
+                this.order();
+                this.state = 701;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
                 case 1:
                     {
-                    this.state = 698;
+                    this.state = 700;
                     this.skip();
                     }
                     break;
                 }
-                this.state = 702;
+                this.state = 704;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
                 case 1:
                     {
-                    this.state = 701;
+                    this.state = 703;
                     this.limit();
                     }
                     break;
@@ -2585,14 +2587,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.OFFSET:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 704;
-                this.skip();
                 this.state = 706;
+                this.skip();
+                this.state = 708;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 60, this.context) ) {
                 case 1:
                     {
-                    this.state = 705;
+                    this.state = 707;
                     this.limit();
                     }
                     break;
@@ -2602,7 +2604,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.LIMIT:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 708;
+                this.state = 710;
                 this.limit();
                 }
                 break;
@@ -2629,7 +2631,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 711;
+            this.state = 713;
             this.match(CypherParser.FINISH);
             }
         }
@@ -2653,23 +2655,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 713;
+            this.state = 715;
             this.match(CypherParser.LET);
-            this.state = 714;
+            this.state = 716;
             this.letItem();
-            this.state = 719;
+            this.state = 721;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 98) {
                 {
                 {
-                this.state = 715;
+                this.state = 717;
                 this.match(CypherParser.COMMA);
-                this.state = 716;
+                this.state = 718;
                 this.letItem();
                 }
                 }
-                this.state = 721;
+                this.state = 723;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2694,11 +2696,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 722;
-            this.variable();
-            this.state = 723;
-            this.match(CypherParser.EQ);
             this.state = 724;
+            this.variable();
+            this.state = 725;
+            this.match(CypherParser.EQ);
+            this.state = 726;
             this.expression();
             }
         }
@@ -2721,19 +2723,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 726;
-            this.match(CypherParser.FILTER);
             this.state = 728;
+            this.match(CypherParser.FILTER);
+            this.state = 730;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 63, this.context) ) {
             case 1:
                 {
-                this.state = 727;
+                this.state = 729;
                 this.match(CypherParser.WHERE);
                 }
                 break;
             }
-            this.state = 730;
+            this.state = 732;
             this.expression();
             }
         }
@@ -2757,16 +2759,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 732;
+            this.state = 734;
             this.match(CypherParser.WITH);
-            this.state = 733;
-            this.projectionBody();
             this.state = 735;
+            this.projectionBody();
+            this.state = 737;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 75) {
                 {
-                this.state = 734;
+                this.state = 736;
                 this.where();
                 }
             }
@@ -2792,9 +2794,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 737;
+            this.state = 739;
             this.match(CypherParser.RETURN);
-            this.state = 738;
+            this.state = 740;
             this.projectionBody();
             }
         }
@@ -2817,44 +2819,44 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 741;
+            this.state = 743;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
             case 1:
                 {
-                this.state = 740;
+                this.state = 742;
                 this.match(CypherParser.DISTINCT);
                 }
                 break;
             }
-            this.state = 743;
-            this.projectionItems();
             this.state = 745;
+            this.projectionItems();
+            this.state = 747;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 66, this.context) ) {
             case 1:
                 {
-                this.state = 744;
+                this.state = 746;
                 this.order();
                 }
                 break;
             }
-            this.state = 748;
+            this.state = 750;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 67, this.context) ) {
             case 1:
                 {
-                this.state = 747;
+                this.state = 749;
                 this.skip();
                 }
                 break;
             }
-            this.state = 751;
+            this.state = 753;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 68, this.context) ) {
             case 1:
                 {
-                this.state = 750;
+                this.state = 752;
                 this.limit();
                 }
                 break;
@@ -2879,27 +2881,27 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 88, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 769;
+            this.state = 771;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 753;
+                this.state = 755;
                 this.match(CypherParser.STAR);
-                this.state = 758;
+                this.state = 760;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 754;
+                    this.state = 756;
                     this.match(CypherParser.COMMA);
-                    this.state = 755;
+                    this.state = 757;
                     this.projectionItem();
                     }
                     }
-                    this.state = 760;
+                    this.state = 762;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2998,21 +3000,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 761;
+                this.state = 763;
                 this.projectionItem();
-                this.state = 766;
+                this.state = 768;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 762;
+                    this.state = 764;
                     this.match(CypherParser.COMMA);
-                    this.state = 763;
+                    this.state = 765;
                     this.projectionItem();
                     }
                     }
-                    this.state = 768;
+                    this.state = 770;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3041,17 +3043,111 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 771;
+            this.state = 773;
             this.expression();
-            this.state = 774;
+            this.state = 779;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 72, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 73, this.context) ) {
             case 1:
                 {
-                this.state = 772;
+                this.state = 774;
                 this.match(CypherParser.AS);
-                this.state = 773;
-                this.variable();
+                this.state = 777;
+                this.errorHandler.sync(this);
+                switch (this.tokenStream.LA(1)) {
+                case CypherParser.ALL:
+                case CypherParser.AND:
+                case CypherParser.ANY:
+                case CypherParser.AS:
+                case CypherParser.ASC:
+                case CypherParser.ASSERT:
+                case CypherParser.ASCENDING:
+                case CypherParser.BY:
+                case CypherParser.CALL:
+                case CypherParser.CASE:
+                case CypherParser.CONSTRAINT:
+                case CypherParser.CONTAINS:
+                case CypherParser.COUNT:
+                case CypherParser.COLLECT:
+                case CypherParser.CREATE:
+                case CypherParser.DELETE:
+                case CypherParser.DESC:
+                case CypherParser.DESCENDING:
+                case CypherParser.DETACH:
+                case CypherParser.DISTINCT:
+                case CypherParser.DROP:
+                case CypherParser.ELSE:
+                case CypherParser.END:
+                case CypherParser.ENDS:
+                case CypherParser.EXISTS:
+                case CypherParser.FOR:
+                case CypherParser.FOREACH:
+                case CypherParser.FINISH:
+                case CypherParser.LET:
+                case CypherParser.NODETACH:
+                case CypherParser.INSERT:
+                case CypherParser.FILTER:
+                case CypherParser.IF:
+                case CypherParser.IN:
+                case CypherParser.INDEX:
+                case CypherParser.IS:
+                case CypherParser.KEY:
+                case CypherParser.LIMIT:
+                case CypherParser.MATCH:
+                case CypherParser.MERGE:
+                case CypherParser.NODE:
+                case CypherParser.NONE:
+                case CypherParser.NOT:
+                case CypherParser.OF:
+                case CypherParser.ON:
+                case CypherParser.OPTIONAL:
+                case CypherParser.OR:
+                case CypherParser.ORDER:
+                case CypherParser.REDUCE:
+                case CypherParser.REMOVE:
+                case CypherParser.REQUIRE:
+                case CypherParser.RETURN:
+                case CypherParser.SET:
+                case CypherParser.SINGLE:
+                case CypherParser.SHOW:
+                case CypherParser.SKIP_:
+                case CypherParser.STARTS:
+                case CypherParser.THEN:
+                case CypherParser.TIMESTAMP:
+                case CypherParser.TYPED:
+                case CypherParser.NORMALIZED:
+                case CypherParser.LEADING:
+                case CypherParser.TRAILING:
+                case CypherParser.BOTH:
+                case CypherParser.FROM:
+                case CypherParser.OFFSET:
+                case CypherParser.UNION:
+                case CypherParser.UNIQUE:
+                case CypherParser.UNWIND:
+                case CypherParser.USING:
+                case CypherParser.WHEN:
+                case CypherParser.WHERE:
+                case CypherParser.WITH:
+                case CypherParser.XOR:
+                case CypherParser.YIELD:
+                case CypherParser.EscapedSymbolicName:
+                case CypherParser.UnescapedSymbolicName:
+                    {
+                    this.state = 775;
+                    this.variable();
+                    }
+                    break;
+                case CypherParser.FALSE:
+                case CypherParser.NULL:
+                case CypherParser.TRUE:
+                    {
+                    this.state = 776;
+                    this.literalAlias();
+                    }
+                    break;
+                default:
+                    throw new antlr.NoViableAltException(this);
+                }
                 }
                 break;
             }
@@ -3070,32 +3166,63 @@ export class CypherParser extends antlr.Parser {
         }
         return localContext;
     }
-    public order(): OrderContext {
-        let localContext = new OrderContext(this.context, this.state);
-        this.enterRule(localContext, 92, CypherParser.RULE_order);
+    public literalAlias(): LiteralAliasContext {
+        let localContext = new LiteralAliasContext(this.context, this.state);
+        this.enterRule(localContext, 92, CypherParser.RULE_literalAlias);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 776;
-            this.match(CypherParser.ORDER);
-            this.state = 777;
-            this.match(CypherParser.BY);
-            this.state = 778;
-            this.sortItem();
+            this.state = 781;
+            _la = this.tokenStream.LA(1);
+            if(!(_la === 26 || _la === 45 || _la === 62)) {
+            this.errorHandler.recoverInline(this);
+            }
+            else {
+                this.errorHandler.reportMatch(this);
+                this.consume();
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public order(): OrderContext {
+        let localContext = new OrderContext(this.context, this.state);
+        this.enterRule(localContext, 94, CypherParser.RULE_order);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
             this.state = 783;
+            this.match(CypherParser.ORDER);
+            this.state = 784;
+            this.match(CypherParser.BY);
+            this.state = 785;
+            this.sortItem();
+            this.state = 790;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 98) {
                 {
                 {
-                this.state = 779;
+                this.state = 786;
                 this.match(CypherParser.COMMA);
-                this.state = 780;
+                this.state = 787;
                 this.sortItem();
                 }
                 }
-                this.state = 785;
+                this.state = 792;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3116,12 +3243,12 @@ export class CypherParser extends antlr.Parser {
     }
     public skip(): SkipContext {
         let localContext = new SkipContext(this.context, this.state);
-        this.enterRule(localContext, 94, CypherParser.RULE_skip);
+        this.enterRule(localContext, 96, CypherParser.RULE_skip);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 786;
+            this.state = 793;
             _la = this.tokenStream.LA(1);
             if(!(_la === 58 || _la === 69)) {
             this.errorHandler.recoverInline(this);
@@ -3130,7 +3257,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 787;
+            this.state = 794;
             this.expression();
             }
         }
@@ -3149,13 +3276,13 @@ export class CypherParser extends antlr.Parser {
     }
     public limit(): LimitContext {
         let localContext = new LimitContext(this.context, this.state);
-        this.enterRule(localContext, 96, CypherParser.RULE_limit);
+        this.enterRule(localContext, 98, CypherParser.RULE_limit);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 789;
+            this.state = 796;
             this.match(CypherParser.LIMIT);
-            this.state = 790;
+            this.state = 797;
             this.expression();
             }
         }
@@ -3174,19 +3301,19 @@ export class CypherParser extends antlr.Parser {
     }
     public sortItem(): SortItemContext {
         let localContext = new SortItemContext(this.context, this.state);
-        this.enterRule(localContext, 98, CypherParser.RULE_sortItem);
+        this.enterRule(localContext, 100, CypherParser.RULE_sortItem);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 792;
+            this.state = 799;
             this.expression();
-            this.state = 794;
+            this.state = 801;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 793;
+                this.state = 800;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -3215,13 +3342,13 @@ export class CypherParser extends antlr.Parser {
     }
     public where(): WhereContext {
         let localContext = new WhereContext(this.context, this.state);
-        this.enterRule(localContext, 100, CypherParser.RULE_where);
+        this.enterRule(localContext, 102, CypherParser.RULE_where);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 796;
+            this.state = 803;
             this.match(CypherParser.WHERE);
-            this.state = 797;
+            this.state = 804;
             this.expression();
             }
         }
@@ -3240,26 +3367,26 @@ export class CypherParser extends antlr.Parser {
     }
     public pattern(): PatternContext {
         let localContext = new PatternContext(this.context, this.state);
-        this.enterRule(localContext, 102, CypherParser.RULE_pattern);
+        this.enterRule(localContext, 104, CypherParser.RULE_pattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 799;
+            this.state = 806;
             this.patternPart();
-            this.state = 804;
+            this.state = 811;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 98) {
                 {
                 {
-                this.state = 800;
+                this.state = 807;
                 this.match(CypherParser.COMMA);
-                this.state = 801;
+                this.state = 808;
                 this.patternPart();
                 }
                 }
-                this.state = 806;
+                this.state = 813;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3280,32 +3407,32 @@ export class CypherParser extends antlr.Parser {
     }
     public patternPart(): PatternPartContext {
         let localContext = new PatternPartContext(this.context, this.state);
-        this.enterRule(localContext, 104, CypherParser.RULE_patternPart);
+        this.enterRule(localContext, 106, CypherParser.RULE_patternPart);
         try {
-            this.state = 824;
+            this.state = 831;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 79, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 80, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 810;
+                this.state = 817;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 76, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 77, this.context) ) {
                 case 1:
                     {
-                    this.state = 807;
+                    this.state = 814;
                     this.variable();
-                    this.state = 808;
+                    this.state = 815;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 814;
+                this.state = 821;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LPAREN:
                     {
-                    this.state = 812;
+                    this.state = 819;
                     this.patternElement();
                     }
                     break;
@@ -3348,7 +3475,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 813;
+                    this.state = 820;
                     this.shortestPathPattern();
                     }
                     break;
@@ -3360,21 +3487,21 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 819;
+                this.state = 826;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 78, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 79, this.context) ) {
                 case 1:
                     {
-                    this.state = 816;
+                    this.state = 823;
                     this.variable();
-                    this.state = 817;
+                    this.state = 824;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 821;
+                this.state = 828;
                 this.pathSelector();
-                this.state = 822;
+                this.state = 829;
                 this.patternElement();
                 }
                 break;
@@ -3395,29 +3522,29 @@ export class CypherParser extends antlr.Parser {
     }
     public pathSelector(): PathSelectorContext {
         let localContext = new PathSelectorContext(this.context, this.state);
-        this.enterRule(localContext, 106, CypherParser.RULE_pathSelector);
+        this.enterRule(localContext, 108, CypherParser.RULE_pathSelector);
         let _la: number;
         try {
-            this.state = 869;
+            this.state = 876;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 87, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 88, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 826;
+                this.state = 833;
                 this.match(CypherParser.ALL);
-                this.state = 830;
+                this.state = 837;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                     {
                     {
-                    this.state = 827;
+                    this.state = 834;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 832;
+                    this.state = 839;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3426,30 +3553,30 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 833;
+                this.state = 840;
                 this.match(CypherParser.ANY);
-                this.state = 835;
+                this.state = 842;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 110)) & ~0x1F) === 0 && ((1 << (_la - 110)) & 7) !== 0)) {
                     {
-                    this.state = 834;
+                    this.state = 841;
                     localContext._count = this.integerLiteral();
                     }
                 }
 
-                this.state = 840;
+                this.state = 847;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                     {
                     {
-                    this.state = 837;
+                    this.state = 844;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 842;
+                    this.state = 849;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3458,31 +3585,31 @@ export class CypherParser extends antlr.Parser {
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 843;
+                this.state = 850;
                 localContext._symbolicName = this.symbolicName();
                 localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 845;
+                this.state = 852;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 110)) & ~0x1F) === 0 && ((1 << (_la - 110)) & 7) !== 0)) {
                     {
-                    this.state = 844;
+                    this.state = 851;
                     localContext._count = this.integerLiteral();
                     }
                 }
 
-                this.state = 850;
+                this.state = 857;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                     {
                     {
-                    this.state = 847;
+                    this.state = 854;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 852;
+                    this.state = 859;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3491,22 +3618,22 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 853;
+                this.state = 860;
                 this.match(CypherParser.ANY);
-                this.state = 854;
+                this.state = 861;
                 localContext._countParameter = this.parameter();
-                this.state = 858;
+                this.state = 865;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                     {
                     {
-                    this.state = 855;
+                    this.state = 862;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 860;
+                    this.state = 867;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3515,23 +3642,23 @@ export class CypherParser extends antlr.Parser {
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 861;
+                this.state = 868;
                 localContext._symbolicName = this.symbolicName();
                 localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 862;
+                this.state = 869;
                 localContext._countParameter = this.parameter();
-                this.state = 866;
+                this.state = 873;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                     {
                     {
-                    this.state = 863;
+                    this.state = 870;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 868;
+                    this.state = 875;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3554,17 +3681,17 @@ export class CypherParser extends antlr.Parser {
     }
     public shortestPathPattern(): ShortestPathPatternContext {
         let localContext = new ShortestPathPatternContext(this.context, this.state);
-        this.enterRule(localContext, 108, CypherParser.RULE_shortestPathPattern);
+        this.enterRule(localContext, 110, CypherParser.RULE_shortestPathPattern);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 871;
+            this.state = 878;
             this.symbolicName();
-            this.state = 872;
+            this.state = 879;
             this.match(CypherParser.LPAREN);
-            this.state = 873;
+            this.state = 880;
             this.patternElement();
-            this.state = 874;
+            this.state = 881;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3583,28 +3710,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElement(): PatternElementContext {
         let localContext = new PatternElementContext(this.context, this.state);
-        this.enterRule(localContext, 110, CypherParser.RULE_patternElement);
+        this.enterRule(localContext, 112, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 910;
+            this.state = 917;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 93, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 94, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 876;
+                this.state = 883;
                 this.nodePattern();
-                this.state = 880;
+                this.state = 887;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 877;
+                    this.state = 884;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 882;
+                    this.state = 889;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3613,40 +3740,40 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 883;
+                this.state = 890;
                 this.match(CypherParser.LPAREN);
-                this.state = 884;
+                this.state = 891;
                 this.patternElement();
-                this.state = 885;
+                this.state = 892;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 887;
+                this.state = 894;
                 this.quantifiedPath();
-                this.state = 889;
+                this.state = 896;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 89, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 90, this.context) ) {
                 case 1:
                     {
-                    this.state = 888;
+                    this.state = 895;
                     this.nodePattern();
                     }
                     break;
                 }
-                this.state = 894;
+                this.state = 901;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 891;
+                    this.state = 898;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 896;
+                    this.state = 903;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3655,35 +3782,35 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 897;
+                this.state = 904;
                 this.match(CypherParser.LPAREN);
-                this.state = 901;
+                this.state = 908;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3221217279) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 32767) !== 0) || _la === 115 || _la === 116) {
                     {
-                    this.state = 898;
+                    this.state = 905;
                     localContext._subpath = this.variable();
-                    this.state = 899;
+                    this.state = 906;
                     this.match(CypherParser.EQ);
                     }
                 }
 
-                this.state = 903;
+                this.state = 910;
                 this.patternElement();
-                this.state = 906;
+                this.state = 913;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 904;
+                    this.state = 911;
                     this.match(CypherParser.WHERE);
-                    this.state = 905;
+                    this.state = 912;
                     this.expression();
                     }
                 }
 
-                this.state = 908;
+                this.state = 915;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3704,14 +3831,14 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipsPattern(): RelationshipsPatternContext {
         let localContext = new RelationshipsPatternContext(this.context, this.state);
-        this.enterRule(localContext, 112, CypherParser.RULE_relationshipsPattern);
+        this.enterRule(localContext, 114, CypherParser.RULE_relationshipsPattern);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 912;
+            this.state = 919;
             this.nodePattern();
-            this.state = 914;
+            this.state = 921;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -3719,7 +3846,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 913;
+                    this.state = 920;
                     this.patternElementChain();
                     }
                     }
@@ -3727,9 +3854,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 916;
+                this.state = 923;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 94, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 95, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -3748,109 +3875,109 @@ export class CypherParser extends antlr.Parser {
     }
     public nodePattern(): NodePatternContext {
         let localContext = new NodePatternContext(this.context, this.state);
-        this.enterRule(localContext, 114, CypherParser.RULE_nodePattern);
+        this.enterRule(localContext, 116, CypherParser.RULE_nodePattern);
         let _la: number;
         try {
-            this.state = 948;
+            this.state = 955;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 103, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 918;
+                this.state = 925;
                 this.match(CypherParser.LPAREN);
-                this.state = 920;
-                this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 95, this.context) ) {
-                case 1:
-                    {
-                    this.state = 919;
-                    this.variable();
-                    }
-                    break;
-                }
-                this.state = 924;
+                this.state = 927;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 96, this.context) ) {
                 case 1:
                     {
-                    this.state = 922;
+                    this.state = 926;
+                    this.variable();
+                    }
+                    break;
+                }
+                this.state = 931;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 97, this.context) ) {
+                case 1:
+                    {
+                    this.state = 929;
                     this.nodeLabels();
                     }
                     break;
                 case 2:
                     {
-                    this.state = 923;
+                    this.state = 930;
                     this.labelExpression();
                     }
                     break;
                 }
-                this.state = 927;
+                this.state = 934;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 103 || _la === 108) {
                     {
-                    this.state = 926;
+                    this.state = 933;
                     this.properties();
                     }
                 }
 
-                this.state = 931;
+                this.state = 938;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 929;
+                    this.state = 936;
                     this.match(CypherParser.WHERE);
-                    this.state = 930;
+                    this.state = 937;
                     localContext._nodeWhere = this.expression();
                     }
                 }
 
-                this.state = 933;
+                this.state = 940;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 934;
+                this.state = 941;
                 this.match(CypherParser.LPAREN);
-                this.state = 936;
+                this.state = 943;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 99, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 100, this.context) ) {
                 case 1:
                     {
-                    this.state = 935;
+                    this.state = 942;
                     this.variable();
                     }
                     break;
                 }
-                this.state = 938;
+                this.state = 945;
                 this.isLabelExpression();
-                this.state = 940;
+                this.state = 947;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 103 || _la === 108) {
                     {
-                    this.state = 939;
+                    this.state = 946;
                     this.properties();
                     }
                 }
 
-                this.state = 944;
+                this.state = 951;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 942;
+                    this.state = 949;
                     this.match(CypherParser.WHERE);
-                    this.state = 943;
+                    this.state = 950;
                     localContext._nodeWhere = this.expression();
                     }
                 }
 
-                this.state = 946;
+                this.state = 953;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3871,13 +3998,13 @@ export class CypherParser extends antlr.Parser {
     }
     public isLabelExpression(): IsLabelExpressionContext {
         let localContext = new IsLabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 116, CypherParser.RULE_isLabelExpression);
+        this.enterRule(localContext, 118, CypherParser.RULE_isLabelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 950;
+            this.state = 957;
             this.match(CypherParser.IS);
-            this.state = 951;
+            this.state = 958;
             this.labelDisjunction();
             }
         }
@@ -3896,13 +4023,13 @@ export class CypherParser extends antlr.Parser {
     }
     public labelExpression(): LabelExpressionContext {
         let localContext = new LabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 118, CypherParser.RULE_labelExpression);
+        this.enterRule(localContext, 120, CypherParser.RULE_labelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 953;
+            this.state = 960;
             this.match(CypherParser.COLON);
-            this.state = 954;
+            this.state = 961;
             this.labelDisjunction();
             }
         }
@@ -3921,41 +4048,41 @@ export class CypherParser extends antlr.Parser {
     }
     public labelDisjunction(): LabelDisjunctionContext {
         let localContext = new LabelDisjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 120, CypherParser.RULE_labelDisjunction);
+        this.enterRule(localContext, 122, CypherParser.RULE_labelDisjunction);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 956;
+            this.state = 963;
             this.labelConjunction();
-            this.state = 964;
+            this.state = 971;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 104, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 105, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 957;
+                    this.state = 964;
                     this.match(CypherParser.PIPE);
-                    this.state = 959;
+                    this.state = 966;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 99) {
                         {
-                        this.state = 958;
+                        this.state = 965;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 961;
+                    this.state = 968;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 966;
+                this.state = 973;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 104, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 105, this.context);
             }
             }
         }
@@ -3974,26 +4101,26 @@ export class CypherParser extends antlr.Parser {
     }
     public labelConjunction(): LabelConjunctionContext {
         let localContext = new LabelConjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 122, CypherParser.RULE_labelConjunction);
+        this.enterRule(localContext, 124, CypherParser.RULE_labelConjunction);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 967;
+            this.state = 974;
             this.labelNegation();
-            this.state = 972;
+            this.state = 979;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 94) {
                 {
                 {
-                this.state = 968;
+                this.state = 975;
                 this.match(CypherParser.AMP);
-                this.state = 969;
+                this.state = 976;
                 this.labelNegation();
                 }
                 }
-                this.state = 974;
+                this.state = 981;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4014,17 +4141,17 @@ export class CypherParser extends antlr.Parser {
     }
     public labelNegation(): LabelNegationContext {
         let localContext = new LabelNegationContext(this.context, this.state);
-        this.enterRule(localContext, 124, CypherParser.RULE_labelNegation);
+        this.enterRule(localContext, 126, CypherParser.RULE_labelNegation);
         try {
-            this.state = 978;
+            this.state = 985;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 975;
+                this.state = 982;
                 this.match(CypherParser.BANG);
-                this.state = 976;
+                this.state = 983;
                 this.labelNegation();
                 }
                 break;
@@ -4112,7 +4239,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 977;
+                this.state = 984;
                 this.labelAtom();
                 }
                 break;
@@ -4135,9 +4262,9 @@ export class CypherParser extends antlr.Parser {
     }
     public labelAtom(): LabelAtomContext {
         let localContext = new LabelAtomContext(this.context, this.state);
-        this.enterRule(localContext, 126, CypherParser.RULE_labelAtom);
+        this.enterRule(localContext, 128, CypherParser.RULE_labelAtom);
         try {
-            this.state = 986;
+            this.state = 993;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -4222,25 +4349,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 980;
+                this.state = 987;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 981;
+                this.state = 988;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 982;
+                this.state = 989;
                 this.match(CypherParser.LPAREN);
-                this.state = 983;
+                this.state = 990;
                 this.labelDisjunction();
-                this.state = 984;
+                this.state = 991;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -4263,44 +4390,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElementChain(): PatternElementChainContext {
         let localContext = new PatternElementChainContext(this.context, this.state);
-        this.enterRule(localContext, 128, CypherParser.RULE_patternElementChain);
+        this.enterRule(localContext, 130, CypherParser.RULE_patternElementChain);
         let _la: number;
         try {
-            this.state = 998;
+            this.state = 1005;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 109, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 110, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 988;
+                this.state = 995;
                 this.relationshipPattern();
-                this.state = 990;
+                this.state = 997;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 524293) !== 0)) {
                     {
-                    this.state = 989;
+                    this.state = 996;
                     this.pathQuantifier();
                     }
                 }
 
-                this.state = 992;
+                this.state = 999;
                 this.nodePattern();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 994;
+                this.state = 1001;
                 this.quantifiedPath();
-                this.state = 995;
+                this.state = 1002;
                 this.nodePattern();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 997;
+                this.state = 1004;
                 this.quantifiedPath();
                 }
                 break;
@@ -4321,102 +4448,102 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifiedPath(): QuantifiedPathContext {
         let localContext = new QuantifiedPathContext(this.context, this.state);
-        this.enterRule(localContext, 130, CypherParser.RULE_quantifiedPath);
+        this.enterRule(localContext, 132, CypherParser.RULE_quantifiedPath);
         let _la: number;
         try {
-            this.state = 1034;
+            this.state = 1041;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 114, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 115, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1000;
+                this.state = 1007;
                 this.match(CypherParser.LPAREN);
-                this.state = 1001;
+                this.state = 1008;
                 this.nodePattern();
-                this.state = 1002;
+                this.state = 1009;
                 this.relationshipPattern();
-                this.state = 1003;
+                this.state = 1010;
                 this.nodePattern();
-                this.state = 1006;
+                this.state = 1013;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 1004;
+                    this.state = 1011;
                     this.match(CypherParser.WHERE);
-                    this.state = 1005;
+                    this.state = 1012;
                     this.expression();
                     }
                 }
 
-                this.state = 1008;
+                this.state = 1015;
                 this.match(CypherParser.RPAREN);
-                this.state = 1009;
+                this.state = 1016;
                 this.pathQuantifier();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1011;
+                this.state = 1018;
                 this.match(CypherParser.LPAREN);
-                this.state = 1012;
+                this.state = 1019;
                 this.nodePattern();
-                this.state = 1014;
+                this.state = 1021;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 do {
                     {
                     {
-                    this.state = 1013;
+                    this.state = 1020;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 1016;
+                    this.state = 1023;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 } while (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 131081) !== 0));
-                this.state = 1020;
+                this.state = 1027;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 1018;
+                    this.state = 1025;
                     this.match(CypherParser.WHERE);
-                    this.state = 1019;
+                    this.state = 1026;
                     this.expression();
                     }
                 }
 
-                this.state = 1022;
+                this.state = 1029;
                 this.match(CypherParser.RPAREN);
-                this.state = 1023;
+                this.state = 1030;
                 this.pathQuantifier();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1025;
+                this.state = 1032;
                 this.match(CypherParser.LPAREN);
-                this.state = 1026;
+                this.state = 1033;
                 this.nodePattern();
-                this.state = 1029;
+                this.state = 1036;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 1027;
+                    this.state = 1034;
                     this.match(CypherParser.WHERE);
-                    this.state = 1028;
+                    this.state = 1035;
                     this.expression();
                     }
                 }
 
-                this.state = 1031;
+                this.state = 1038;
                 this.match(CypherParser.RPAREN);
-                this.state = 1032;
+                this.state = 1039;
                 this.pathQuantifier();
                 }
                 break;
@@ -4437,40 +4564,40 @@ export class CypherParser extends antlr.Parser {
     }
     public pathQuantifier(): PathQuantifierContext {
         let localContext = new PathQuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 132, CypherParser.RULE_pathQuantifier);
+        this.enterRule(localContext, 134, CypherParser.RULE_pathQuantifier);
         let _la: number;
         try {
-            this.state = 1049;
+            this.state = 1056;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1036;
+                this.state = 1043;
                 this.match(CypherParser.LBRACE);
-                this.state = 1038;
+                this.state = 1045;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 110)) & ~0x1F) === 0 && ((1 << (_la - 110)) & 7) !== 0)) {
                     {
-                    this.state = 1037;
+                    this.state = 1044;
                     localContext._lo = this.integerLiteral();
                     }
                 }
 
-                this.state = 1044;
+                this.state = 1051;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 98) {
                     {
-                    this.state = 1040;
+                    this.state = 1047;
                     this.match(CypherParser.COMMA);
-                    this.state = 1042;
+                    this.state = 1049;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 110)) & ~0x1F) === 0 && ((1 << (_la - 110)) & 7) !== 0)) {
                         {
-                        this.state = 1041;
+                        this.state = 1048;
                         localContext._hi = this.integerLiteral();
                         }
                     }
@@ -4478,21 +4605,21 @@ export class CypherParser extends antlr.Parser {
                     }
                 }
 
-                this.state = 1046;
+                this.state = 1053;
                 this.match(CypherParser.RBRACE);
                 }
                 break;
             case CypherParser.PLUS:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1047;
+                this.state = 1054;
                 this.match(CypherParser.PLUS);
                 }
                 break;
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1048;
+                this.state = 1055;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -4515,37 +4642,14 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipPattern(): RelationshipPatternContext {
         let localContext = new RelationshipPatternContext(this.context, this.state);
-        this.enterRule(localContext, 134, CypherParser.RULE_relationshipPattern);
+        this.enterRule(localContext, 136, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 1075;
+            this.state = 1082;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 123, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 124, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
-                {
-                this.state = 1051;
-                this.match(CypherParser.LT);
-                this.state = 1052;
-                this.match(CypherParser.MINUS);
-                this.state = 1054;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 106) {
-                    {
-                    this.state = 1053;
-                    this.relationshipDetail();
-                    }
-                }
-
-                this.state = 1056;
-                this.match(CypherParser.MINUS);
-                this.state = 1057;
-                this.match(CypherParser.GT);
-                }
-                break;
-            case 2:
-                this.enterOuterAlt(localContext, 2);
                 {
                 this.state = 1058;
                 this.match(CypherParser.LT);
@@ -4563,45 +4667,68 @@ export class CypherParser extends antlr.Parser {
 
                 this.state = 1063;
                 this.match(CypherParser.MINUS);
+                this.state = 1064;
+                this.match(CypherParser.GT);
+                }
+                break;
+            case 2:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 1065;
+                this.match(CypherParser.LT);
+                this.state = 1066;
+                this.match(CypherParser.MINUS);
+                this.state = 1068;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 106) {
+                    {
+                    this.state = 1067;
+                    this.relationshipDetail();
+                    }
+                }
+
+                this.state = 1070;
+                this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1064;
+                this.state = 1071;
                 this.match(CypherParser.MINUS);
-                this.state = 1066;
+                this.state = 1073;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 106) {
                     {
-                    this.state = 1065;
+                    this.state = 1072;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1068;
+                this.state = 1075;
                 this.match(CypherParser.MINUS);
-                this.state = 1069;
+                this.state = 1076;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1070;
+                this.state = 1077;
                 this.match(CypherParser.MINUS);
-                this.state = 1072;
+                this.state = 1079;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 106) {
                     {
-                    this.state = 1071;
+                    this.state = 1078;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1074;
+                this.state = 1081;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -4622,72 +4749,72 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipDetail(): RelationshipDetailContext {
         let localContext = new RelationshipDetailContext(this.context, this.state);
-        this.enterRule(localContext, 136, CypherParser.RULE_relationshipDetail);
+        this.enterRule(localContext, 138, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1077;
+            this.state = 1084;
             this.match(CypherParser.LBRACK);
-            this.state = 1079;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 124, this.context) ) {
-            case 1:
-                {
-                this.state = 1078;
-                this.variable();
-                }
-                break;
-            }
-            this.state = 1083;
+            this.state = 1086;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 125, this.context) ) {
             case 1:
                 {
-                this.state = 1081;
+                this.state = 1085;
+                this.variable();
+                }
+                break;
+            }
+            this.state = 1090;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 126, this.context) ) {
+            case 1:
+                {
+                this.state = 1088;
                 this.relationshipTypes();
                 }
                 break;
             case 2:
                 {
-                this.state = 1082;
+                this.state = 1089;
                 this.labelExpression();
                 }
                 break;
             }
-            this.state = 1086;
+            this.state = 1093;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 80 || _la === 91) {
                 {
-                this.state = 1085;
+                this.state = 1092;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 1089;
+            this.state = 1096;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 103 || _la === 108) {
                 {
-                this.state = 1088;
+                this.state = 1095;
                 this.properties();
                 }
             }
 
-            this.state = 1093;
+            this.state = 1100;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 75) {
                 {
-                this.state = 1091;
+                this.state = 1098;
                 this.match(CypherParser.WHERE);
-                this.state = 1092;
+                this.state = 1099;
                 localContext._relWhere = this.expression();
                 }
             }
 
-            this.state = 1095;
+            this.state = 1102;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4706,22 +4833,22 @@ export class CypherParser extends antlr.Parser {
     }
     public properties(): PropertiesContext {
         let localContext = new PropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 138, CypherParser.RULE_properties);
+        this.enterRule(localContext, 140, CypherParser.RULE_properties);
         try {
-            this.state = 1099;
+            this.state = 1106;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1097;
+                this.state = 1104;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1098;
+                this.state = 1105;
                 this.parameter();
                 }
                 break;
@@ -4744,42 +4871,42 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipTypes(): RelationshipTypesContext {
         let localContext = new RelationshipTypesContext(this.context, this.state);
-        this.enterRule(localContext, 140, CypherParser.RULE_relationshipTypes);
+        this.enterRule(localContext, 142, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 1124;
+            this.state = 1131;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 133, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 134, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1101;
+                this.state = 1108;
                 this.match(CypherParser.COLON);
-                this.state = 1102;
+                this.state = 1109;
                 this.relTypeName();
-                this.state = 1110;
+                this.state = 1117;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 102) {
                     {
                     {
-                    this.state = 1103;
+                    this.state = 1110;
                     this.match(CypherParser.PIPE);
-                    this.state = 1105;
+                    this.state = 1112;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 99) {
                         {
-                        this.state = 1104;
+                        this.state = 1111;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 1107;
+                    this.state = 1114;
                     this.relTypeName();
                     }
                     }
-                    this.state = 1112;
+                    this.state = 1119;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -4788,32 +4915,32 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1113;
+                this.state = 1120;
                 this.match(CypherParser.COLON);
-                this.state = 1114;
+                this.state = 1121;
                 this.dynamicName();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1115;
+                this.state = 1122;
                 this.match(CypherParser.IS);
-                this.state = 1116;
+                this.state = 1123;
                 this.relTypeName();
-                this.state = 1121;
+                this.state = 1128;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 102) {
                     {
                     {
-                    this.state = 1117;
+                    this.state = 1124;
                     this.match(CypherParser.PIPE);
-                    this.state = 1118;
+                    this.state = 1125;
                     this.relTypeName();
                     }
                     }
-                    this.state = 1123;
+                    this.state = 1130;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -4836,22 +4963,22 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabels(): NodeLabelsContext {
         let localContext = new NodeLabelsContext(this.context, this.state);
-        this.enterRule(localContext, 142, CypherParser.RULE_nodeLabels);
+        this.enterRule(localContext, 144, CypherParser.RULE_nodeLabels);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1127;
+            this.state = 1134;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1126;
+                this.state = 1133;
                 this.nodeLabel();
                 }
                 }
-                this.state = 1129;
+                this.state = 1136;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 99);
@@ -4872,26 +4999,26 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabel(): NodeLabelContext {
         let localContext = new NodeLabelContext(this.context, this.state);
-        this.enterRule(localContext, 144, CypherParser.RULE_nodeLabel);
+        this.enterRule(localContext, 146, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 1135;
+            this.state = 1142;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 135, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 136, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1131;
+                this.state = 1138;
                 this.match(CypherParser.COLON);
-                this.state = 1132;
+                this.state = 1139;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1133;
+                this.state = 1140;
                 this.match(CypherParser.COLON);
-                this.state = 1134;
+                this.state = 1141;
                 this.dynamicName();
                 }
                 break;
@@ -4912,19 +5039,19 @@ export class CypherParser extends antlr.Parser {
     }
     public dynamicName(): DynamicNameContext {
         let localContext = new DynamicNameContext(this.context, this.state);
-        this.enterRule(localContext, 146, CypherParser.RULE_dynamicName);
+        this.enterRule(localContext, 148, CypherParser.RULE_dynamicName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1137;
+            this.state = 1144;
             this.match(CypherParser.DOLLAR);
-            this.state = 1139;
+            this.state = 1146;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 1138;
+                this.state = 1145;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -4936,11 +5063,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 1141;
+            this.state = 1148;
             this.match(CypherParser.LPAREN);
-            this.state = 1142;
+            this.state = 1149;
             this.expression();
-            this.state = 1143;
+            this.state = 1150;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4959,40 +5086,40 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeLiteral(): RangeLiteralContext {
         let localContext = new RangeLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 148, CypherParser.RULE_rangeLiteral);
+        this.enterRule(localContext, 150, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 1159;
+            this.state = 1166;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1145;
+                this.state = 1152;
                 this.match(CypherParser.STAR);
-                this.state = 1147;
+                this.state = 1154;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7340033) !== 0)) {
                     {
-                    this.state = 1146;
+                    this.state = 1153;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 1153;
+                this.state = 1160;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 80) {
                     {
-                    this.state = 1149;
+                    this.state = 1156;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 1151;
+                    this.state = 1158;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7340033) !== 0)) {
                         {
-                        this.state = 1150;
+                        this.state = 1157;
                         this.rangeBound();
                         }
                     }
@@ -5005,14 +5132,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1155;
+                this.state = 1162;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1157;
+                this.state = 1164;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7340033) !== 0)) {
                     {
-                    this.state = 1156;
+                    this.state = 1163;
                     this.rangeBound();
                     }
                 }
@@ -5038,22 +5165,22 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeBound(): RangeBoundContext {
         let localContext = new RangeBoundContext(this.context, this.state);
-        this.enterRule(localContext, 150, CypherParser.RULE_rangeBound);
+        this.enterRule(localContext, 152, CypherParser.RULE_rangeBound);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1162;
+            this.state = 1169;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 90) {
                 {
-                this.state = 1161;
+                this.state = 1168;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 1164;
+            this.state = 1171;
             this.integerLiteral();
             }
         }
@@ -5072,11 +5199,11 @@ export class CypherParser extends antlr.Parser {
     }
     public labelName(): LabelNameContext {
         let localContext = new LabelNameContext(this.context, this.state);
-        this.enterRule(localContext, 152, CypherParser.RULE_labelName);
+        this.enterRule(localContext, 154, CypherParser.RULE_labelName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1166;
+            this.state = 1173;
             this.schemaName();
             }
         }
@@ -5095,11 +5222,11 @@ export class CypherParser extends antlr.Parser {
     }
     public relTypeName(): RelTypeNameContext {
         let localContext = new RelTypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 154, CypherParser.RULE_relTypeName);
+        this.enterRule(localContext, 156, CypherParser.RULE_relTypeName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1168;
+            this.state = 1175;
             this.schemaName();
             }
         }
@@ -5118,24 +5245,24 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyExpression(): PropertyExpressionContext {
         let localContext = new PropertyExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 156, CypherParser.RULE_propertyExpression);
+        this.enterRule(localContext, 158, CypherParser.RULE_propertyExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1170;
+            this.state = 1177;
             this.atom();
-            this.state = 1172;
+            this.state = 1179;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1171;
+                this.state = 1178;
                 this.propertyLookup();
                 }
                 }
-                this.state = 1174;
+                this.state = 1181;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 97);
@@ -5156,11 +5283,11 @@ export class CypherParser extends antlr.Parser {
     }
     public expression(): ExpressionContext {
         let localContext = new ExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 158, CypherParser.RULE_expression);
+        this.enterRule(localContext, 160, CypherParser.RULE_expression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1176;
+            this.state = 1183;
             this.orExpression();
             }
         }
@@ -5179,26 +5306,26 @@ export class CypherParser extends antlr.Parser {
     }
     public orExpression(): OrExpressionContext {
         let localContext = new OrExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_orExpression);
+        this.enterRule(localContext, 162, CypherParser.RULE_orExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1178;
+            this.state = 1185;
             this.xorExpression();
-            this.state = 1183;
+            this.state = 1190;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 49) {
                 {
                 {
-                this.state = 1179;
+                this.state = 1186;
                 this.match(CypherParser.OR);
-                this.state = 1180;
+                this.state = 1187;
                 this.xorExpression();
                 }
                 }
-                this.state = 1185;
+                this.state = 1192;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5219,26 +5346,26 @@ export class CypherParser extends antlr.Parser {
     }
     public xorExpression(): XorExpressionContext {
         let localContext = new XorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_xorExpression);
+        this.enterRule(localContext, 164, CypherParser.RULE_xorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1186;
+            this.state = 1193;
             this.andExpression();
-            this.state = 1191;
+            this.state = 1198;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 77) {
                 {
                 {
-                this.state = 1187;
+                this.state = 1194;
                 this.match(CypherParser.XOR);
-                this.state = 1188;
+                this.state = 1195;
                 this.andExpression();
                 }
                 }
-                this.state = 1193;
+                this.state = 1200;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5259,26 +5386,26 @@ export class CypherParser extends antlr.Parser {
     }
     public andExpression(): AndExpressionContext {
         let localContext = new AndExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_andExpression);
+        this.enterRule(localContext, 166, CypherParser.RULE_andExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1194;
+            this.state = 1201;
             this.notExpression();
-            this.state = 1199;
+            this.state = 1206;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 1195;
+                this.state = 1202;
                 this.match(CypherParser.AND);
-                this.state = 1196;
+                this.state = 1203;
                 this.notExpression();
                 }
                 }
-                this.state = 1201;
+                this.state = 1208;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5299,28 +5426,28 @@ export class CypherParser extends antlr.Parser {
     }
     public notExpression(): NotExpressionContext {
         let localContext = new NotExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_notExpression);
+        this.enterRule(localContext, 168, CypherParser.RULE_notExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1205;
+            this.state = 1212;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 147, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 148, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1202;
+                    this.state = 1209;
                     this.match(CypherParser.NOT);
                     }
                     }
                 }
-                this.state = 1207;
+                this.state = 1214;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 147, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 148, this.context);
             }
-            this.state = 1208;
+            this.state = 1215;
             this.comparisonExpression();
             }
         }
@@ -5339,26 +5466,26 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonExpression(): ComparisonExpressionContext {
         let localContext = new ComparisonExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_comparisonExpression);
+        this.enterRule(localContext, 170, CypherParser.RULE_comparisonExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1210;
+            this.state = 1217;
             this.predicateExpression();
-            this.state = 1216;
+            this.state = 1223;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 63) !== 0)) {
                 {
                 {
-                this.state = 1211;
+                this.state = 1218;
                 this.comparisonOperator();
-                this.state = 1212;
+                this.state = 1219;
                 this.predicateExpression();
                 }
                 }
-                this.state = 1218;
+                this.state = 1225;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5379,12 +5506,12 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonOperator(): ComparisonOperatorContext {
         let localContext = new ComparisonOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_comparisonOperator);
+        this.enterRule(localContext, 172, CypherParser.RULE_comparisonOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1219;
+            this.state = 1226;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5410,24 +5537,24 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateExpression(): PredicateExpressionContext {
         let localContext = new PredicateExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_predicateExpression);
+        this.enterRule(localContext, 174, CypherParser.RULE_predicateExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1221;
+            this.state = 1228;
             this.addOrSubtractExpression();
-            this.state = 1225;
+            this.state = 1232;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 41947137) !== 0) || ((((_la - 59)) & ~0x1F) === 0 && ((1 << (_la - 59)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 1222;
+                this.state = 1229;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 1227;
+                this.state = 1234;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5448,21 +5575,21 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateSuffix(): PredicateSuffixContext {
         let localContext = new PredicateSuffixContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_predicateSuffix);
+        this.enterRule(localContext, 176, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1262;
+            this.state = 1269;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 154, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 155, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1228;
+                this.state = 1235;
                 this.match(CypherParser.STARTS);
-                this.state = 1229;
+                this.state = 1236;
                 this.match(CypherParser.WITH);
-                this.state = 1230;
+                this.state = 1237;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5470,11 +5597,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1231;
+                this.state = 1238;
                 this.match(CypherParser.ENDS);
-                this.state = 1232;
+                this.state = 1239;
                 this.match(CypherParser.WITH);
-                this.state = 1233;
+                this.state = 1240;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5482,9 +5609,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1234;
+                this.state = 1241;
                 this.match(CypherParser.CONTAINS);
-                this.state = 1235;
+                this.state = 1242;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5492,9 +5619,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1236;
+                this.state = 1243;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 1237;
+                this.state = 1244;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5502,9 +5629,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1238;
+                this.state = 1245;
                 this.match(CypherParser.IN);
-                this.state = 1239;
+                this.state = 1246;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5512,9 +5639,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1240;
+                this.state = 1247;
                 this.match(CypherParser.IS);
-                this.state = 1241;
+                this.state = 1248;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5522,11 +5649,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1242;
+                this.state = 1249;
                 this.match(CypherParser.IS);
-                this.state = 1243;
+                this.state = 1250;
                 this.match(CypherParser.NOT);
-                this.state = 1244;
+                this.state = 1251;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5534,24 +5661,24 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1251;
+                this.state = 1258;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 1245;
+                    this.state = 1252;
                     this.match(CypherParser.IS);
-                    this.state = 1247;
+                    this.state = 1254;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 44) {
                         {
-                        this.state = 1246;
+                        this.state = 1253;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 1249;
+                    this.state = 1256;
                     _la = this.tokenStream.LA(1);
                     if(!(_la === 63 || _la === 79)) {
                     this.errorHandler.recoverInline(this);
@@ -5564,14 +5691,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 1250;
+                    this.state = 1257;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1253;
+                this.state = 1260;
                 this.valueTypeExpression();
                 }
                 break;
@@ -5579,29 +5706,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1254;
+                this.state = 1261;
                 this.match(CypherParser.IS);
-                this.state = 1256;
+                this.state = 1263;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 44) {
                     {
-                    this.state = 1255;
+                    this.state = 1262;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1259;
+                this.state = 1266;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 153, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 154, this.context) ) {
                 case 1:
                     {
-                    this.state = 1258;
+                    this.state = 1265;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1261;
+                this.state = 1268;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -5622,30 +5749,30 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeExpression(): ValueTypeExpressionContext {
         let localContext = new ValueTypeExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_valueTypeExpression);
+        this.enterRule(localContext, 178, CypherParser.RULE_valueTypeExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1264;
+            this.state = 1271;
             this.valueTypeAlternative();
-            this.state = 1269;
+            this.state = 1276;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 155, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 156, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1265;
+                    this.state = 1272;
                     this.match(CypherParser.PIPE);
-                    this.state = 1266;
+                    this.state = 1273;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1271;
+                this.state = 1278;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 155, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 156, this.context);
             }
             }
         }
@@ -5664,12 +5791,12 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeAlternative(): ValueTypeAlternativeContext {
         let localContext = new ValueTypeAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_valueTypeAlternative);
+        this.enterRule(localContext, 180, CypherParser.RULE_valueTypeAlternative);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1273;
+            this.state = 1280;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -5677,7 +5804,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1272;
+                    this.state = 1279;
                     this.valueTypeWord();
                     }
                     }
@@ -5685,52 +5812,52 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1275;
+                this.state = 1282;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 156, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 157, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1281;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 157, this.context) ) {
-            case 1:
-                {
-                this.state = 1277;
-                this.match(CypherParser.WITH);
-                this.state = 1278;
-                this.valueTypeWord();
-                this.state = 1279;
-                this.valueTypeWord();
-                }
-                break;
-            }
-            this.state = 1287;
+            this.state = 1288;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 158, this.context) ) {
             case 1:
                 {
-                this.state = 1283;
-                this.match(CypherParser.LT);
                 this.state = 1284;
-                this.valueTypeExpression();
+                this.match(CypherParser.WITH);
                 this.state = 1285;
+                this.valueTypeWord();
+                this.state = 1286;
+                this.valueTypeWord();
+                }
+                break;
+            }
+            this.state = 1294;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 159, this.context) ) {
+            case 1:
+                {
+                this.state = 1290;
+                this.match(CypherParser.LT);
+                this.state = 1291;
+                this.valueTypeExpression();
+                this.state = 1292;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1292;
+            this.state = 1299;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NOT:
                 {
-                this.state = 1289;
+                this.state = 1296;
                 this.match(CypherParser.NOT);
-                this.state = 1290;
+                this.state = 1297;
                 this.match(CypherParser.NULL);
                 }
                 break;
             case CypherParser.BANG:
                 {
-                this.state = 1291;
+                this.state = 1298;
                 this.match(CypherParser.BANG);
                 }
                 break;
@@ -5842,9 +5969,9 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeWord(): ValueTypeWordContext {
         let localContext = new ValueTypeWordContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_valueTypeWord);
+        this.enterRule(localContext, 182, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1296;
+            this.state = 1303;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -5887,14 +6014,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1294;
+                this.state = 1301;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1295;
+                this.state = 1302;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5917,26 +6044,26 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractExpression(): AddOrSubtractExpressionContext {
         let localContext = new AddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_addOrSubtractExpression);
+        this.enterRule(localContext, 184, CypherParser.RULE_addOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1298;
+            this.state = 1305;
             this.multiplyDivideModuloExpression();
-            this.state = 1304;
+            this.state = 1311;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1299;
+                this.state = 1306;
                 this.addOrSubtractOperator();
-                this.state = 1300;
+                this.state = 1307;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1306;
+                this.state = 1313;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5957,12 +6084,12 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractOperator(): AddOrSubtractOperatorContext {
         let localContext = new AddOrSubtractOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_addOrSubtractOperator);
+        this.enterRule(localContext, 186, CypherParser.RULE_addOrSubtractOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1307;
+            this.state = 1314;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5988,26 +6115,26 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloExpression(): MultiplyDivideModuloExpressionContext {
         let localContext = new MultiplyDivideModuloExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_multiplyDivideModuloExpression);
+        this.enterRule(localContext, 188, CypherParser.RULE_multiplyDivideModuloExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1309;
+            this.state = 1316;
             this.powerOfExpression();
-            this.state = 1315;
+            this.state = 1322;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 91)) & ~0x1F) === 0 && ((1 << (_la - 91)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1310;
+                this.state = 1317;
                 this.multiplyDivideModuloOperator();
-                this.state = 1311;
+                this.state = 1318;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1317;
+                this.state = 1324;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -6028,12 +6155,12 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloOperator(): MultiplyDivideModuloOperatorContext {
         let localContext = new MultiplyDivideModuloOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_multiplyDivideModuloOperator);
+        this.enterRule(localContext, 190, CypherParser.RULE_multiplyDivideModuloOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1318;
+            this.state = 1325;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 91)) & ~0x1F) === 0 && ((1 << (_la - 91)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6059,26 +6186,26 @@ export class CypherParser extends antlr.Parser {
     }
     public powerOfExpression(): PowerOfExpressionContext {
         let localContext = new PowerOfExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_powerOfExpression);
+        this.enterRule(localContext, 192, CypherParser.RULE_powerOfExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1320;
+            this.state = 1327;
             this.unaryAddOrSubtractExpression();
-            this.state = 1325;
+            this.state = 1332;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 96) {
                 {
                 {
-                this.state = 1321;
+                this.state = 1328;
                 this.match(CypherParser.CARET);
-                this.state = 1322;
+                this.state = 1329;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1327;
+                this.state = 1334;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -6099,18 +6226,18 @@ export class CypherParser extends antlr.Parser {
     }
     public unaryAddOrSubtractExpression(): UnaryAddOrSubtractExpressionContext {
         let localContext = new UnaryAddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_unaryAddOrSubtractExpression);
+        this.enterRule(localContext, 194, CypherParser.RULE_unaryAddOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1331;
+            this.state = 1338;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 89 || _la === 90) {
                 {
                 {
-                this.state = 1328;
+                this.state = 1335;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 89 || _la === 90)) {
                 this.errorHandler.recoverInline(this);
@@ -6121,11 +6248,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1333;
+                this.state = 1340;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1334;
+            this.state = 1341;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -6144,30 +6271,30 @@ export class CypherParser extends antlr.Parser {
     }
     public nonArithmeticOperatorExpression(): NonArithmeticOperatorExpressionContext {
         let localContext = new NonArithmeticOperatorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_nonArithmeticOperatorExpression);
+        this.enterRule(localContext, 196, CypherParser.RULE_nonArithmeticOperatorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1336;
+            this.state = 1343;
             this.atom();
-            this.state = 1341;
+            this.state = 1348;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97 || _la === 106) {
                 {
-                this.state = 1339;
+                this.state = 1346;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1337;
+                    this.state = 1344;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1338;
+                    this.state = 1345;
                     this.propertyLookup();
                     }
                     break;
@@ -6175,22 +6302,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1343;
+                this.state = 1350;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1346;
+            this.state = 1353;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 167, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 168, this.context) ) {
             case 1:
                 {
-                this.state = 1344;
+                this.state = 1351;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1345;
+                this.state = 1352;
                 this.labelExpression();
                 }
                 break;
@@ -6212,21 +6339,21 @@ export class CypherParser extends antlr.Parser {
     }
     public listOperator(): ListOperatorContext {
         let localContext = new ListOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_listOperator);
+        this.enterRule(localContext, 198, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1361;
+            this.state = 1368;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 170, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 171, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1348;
+                this.state = 1355;
                 this.match(CypherParser.LBRACK);
-                this.state = 1349;
+                this.state = 1356;
                 this.expression();
-                this.state = 1350;
+                this.state = 1357;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -6234,31 +6361,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1352;
+                this.state = 1359;
                 this.match(CypherParser.LBRACK);
-                this.state = 1354;
+                this.state = 1361;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                     {
-                    this.state = 1353;
+                    this.state = 1360;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1356;
+                this.state = 1363;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1358;
+                this.state = 1365;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                     {
-                    this.state = 1357;
+                    this.state = 1364;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1360;
+                this.state = 1367;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -6279,13 +6406,13 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyLookup(): PropertyLookupContext {
         let localContext = new PropertyLookupContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_propertyLookup);
+        this.enterRule(localContext, 200, CypherParser.RULE_propertyLookup);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1363;
+            this.state = 1370;
             this.match(CypherParser.DOT);
-            this.state = 1364;
+            this.state = 1371;
             this.propertyKeyName();
             }
         }
@@ -6304,113 +6431,113 @@ export class CypherParser extends antlr.Parser {
     }
     public atom(): AtomContext {
         let localContext = new AtomContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_atom);
+        this.enterRule(localContext, 202, CypherParser.RULE_atom);
         try {
-            this.state = 1381;
+            this.state = 1388;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 171, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 172, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1366;
+                this.state = 1373;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1367;
+                this.state = 1374;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1368;
+                this.state = 1375;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1369;
+                this.state = 1376;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1370;
+                this.state = 1377;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1371;
+                this.state = 1378;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1372;
+                this.state = 1379;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1373;
+                this.state = 1380;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1374;
+                this.state = 1381;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1375;
+                this.state = 1382;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1376;
+                this.state = 1383;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1377;
+                this.state = 1384;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1378;
+                this.state = 1385;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1379;
+                this.state = 1386;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1380;
+                this.state = 1387;
                 this.variable();
                 }
                 break;
@@ -6431,17 +6558,17 @@ export class CypherParser extends antlr.Parser {
     }
     public countStar(): CountStarContext {
         let localContext = new CountStarContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_countStar);
+        this.enterRule(localContext, 204, CypherParser.RULE_countStar);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1383;
+            this.state = 1390;
             this.match(CypherParser.COUNT);
-            this.state = 1384;
+            this.state = 1391;
             this.match(CypherParser.LPAREN);
-            this.state = 1385;
+            this.state = 1392;
             this.match(CypherParser.STAR);
-            this.state = 1386;
+            this.state = 1393;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6460,50 +6587,50 @@ export class CypherParser extends antlr.Parser {
     }
     public caseExpression(): CaseExpressionContext {
         let localContext = new CaseExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_caseExpression);
+        this.enterRule(localContext, 206, CypherParser.RULE_caseExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1388;
+            this.state = 1395;
             this.match(CypherParser.CASE);
-            this.state = 1390;
+            this.state = 1397;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 172, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 173, this.context) ) {
             case 1:
                 {
-                this.state = 1389;
+                this.state = 1396;
                 localContext._subject = this.expression();
                 }
                 break;
             }
-            this.state = 1393;
+            this.state = 1400;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1392;
+                this.state = 1399;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1395;
+                this.state = 1402;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 74);
-            this.state = 1399;
+            this.state = 1406;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1397;
+                this.state = 1404;
                 this.match(CypherParser.ELSE);
-                this.state = 1398;
+                this.state = 1405;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1401;
+            this.state = 1408;
             this.match(CypherParser.END);
             }
         }
@@ -6522,34 +6649,34 @@ export class CypherParser extends antlr.Parser {
     }
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_caseAlternative);
+        this.enterRule(localContext, 208, CypherParser.RULE_caseAlternative);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1403;
+            this.state = 1410;
             this.match(CypherParser.WHEN);
-            this.state = 1404;
+            this.state = 1411;
             this.caseWhenOperand();
-            this.state = 1409;
+            this.state = 1416;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 98) {
                 {
                 {
-                this.state = 1405;
+                this.state = 1412;
                 this.match(CypherParser.COMMA);
-                this.state = 1406;
+                this.state = 1413;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1411;
+                this.state = 1418;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1412;
+            this.state = 1419;
             this.match(CypherParser.THEN);
-            this.state = 1413;
+            this.state = 1420;
             this.expression();
             }
         }
@@ -6568,18 +6695,18 @@ export class CypherParser extends antlr.Parser {
     }
     public caseWhenOperand(): CaseWhenOperandContext {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_caseWhenOperand);
+        this.enterRule(localContext, 210, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1420;
+            this.state = 1427;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 176, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
             case 1:
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1415;
+                this.state = 1422;
                 this.comparisonOperator();
-                this.state = 1416;
+                this.state = 1423;
                 this.expression();
                 }
                 break;
@@ -6587,7 +6714,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1418;
+                this.state = 1425;
                 this.predicateSuffix();
                 }
                 break;
@@ -6595,7 +6722,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1419;
+                this.state = 1426;
                 this.expression();
                 }
                 break;
@@ -6616,28 +6743,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 212, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1422;
+            this.state = 1429;
             this.match(CypherParser.LBRACK);
-            this.state = 1423;
+            this.state = 1430;
             this.filterExpression();
-            this.state = 1426;
+            this.state = 1433;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 102) {
                 {
-                this.state = 1424;
+                this.state = 1431;
                 this.match(CypherParser.PIPE);
-                this.state = 1425;
+                this.state = 1432;
                 this.expression();
                 }
             }
 
-            this.state = 1428;
+            this.state = 1435;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6656,44 +6783,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 214, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1430;
+            this.state = 1437;
             this.match(CypherParser.LBRACK);
-            this.state = 1434;
+            this.state = 1441;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3221217279) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 32767) !== 0) || _la === 115 || _la === 116) {
                 {
-                this.state = 1431;
+                this.state = 1438;
                 this.variable();
-                this.state = 1432;
+                this.state = 1439;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1436;
+            this.state = 1443;
             this.relationshipsPattern();
-            this.state = 1439;
+            this.state = 1446;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 75) {
                 {
-                this.state = 1437;
+                this.state = 1444;
                 this.match(CypherParser.WHERE);
-                this.state = 1438;
+                this.state = 1445;
                 this.expression();
                 }
             }
 
-            this.state = 1441;
+            this.state = 1448;
             this.match(CypherParser.PIPE);
-            this.state = 1442;
+            this.state = 1449;
             this.expression();
-            this.state = 1443;
+            this.state = 1450;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6712,17 +6839,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 216, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1445;
+            this.state = 1452;
             this.quantifier();
-            this.state = 1446;
+            this.state = 1453;
             this.match(CypherParser.LPAREN);
-            this.state = 1447;
+            this.state = 1454;
             this.filterExpression();
-            this.state = 1448;
+            this.state = 1455;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6741,12 +6868,12 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 218, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1450;
+            this.state = 1457;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 43 || _la === 56)) {
             this.errorHandler.recoverInline(this);
@@ -6772,25 +6899,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 220, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1452;
+            this.state = 1459;
             this.variable();
-            this.state = 1453;
+            this.state = 1460;
             this.match(CypherParser.IN);
-            this.state = 1454;
+            this.state = 1461;
             this.expression();
-            this.state = 1457;
+            this.state = 1464;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 75) {
                 {
-                this.state = 1455;
+                this.state = 1462;
                 this.match(CypherParser.WHERE);
-                this.state = 1456;
+                this.state = 1463;
                 this.expression();
                 }
             }
@@ -6812,33 +6939,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 222, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1459;
-            this.match(CypherParser.REDUCE);
-            this.state = 1460;
-            this.match(CypherParser.LPAREN);
-            this.state = 1461;
-            localContext._accumulator = this.variable();
-            this.state = 1462;
-            this.match(CypherParser.EQ);
-            this.state = 1463;
-            localContext._initial = this.expression();
-            this.state = 1464;
-            this.match(CypherParser.COMMA);
-            this.state = 1465;
-            this.variable();
             this.state = 1466;
-            this.match(CypherParser.IN);
+            this.match(CypherParser.REDUCE);
             this.state = 1467;
-            localContext._source = this.expression();
+            this.match(CypherParser.LPAREN);
             this.state = 1468;
-            this.match(CypherParser.PIPE);
+            localContext._accumulator = this.variable();
             this.state = 1469;
-            localContext._step = this.expression();
+            this.match(CypherParser.EQ);
             this.state = 1470;
+            localContext._initial = this.expression();
+            this.state = 1471;
+            this.match(CypherParser.COMMA);
+            this.state = 1472;
+            this.variable();
+            this.state = 1473;
+            this.match(CypherParser.IN);
+            this.state = 1474;
+            localContext._source = this.expression();
+            this.state = 1475;
+            this.match(CypherParser.PIPE);
+            this.state = 1476;
+            localContext._step = this.expression();
+            this.state = 1477;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6857,12 +6984,12 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryExpression(): SubqueryExpressionContext {
         let localContext = new SubqueryExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_subqueryExpression);
+        this.enterRule(localContext, 224, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1472;
+            this.state = 1479;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6871,27 +6998,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1473;
+            this.state = 1480;
             this.match(CypherParser.LBRACE);
-            this.state = 1479;
+            this.state = 1486;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 182, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 183, this.context) ) {
             case 1:
                 {
-                this.state = 1474;
+                this.state = 1481;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1475;
+                this.state = 1482;
                 this.pattern();
-                this.state = 1477;
+                this.state = 1484;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 1476;
+                    this.state = 1483;
                     this.where();
                     }
                 }
@@ -6899,7 +7026,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1481;
+            this.state = 1488;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6918,15 +7045,15 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 226, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1483;
+            this.state = 1490;
             this.match(CypherParser.LPAREN);
-            this.state = 1484;
+            this.state = 1491;
             this.expression();
-            this.state = 1485;
+            this.state = 1492;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6945,21 +7072,21 @@ export class CypherParser extends antlr.Parser {
     }
     public trimFromExpression(): TrimFromExpressionContext {
         let localContext = new TrimFromExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_trimFromExpression);
+        this.enterRule(localContext, 228, CypherParser.RULE_trimFromExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1487;
+            this.state = 1494;
             this.functionName();
-            this.state = 1488;
+            this.state = 1495;
             this.match(CypherParser.LPAREN);
-            this.state = 1490;
+            this.state = 1497;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 183, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 184, this.context) ) {
             case 1:
                 {
-                this.state = 1489;
+                this.state = 1496;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 7) !== 0))) {
@@ -6972,21 +7099,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1493;
+            this.state = 1500;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 184, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 185, this.context) ) {
             case 1:
                 {
-                this.state = 1492;
+                this.state = 1499;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1495;
+            this.state = 1502;
             this.match(CypherParser.FROM);
-            this.state = 1496;
+            this.state = 1503;
             localContext._source = this.expression();
-            this.state = 1497;
+            this.state = 1504;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7005,21 +7132,21 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 230, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1499;
+            this.state = 1506;
             this.functionName();
-            this.state = 1500;
+            this.state = 1507;
             this.match(CypherParser.LPAREN);
-            this.state = 1502;
+            this.state = 1509;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 185, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 186, this.context) ) {
             case 1:
                 {
-                this.state = 1501;
+                this.state = 1508;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -7031,33 +7158,33 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1512;
+            this.state = 1519;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                 {
-                this.state = 1504;
+                this.state = 1511;
                 this.expression();
-                this.state = 1509;
+                this.state = 1516;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 1505;
+                    this.state = 1512;
                     this.match(CypherParser.COMMA);
-                    this.state = 1506;
+                    this.state = 1513;
                     this.expression();
                     }
                     }
-                    this.state = 1511;
+                    this.state = 1518;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1514;
+            this.state = 1521;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7076,13 +7203,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 230, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 232, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1516;
+            this.state = 1523;
             this.namespace();
-            this.state = 1517;
+            this.state = 1524;
             this.symbolicName();
             }
         }
@@ -7101,28 +7228,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 234, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1524;
+            this.state = 1531;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 188, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 189, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1519;
+                    this.state = 1526;
                     this.symbolicName();
-                    this.state = 1520;
+                    this.state = 1527;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1526;
+                this.state = 1533;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 188, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 189, this.context);
             }
             }
         }
@@ -7141,42 +7268,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 236, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1527;
+            this.state = 1534;
             this.variable();
-            this.state = 1528;
+            this.state = 1535;
             this.match(CypherParser.LBRACE);
-            this.state = 1537;
+            this.state = 1544;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 32767) !== 0) || ((((_la - 97)) & ~0x1F) === 0 && ((1 << (_la - 97)) & 786433) !== 0)) {
                 {
-                this.state = 1529;
+                this.state = 1536;
                 this.mapProjectionItem();
-                this.state = 1534;
+                this.state = 1541;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 1530;
+                    this.state = 1537;
                     this.match(CypherParser.COMMA);
-                    this.state = 1531;
+                    this.state = 1538;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1536;
+                    this.state = 1543;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1539;
+            this.state = 1546;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -7195,20 +7322,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 236, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 238, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1550;
+            this.state = 1557;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 191, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 192, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1541;
+                this.state = 1548;
                 this.propertyKeyName();
-                this.state = 1542;
+                this.state = 1549;
                 this.match(CypherParser.COLON);
-                this.state = 1543;
+                this.state = 1550;
                 this.expression();
                 }
                 break;
@@ -7216,9 +7343,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1545;
+                this.state = 1552;
                 this.match(CypherParser.DOT);
-                this.state = 1546;
+                this.state = 1553;
                 this.propertyKeyName();
                 }
                 break;
@@ -7226,9 +7353,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1547;
+                this.state = 1554;
                 this.match(CypherParser.DOT);
-                this.state = 1548;
+                this.state = 1555;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -7236,7 +7363,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1549;
+                this.state = 1556;
                 this.variable();
                 }
                 break;
@@ -7257,13 +7384,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 238, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 240, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1552;
+            this.state = 1559;
             this.match(CypherParser.DOLLAR);
-            this.state = 1555;
+            this.state = 1562;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -7347,13 +7474,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1553;
+                this.state = 1560;
                 this.schemaName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1554;
+                this.state = 1561;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -7377,23 +7504,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 240, CypherParser.RULE_literal);
+        this.enterRule(localContext, 242, CypherParser.RULE_literal);
         try {
-            this.state = 1563;
+            this.state = 1570;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1557;
+                this.state = 1564;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1558;
+                this.state = 1565;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -7403,28 +7530,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1559;
+                this.state = 1566;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1560;
+                this.state = 1567;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1561;
+                this.state = 1568;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1562;
+                this.state = 1569;
                 this.mapLiteral();
                 }
                 break;
@@ -7447,12 +7574,12 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 242, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 244, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1565;
+            this.state = 1572;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 62)) {
             this.errorHandler.recoverInline(this);
@@ -7478,9 +7605,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 244, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 246, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1569;
+            this.state = 1576;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -7488,14 +7615,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1567;
+                this.state = 1574;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1568;
+                this.state = 1575;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -7518,12 +7645,12 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 246, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 248, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1571;
+            this.state = 1578;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 110)) & ~0x1F) === 0 && ((1 << (_la - 110)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7549,40 +7676,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 248, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 250, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1573;
+            this.state = 1580;
             this.match(CypherParser.LBRACK);
-            this.state = 1582;
+            this.state = 1589;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                 {
-                this.state = 1574;
+                this.state = 1581;
                 this.expression();
-                this.state = 1579;
+                this.state = 1586;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 1575;
+                    this.state = 1582;
                     this.match(CypherParser.COMMA);
-                    this.state = 1576;
+                    this.state = 1583;
                     this.expression();
                     }
                     }
-                    this.state = 1581;
+                    this.state = 1588;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1584;
+            this.state = 1591;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -7601,48 +7728,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 250, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 252, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1586;
+            this.state = 1593;
             this.match(CypherParser.LBRACE);
-            this.state = 1600;
+            this.state = 1607;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 32767) !== 0) || _la === 115 || _la === 116) {
                 {
-                this.state = 1587;
+                this.state = 1594;
                 this.propertyKeyName();
-                this.state = 1588;
+                this.state = 1595;
                 this.match(CypherParser.COLON);
-                this.state = 1589;
+                this.state = 1596;
                 this.expression();
-                this.state = 1597;
+                this.state = 1604;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 1590;
+                    this.state = 1597;
                     this.match(CypherParser.COMMA);
-                    this.state = 1591;
+                    this.state = 1598;
                     this.propertyKeyName();
-                    this.state = 1592;
+                    this.state = 1599;
                     this.match(CypherParser.COLON);
-                    this.state = 1593;
+                    this.state = 1600;
                     this.expression();
                     }
                     }
-                    this.state = 1599;
+                    this.state = 1606;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1602;
+            this.state = 1609;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -7661,11 +7788,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 252, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 254, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1604;
+            this.state = 1611;
             this.schemaName();
             }
         }
@@ -7684,43 +7811,43 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 254, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 256, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1611;
+            this.state = 1618;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 199, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 200, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1606;
+                this.state = 1613;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1607;
+                this.state = 1614;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1608;
+                this.state = 1615;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1609;
+                this.state = 1616;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1610;
+                this.state = 1617;
                 this.dropIndex();
                 }
                 break;
@@ -7741,36 +7868,36 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 256, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 258, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1613;
+            this.state = 1620;
             this.match(CypherParser.CREATE);
-            this.state = 1614;
+            this.state = 1621;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1616;
+            this.state = 1623;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 200, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 201, this.context) ) {
             case 1:
                 {
-                this.state = 1615;
+                this.state = 1622;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1619;
+            this.state = 1626;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1618;
+                this.state = 1625;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1621;
+            this.state = 1628;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 47)) {
             this.errorHandler.recoverInline(this);
@@ -7779,15 +7906,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1622;
+            this.state = 1629;
             this.match(CypherParser.LPAREN);
-            this.state = 1623;
+            this.state = 1630;
             this.variable();
-            this.state = 1624;
+            this.state = 1631;
             this.nodeLabel();
-            this.state = 1625;
+            this.state = 1632;
             this.match(CypherParser.RPAREN);
-            this.state = 1626;
+            this.state = 1633;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 53)) {
             this.errorHandler.recoverInline(this);
@@ -7796,14 +7923,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1627;
+            this.state = 1634;
             this.constraintRequirement();
-            this.state = 1629;
+            this.state = 1636;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 75) {
                 {
-                this.state = 1628;
+                this.state = 1635;
                 this.where();
                 }
             }
@@ -7825,21 +7952,21 @@ export class CypherParser extends antlr.Parser {
     }
     public constraintRequirement(): ConstraintRequirementContext {
         let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 258, CypherParser.RULE_constraintRequirement);
+        this.enterRule(localContext, 260, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1659;
+            this.state = 1666;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 203, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 204, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1631;
+                this.state = 1638;
                 this.propertyReference();
-                this.state = 1632;
+                this.state = 1639;
                 this.match(CypherParser.IS);
-                this.state = 1633;
+                this.state = 1640;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -7847,11 +7974,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1635;
+                this.state = 1642;
                 this.propertyReferenceList();
-                this.state = 1636;
+                this.state = 1643;
                 this.match(CypherParser.IS);
-                this.state = 1637;
+                this.state = 1644;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -7859,13 +7986,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1639;
+                this.state = 1646;
                 this.propertyReference();
-                this.state = 1640;
+                this.state = 1647;
                 this.match(CypherParser.IS);
-                this.state = 1641;
+                this.state = 1648;
                 this.match(CypherParser.NOT);
-                this.state = 1642;
+                this.state = 1649;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -7873,13 +8000,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1644;
+                this.state = 1651;
                 this.propertyReference();
-                this.state = 1645;
+                this.state = 1652;
                 this.match(CypherParser.IS);
-                this.state = 1646;
+                this.state = 1653;
                 this.match(CypherParser.NODE);
-                this.state = 1647;
+                this.state = 1654;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -7887,13 +8014,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1649;
+                this.state = 1656;
                 this.propertyReferenceList();
-                this.state = 1650;
+                this.state = 1657;
                 this.match(CypherParser.IS);
-                this.state = 1651;
+                this.state = 1658;
                 this.match(CypherParser.NODE);
-                this.state = 1652;
+                this.state = 1659;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -7901,11 +8028,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1654;
+                this.state = 1661;
                 this.propertyReference();
-                this.state = 1655;
+                this.state = 1662;
                 this.match(CypherParser.IS);
-                this.state = 1656;
+                this.state = 1663;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 63 || _la === 79)) {
                 this.errorHandler.recoverInline(this);
@@ -7914,7 +8041,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1657;
+                this.state = 1664;
                 this.typeName();
                 }
                 break;
@@ -7935,15 +8062,15 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReference(): PropertyReferenceContext {
         let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 260, CypherParser.RULE_propertyReference);
+        this.enterRule(localContext, 262, CypherParser.RULE_propertyReference);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1661;
+            this.state = 1668;
             this.variable();
-            this.state = 1662;
+            this.state = 1669;
             this.match(CypherParser.DOT);
-            this.state = 1663;
+            this.state = 1670;
             this.propertyKeyName();
             }
         }
@@ -7962,32 +8089,32 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReferenceList(): PropertyReferenceListContext {
         let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 262, CypherParser.RULE_propertyReferenceList);
+        this.enterRule(localContext, 264, CypherParser.RULE_propertyReferenceList);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1665;
+            this.state = 1672;
             this.match(CypherParser.LPAREN);
-            this.state = 1666;
+            this.state = 1673;
             this.propertyReference();
-            this.state = 1671;
+            this.state = 1678;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 98) {
                 {
                 {
-                this.state = 1667;
+                this.state = 1674;
                 this.match(CypherParser.COMMA);
-                this.state = 1668;
+                this.state = 1675;
                 this.propertyReference();
                 }
                 }
-                this.state = 1673;
+                this.state = 1680;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1674;
+            this.state = 1681;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -8006,37 +8133,37 @@ export class CypherParser extends antlr.Parser {
     }
     public typeName(): TypeNameContext {
         let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 264, CypherParser.RULE_typeName);
+        this.enterRule(localContext, 266, CypherParser.RULE_typeName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1676;
+            this.state = 1683;
             this.symbolicName();
-            this.state = 1681;
+            this.state = 1688;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 87) {
                 {
-                this.state = 1677;
+                this.state = 1684;
                 this.match(CypherParser.LT);
-                this.state = 1678;
+                this.state = 1685;
                 this.typeName();
-                this.state = 1679;
+                this.state = 1686;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1686;
+            this.state = 1693;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 104) {
                 {
-                this.state = 1683;
+                this.state = 1690;
                 this.match(CypherParser.LPAREN);
-                this.state = 1684;
+                this.state = 1691;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1685;
+                this.state = 1692;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -8058,23 +8185,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropConstraint(): DropConstraintContext {
         let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 266, CypherParser.RULE_dropConstraint);
+        this.enterRule(localContext, 268, CypherParser.RULE_dropConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1688;
+            this.state = 1695;
             this.match(CypherParser.DROP);
-            this.state = 1689;
+            this.state = 1696;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1690;
+            this.state = 1697;
             this.symbolicName();
-            this.state = 1692;
+            this.state = 1699;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1691;
+                this.state = 1698;
                 this.ifExists();
                 }
             }
@@ -8096,53 +8223,53 @@ export class CypherParser extends antlr.Parser {
     }
     public createIndex(): CreateIndexContext {
         let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 268, CypherParser.RULE_createIndex);
+        this.enterRule(localContext, 270, CypherParser.RULE_createIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1694;
+            this.state = 1701;
             this.match(CypherParser.CREATE);
-            this.state = 1696;
+            this.state = 1703;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 71) {
                 {
-                this.state = 1695;
+                this.state = 1702;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1698;
+            this.state = 1705;
             this.match(CypherParser.INDEX);
-            this.state = 1700;
+            this.state = 1707;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 209, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 210, this.context) ) {
             case 1:
                 {
-                this.state = 1699;
+                this.state = 1706;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1703;
+            this.state = 1710;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1702;
+                this.state = 1709;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1705;
+            this.state = 1712;
             this.indexTarget();
-            this.state = 1707;
+            this.state = 1714;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 75) {
                 {
-                this.state = 1706;
+                this.state = 1713;
                 this.where();
                 }
             }
@@ -8164,49 +8291,49 @@ export class CypherParser extends antlr.Parser {
     }
     public indexTarget(): IndexTargetContext {
         let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 270, CypherParser.RULE_indexTarget);
+        this.enterRule(localContext, 272, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1742;
+            this.state = 1749;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1709;
-                this.match(CypherParser.FOR);
-                this.state = 1710;
-                this.match(CypherParser.LPAREN);
-                this.state = 1711;
-                this.variable();
-                this.state = 1712;
-                this.nodeLabel();
-                this.state = 1713;
-                this.match(CypherParser.RPAREN);
-                this.state = 1714;
-                this.match(CypherParser.ON);
-                this.state = 1715;
-                this.match(CypherParser.LPAREN);
                 this.state = 1716;
-                this.propertyReference();
+                this.match(CypherParser.FOR);
+                this.state = 1717;
+                this.match(CypherParser.LPAREN);
+                this.state = 1718;
+                this.variable();
+                this.state = 1719;
+                this.nodeLabel();
+                this.state = 1720;
+                this.match(CypherParser.RPAREN);
                 this.state = 1721;
+                this.match(CypherParser.ON);
+                this.state = 1722;
+                this.match(CypherParser.LPAREN);
+                this.state = 1723;
+                this.propertyReference();
+                this.state = 1728;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 1717;
+                    this.state = 1724;
                     this.match(CypherParser.COMMA);
-                    this.state = 1718;
+                    this.state = 1725;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1723;
+                    this.state = 1730;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1724;
+                this.state = 1731;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -8214,41 +8341,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1726;
+                this.state = 1733;
                 this.match(CypherParser.ON);
-                this.state = 1728;
+                this.state = 1735;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 99) {
                     {
-                    this.state = 1727;
+                    this.state = 1734;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1730;
-                this.labelName();
-                this.state = 1731;
-                this.match(CypherParser.LPAREN);
-                this.state = 1732;
-                this.propertyKeyName();
                 this.state = 1737;
+                this.labelName();
+                this.state = 1738;
+                this.match(CypherParser.LPAREN);
+                this.state = 1739;
+                this.propertyKeyName();
+                this.state = 1744;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 1733;
+                    this.state = 1740;
                     this.match(CypherParser.COMMA);
-                    this.state = 1734;
+                    this.state = 1741;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1739;
+                    this.state = 1746;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1740;
+                this.state = 1747;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -8271,67 +8398,67 @@ export class CypherParser extends antlr.Parser {
     }
     public createSearchIndex(): CreateSearchIndexContext {
         let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 272, CypherParser.RULE_createSearchIndex);
+        this.enterRule(localContext, 274, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1744;
+            this.state = 1751;
             this.match(CypherParser.CREATE);
-            this.state = 1745;
+            this.state = 1752;
             localContext._searchKind = this.symbolicName();
-            this.state = 1746;
+            this.state = 1753;
             this.match(CypherParser.INDEX);
-            this.state = 1748;
+            this.state = 1755;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 216, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 217, this.context) ) {
             case 1:
                 {
-                this.state = 1747;
+                this.state = 1754;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1751;
+            this.state = 1758;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1750;
+                this.state = 1757;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1753;
-            this.match(CypherParser.FOR);
-            this.state = 1754;
-            this.match(CypherParser.LPAREN);
-            this.state = 1755;
-            this.variable();
-            this.state = 1756;
-            this.nodeLabel();
-            this.state = 1757;
-            this.match(CypherParser.RPAREN);
-            this.state = 1758;
-            this.match(CypherParser.ON);
             this.state = 1760;
+            this.match(CypherParser.FOR);
+            this.state = 1761;
+            this.match(CypherParser.LPAREN);
+            this.state = 1762;
+            this.variable();
+            this.state = 1763;
+            this.nodeLabel();
+            this.state = 1764;
+            this.match(CypherParser.RPAREN);
+            this.state = 1765;
+            this.match(CypherParser.ON);
+            this.state = 1767;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                 {
-                this.state = 1759;
+                this.state = 1766;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1762;
+            this.state = 1769;
             this.searchIndexProperties();
-            this.state = 1764;
+            this.state = 1771;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                 {
-                this.state = 1763;
+                this.state = 1770;
                 this.indexOptions();
                 }
             }
@@ -8353,63 +8480,63 @@ export class CypherParser extends antlr.Parser {
     }
     public searchIndexProperties(): SearchIndexPropertiesContext {
         let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 274, CypherParser.RULE_searchIndexProperties);
+        this.enterRule(localContext, 276, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1788;
+            this.state = 1795;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1766;
+                this.state = 1773;
                 this.match(CypherParser.LPAREN);
-                this.state = 1767;
+                this.state = 1774;
                 this.propertyReference();
-                this.state = 1772;
+                this.state = 1779;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 1768;
+                    this.state = 1775;
                     this.match(CypherParser.COMMA);
-                    this.state = 1769;
+                    this.state = 1776;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1774;
+                    this.state = 1781;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1775;
+                this.state = 1782;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1777;
+                this.state = 1784;
                 this.match(CypherParser.LBRACK);
-                this.state = 1778;
+                this.state = 1785;
                 this.propertyReference();
-                this.state = 1783;
+                this.state = 1790;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 1779;
+                    this.state = 1786;
                     this.match(CypherParser.COMMA);
-                    this.state = 1780;
+                    this.state = 1787;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1785;
+                    this.state = 1792;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1786;
+                this.state = 1793;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -8432,13 +8559,13 @@ export class CypherParser extends antlr.Parser {
     }
     public indexOptions(): IndexOptionsContext {
         let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 276, CypherParser.RULE_indexOptions);
+        this.enterRule(localContext, 278, CypherParser.RULE_indexOptions);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1790;
+            this.state = 1797;
             this.symbolicName();
-            this.state = 1791;
+            this.state = 1798;
             this.mapLiteral();
             }
         }
@@ -8457,23 +8584,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 278, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 280, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1793;
+            this.state = 1800;
             this.match(CypherParser.DROP);
-            this.state = 1794;
+            this.state = 1801;
             this.match(CypherParser.INDEX);
-            this.state = 1795;
+            this.state = 1802;
             this.symbolicName();
-            this.state = 1797;
+            this.state = 1804;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1796;
+                this.state = 1803;
                 this.ifExists();
                 }
             }
@@ -8495,15 +8622,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 280, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 282, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1799;
+            this.state = 1806;
             this.match(CypherParser.IF);
-            this.state = 1800;
+            this.state = 1807;
             this.match(CypherParser.NOT);
-            this.state = 1801;
+            this.state = 1808;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -8522,13 +8649,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 282, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 284, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1803;
+            this.state = 1810;
             this.match(CypherParser.IF);
-            this.state = 1804;
+            this.state = 1811;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -8547,9 +8674,9 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 284, CypherParser.RULE_variable);
+        this.enterRule(localContext, 286, CypherParser.RULE_variable);
         try {
-            this.state = 1808;
+            this.state = 1815;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -8592,7 +8719,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1806;
+                this.state = 1813;
                 this.symbolicName();
                 }
                 break;
@@ -8637,7 +8764,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1807;
+                this.state = 1814;
                 this.keywordVariable();
                 }
                 break;
@@ -8660,12 +8787,12 @@ export class CypherParser extends antlr.Parser {
     }
     public keywordVariable(): KeywordVariableContext {
         let localContext = new KeywordVariableContext(this.context, this.state);
-        this.enterRule(localContext, 286, CypherParser.RULE_keywordVariable);
+        this.enterRule(localContext, 288, CypherParser.RULE_keywordVariable);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1810;
+            this.state = 1817;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 31168310) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 60486261) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -8691,22 +8818,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 288, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 290, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1815;
+            this.state = 1822;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1812;
+                this.state = 1819;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1813;
+                this.state = 1820;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -8748,7 +8875,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1814;
+                this.state = 1821;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -8771,12 +8898,12 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 290, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 292, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1817;
+            this.state = 1824;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -8802,9 +8929,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 292, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 294, CypherParser.RULE_schemaName);
         try {
-            this.state = 1821;
+            this.state = 1828;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -8847,7 +8974,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1819;
+                this.state = 1826;
                 this.symbolicName();
                 }
                 break;
@@ -8895,7 +9022,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1820;
+                this.state = 1827;
                 this.reservedWord();
                 }
                 break;
@@ -8918,12 +9045,12 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 294, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 296, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1823;
+            this.state = 1830;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 194705013) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -8949,7 +9076,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,120,1826,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,120,1833,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -8973,727 +9100,731 @@ export class CypherParser extends antlr.Parser {
         7,131,2,132,7,132,2,133,7,133,2,134,7,134,2,135,7,135,2,136,7,136,
         2,137,7,137,2,138,7,138,2,139,7,139,2,140,7,140,2,141,7,141,2,142,
         7,142,2,143,7,143,2,144,7,144,2,145,7,145,2,146,7,146,2,147,7,147,
-        1,0,1,0,3,0,299,8,0,1,0,1,0,1,1,1,1,1,1,1,1,3,1,307,8,1,1,2,1,2,
-        4,2,311,8,2,11,2,12,2,312,1,2,3,2,316,8,2,1,2,1,2,4,2,320,8,2,11,
-        2,12,2,321,1,2,1,2,1,2,3,2,327,8,2,1,2,5,2,330,8,2,10,2,12,2,333,
-        9,2,3,2,335,8,2,1,3,1,3,1,3,1,3,3,3,341,8,3,1,4,1,4,1,4,1,4,1,4,
-        1,5,1,5,1,5,1,5,3,5,352,8,5,1,6,5,6,355,8,6,10,6,12,6,358,9,6,1,
-        6,1,6,5,6,362,8,6,10,6,12,6,365,9,6,1,6,5,6,368,8,6,10,6,12,6,371,
-        9,6,1,7,1,7,3,7,375,8,7,1,8,1,8,3,8,379,8,8,1,8,1,8,1,9,4,9,384,
-        8,9,11,9,12,9,385,1,10,1,10,1,10,1,10,1,10,1,11,1,11,1,11,1,11,1,
-        11,1,11,5,11,399,8,11,10,11,12,11,402,9,11,3,11,404,8,11,1,11,1,
-        11,1,12,5,12,409,8,12,10,12,12,12,412,9,12,1,12,1,12,1,13,1,13,1,
-        13,1,13,1,13,5,13,421,8,13,10,13,12,13,424,9,13,3,13,426,8,13,1,
-        13,1,13,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,
-        14,1,14,1,14,1,14,1,14,3,14,446,8,14,1,15,3,15,449,8,15,1,15,1,15,
-        1,15,5,15,454,8,15,10,15,12,15,457,9,15,1,15,3,15,460,8,15,1,16,
-        1,16,1,16,1,16,1,16,1,17,3,17,468,8,17,1,17,1,17,1,17,1,17,1,17,
-        1,17,5,17,476,8,17,10,17,12,17,479,9,17,3,17,481,8,17,1,17,3,17,
-        484,8,17,1,17,1,17,1,17,3,17,489,8,17,3,17,491,8,17,1,18,3,18,494,
-        8,18,1,18,1,18,3,18,498,8,18,1,18,1,18,1,18,1,18,3,18,504,8,18,1,
-        19,1,19,1,19,1,19,1,19,5,19,511,8,19,10,19,12,19,514,9,19,3,19,516,
-        8,19,1,19,1,19,1,20,1,20,1,20,5,20,523,8,20,10,20,12,20,526,9,20,
-        1,20,1,20,3,20,530,8,20,1,20,1,20,1,20,5,20,535,8,20,10,20,12,20,
-        538,9,20,3,20,540,8,20,1,21,1,21,1,21,1,21,1,21,1,21,1,21,1,21,3,
-        21,550,8,21,1,21,3,21,553,8,21,1,22,1,22,1,22,3,22,558,8,22,1,22,
-        1,22,1,22,1,22,3,22,564,8,22,3,22,566,8,22,1,23,1,23,1,23,1,23,1,
-        23,1,24,1,24,1,24,5,24,576,8,24,10,24,12,24,579,9,24,1,24,1,24,1,
-        25,1,25,1,25,5,25,586,8,25,10,25,12,25,589,9,25,1,25,3,25,592,8,
-        25,1,26,1,26,1,26,3,26,597,8,26,1,26,1,26,1,27,1,27,1,27,1,28,1,
-        28,1,28,5,28,607,8,28,10,28,12,28,610,9,28,1,29,1,29,1,29,1,29,1,
-        29,1,29,3,29,618,8,29,1,30,1,30,1,30,1,30,5,30,624,8,30,10,30,12,
-        30,627,9,30,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,
-        31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,3,31,651,
-        8,31,1,32,1,32,1,32,1,32,5,32,657,8,32,10,32,12,32,660,9,32,1,33,
-        1,33,1,33,1,33,1,33,1,33,1,33,1,33,1,33,3,33,671,8,33,1,34,3,34,
-        674,8,34,1,34,1,34,1,34,1,34,5,34,680,8,34,10,34,12,34,683,9,34,
-        1,35,1,35,1,35,1,35,1,35,1,35,1,35,4,35,692,8,35,11,35,12,35,693,
-        1,35,1,35,1,36,1,36,3,36,700,8,36,1,36,3,36,703,8,36,1,36,1,36,3,
-        36,707,8,36,1,36,3,36,710,8,36,1,37,1,37,1,38,1,38,1,38,1,38,5,38,
-        718,8,38,10,38,12,38,721,9,38,1,39,1,39,1,39,1,39,1,40,1,40,3,40,
-        729,8,40,1,40,1,40,1,41,1,41,1,41,3,41,736,8,41,1,42,1,42,1,42,1,
-        43,3,43,742,8,43,1,43,1,43,3,43,746,8,43,1,43,3,43,749,8,43,1,43,
-        3,43,752,8,43,1,44,1,44,1,44,5,44,757,8,44,10,44,12,44,760,9,44,
-        1,44,1,44,1,44,5,44,765,8,44,10,44,12,44,768,9,44,3,44,770,8,44,
-        1,45,1,45,1,45,3,45,775,8,45,1,46,1,46,1,46,1,46,1,46,5,46,782,8,
-        46,10,46,12,46,785,9,46,1,47,1,47,1,47,1,48,1,48,1,48,1,49,1,49,
-        3,49,795,8,49,1,50,1,50,1,50,1,51,1,51,1,51,5,51,803,8,51,10,51,
-        12,51,806,9,51,1,52,1,52,1,52,3,52,811,8,52,1,52,1,52,3,52,815,8,
-        52,1,52,1,52,1,52,3,52,820,8,52,1,52,1,52,1,52,3,52,825,8,52,1,53,
-        1,53,5,53,829,8,53,10,53,12,53,832,9,53,1,53,1,53,3,53,836,8,53,
-        1,53,5,53,839,8,53,10,53,12,53,842,9,53,1,53,1,53,3,53,846,8,53,
-        1,53,5,53,849,8,53,10,53,12,53,852,9,53,1,53,1,53,1,53,5,53,857,
-        8,53,10,53,12,53,860,9,53,1,53,1,53,1,53,5,53,865,8,53,10,53,12,
-        53,868,9,53,3,53,870,8,53,1,54,1,54,1,54,1,54,1,54,1,55,1,55,5,55,
-        879,8,55,10,55,12,55,882,9,55,1,55,1,55,1,55,1,55,1,55,1,55,3,55,
-        890,8,55,1,55,5,55,893,8,55,10,55,12,55,896,9,55,1,55,1,55,1,55,
-        1,55,3,55,902,8,55,1,55,1,55,1,55,3,55,907,8,55,1,55,1,55,3,55,911,
-        8,55,1,56,1,56,4,56,915,8,56,11,56,12,56,916,1,57,1,57,3,57,921,
-        8,57,1,57,1,57,3,57,925,8,57,1,57,3,57,928,8,57,1,57,1,57,3,57,932,
-        8,57,1,57,1,57,1,57,3,57,937,8,57,1,57,1,57,3,57,941,8,57,1,57,1,
-        57,3,57,945,8,57,1,57,1,57,3,57,949,8,57,1,58,1,58,1,58,1,59,1,59,
-        1,59,1,60,1,60,1,60,3,60,960,8,60,1,60,5,60,963,8,60,10,60,12,60,
-        966,9,60,1,61,1,61,1,61,5,61,971,8,61,10,61,12,61,974,9,61,1,62,
-        1,62,1,62,3,62,979,8,62,1,63,1,63,1,63,1,63,1,63,1,63,3,63,987,8,
-        63,1,64,1,64,3,64,991,8,64,1,64,1,64,1,64,1,64,1,64,1,64,3,64,999,
-        8,64,1,65,1,65,1,65,1,65,1,65,1,65,3,65,1007,8,65,1,65,1,65,1,65,
-        1,65,1,65,1,65,4,65,1015,8,65,11,65,12,65,1016,1,65,1,65,3,65,1021,
-        8,65,1,65,1,65,1,65,1,65,1,65,1,65,1,65,3,65,1030,8,65,1,65,1,65,
-        1,65,3,65,1035,8,65,1,66,1,66,3,66,1039,8,66,1,66,1,66,3,66,1043,
-        8,66,3,66,1045,8,66,1,66,1,66,1,66,3,66,1050,8,66,1,67,1,67,1,67,
-        3,67,1055,8,67,1,67,1,67,1,67,1,67,1,67,3,67,1062,8,67,1,67,1,67,
-        1,67,3,67,1067,8,67,1,67,1,67,1,67,1,67,3,67,1073,8,67,1,67,3,67,
-        1076,8,67,1,68,1,68,3,68,1080,8,68,1,68,1,68,3,68,1084,8,68,1,68,
-        3,68,1087,8,68,1,68,3,68,1090,8,68,1,68,1,68,3,68,1094,8,68,1,68,
-        1,68,1,69,1,69,3,69,1100,8,69,1,70,1,70,1,70,1,70,3,70,1106,8,70,
-        1,70,5,70,1109,8,70,10,70,12,70,1112,9,70,1,70,1,70,1,70,1,70,1,
-        70,1,70,5,70,1120,8,70,10,70,12,70,1123,9,70,3,70,1125,8,70,1,71,
-        4,71,1128,8,71,11,71,12,71,1129,1,72,1,72,1,72,1,72,3,72,1136,8,
-        72,1,73,1,73,3,73,1140,8,73,1,73,1,73,1,73,1,73,1,74,1,74,3,74,1148,
-        8,74,1,74,1,74,3,74,1152,8,74,3,74,1154,8,74,1,74,1,74,3,74,1158,
-        8,74,3,74,1160,8,74,1,75,3,75,1163,8,75,1,75,1,75,1,76,1,76,1,77,
-        1,77,1,78,1,78,4,78,1173,8,78,11,78,12,78,1174,1,79,1,79,1,80,1,
-        80,1,80,5,80,1182,8,80,10,80,12,80,1185,9,80,1,81,1,81,1,81,5,81,
-        1190,8,81,10,81,12,81,1193,9,81,1,82,1,82,1,82,5,82,1198,8,82,10,
-        82,12,82,1201,9,82,1,83,5,83,1204,8,83,10,83,12,83,1207,9,83,1,83,
-        1,83,1,84,1,84,1,84,1,84,5,84,1215,8,84,10,84,12,84,1218,9,84,1,
-        85,1,85,1,86,1,86,5,86,1224,8,86,10,86,12,86,1227,9,86,1,87,1,87,
-        1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,
-        1,87,1,87,1,87,1,87,3,87,1248,8,87,1,87,1,87,3,87,1252,8,87,1,87,
-        1,87,1,87,3,87,1257,8,87,1,87,3,87,1260,8,87,1,87,3,87,1263,8,87,
-        1,88,1,88,1,88,5,88,1268,8,88,10,88,12,88,1271,9,88,1,89,4,89,1274,
-        8,89,11,89,12,89,1275,1,89,1,89,1,89,1,89,3,89,1282,8,89,1,89,1,
-        89,1,89,1,89,3,89,1288,8,89,1,89,1,89,1,89,3,89,1293,8,89,1,90,1,
-        90,3,90,1297,8,90,1,91,1,91,1,91,1,91,5,91,1303,8,91,10,91,12,91,
-        1306,9,91,1,92,1,92,1,93,1,93,1,93,1,93,5,93,1314,8,93,10,93,12,
-        93,1317,9,93,1,94,1,94,1,95,1,95,1,95,5,95,1324,8,95,10,95,12,95,
-        1327,9,95,1,96,5,96,1330,8,96,10,96,12,96,1333,9,96,1,96,1,96,1,
-        97,1,97,1,97,5,97,1340,8,97,10,97,12,97,1343,9,97,1,97,1,97,3,97,
-        1347,8,97,1,98,1,98,1,98,1,98,1,98,1,98,3,98,1355,8,98,1,98,1,98,
-        3,98,1359,8,98,1,98,3,98,1362,8,98,1,99,1,99,1,99,1,100,1,100,1,
-        100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,
-        1,100,1,100,3,100,1382,8,100,1,101,1,101,1,101,1,101,1,101,1,102,
-        1,102,3,102,1391,8,102,1,102,4,102,1394,8,102,11,102,12,102,1395,
-        1,102,1,102,3,102,1400,8,102,1,102,1,102,1,103,1,103,1,103,1,103,
-        5,103,1408,8,103,10,103,12,103,1411,9,103,1,103,1,103,1,103,1,104,
-        1,104,1,104,1,104,1,104,3,104,1421,8,104,1,105,1,105,1,105,1,105,
-        3,105,1427,8,105,1,105,1,105,1,106,1,106,1,106,1,106,3,106,1435,
-        8,106,1,106,1,106,1,106,3,106,1440,8,106,1,106,1,106,1,106,1,106,
-        1,107,1,107,1,107,1,107,1,107,1,108,1,108,1,109,1,109,1,109,1,109,
-        1,109,3,109,1458,8,109,1,110,1,110,1,110,1,110,1,110,1,110,1,110,
-        1,110,1,110,1,110,1,110,1,110,1,110,1,111,1,111,1,111,1,111,1,111,
-        3,111,1478,8,111,3,111,1480,8,111,1,111,1,111,1,112,1,112,1,112,
-        1,112,1,113,1,113,1,113,3,113,1491,8,113,1,113,3,113,1494,8,113,
-        1,113,1,113,1,113,1,113,1,114,1,114,1,114,3,114,1503,8,114,1,114,
-        1,114,1,114,5,114,1508,8,114,10,114,12,114,1511,9,114,3,114,1513,
-        8,114,1,114,1,114,1,115,1,115,1,115,1,116,1,116,1,116,5,116,1523,
-        8,116,10,116,12,116,1526,9,116,1,117,1,117,1,117,1,117,1,117,5,117,
-        1533,8,117,10,117,12,117,1536,9,117,3,117,1538,8,117,1,117,1,117,
-        1,118,1,118,1,118,1,118,1,118,1,118,1,118,1,118,1,118,3,118,1551,
-        8,118,1,119,1,119,1,119,3,119,1556,8,119,1,120,1,120,1,120,1,120,
-        1,120,1,120,3,120,1564,8,120,1,121,1,121,1,122,1,122,3,122,1570,
-        8,122,1,123,1,123,1,124,1,124,1,124,1,124,5,124,1578,8,124,10,124,
-        12,124,1581,9,124,3,124,1583,8,124,1,124,1,124,1,125,1,125,1,125,
-        1,125,1,125,1,125,1,125,1,125,1,125,5,125,1596,8,125,10,125,12,125,
-        1599,9,125,3,125,1601,8,125,1,125,1,125,1,126,1,126,1,127,1,127,
-        1,127,1,127,1,127,3,127,1612,8,127,1,128,1,128,1,128,3,128,1617,
-        8,128,1,128,3,128,1620,8,128,1,128,1,128,1,128,1,128,1,128,1,128,
-        1,128,1,128,3,128,1630,8,128,1,129,1,129,1,129,1,129,1,129,1,129,
-        1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,
-        1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,
-        3,129,1660,8,129,1,130,1,130,1,130,1,130,1,131,1,131,1,131,1,131,
-        5,131,1670,8,131,10,131,12,131,1673,9,131,1,131,1,131,1,132,1,132,
-        1,132,1,132,1,132,3,132,1682,8,132,1,132,1,132,1,132,3,132,1687,
-        8,132,1,133,1,133,1,133,1,133,3,133,1693,8,133,1,134,1,134,3,134,
-        1697,8,134,1,134,1,134,3,134,1701,8,134,1,134,3,134,1704,8,134,1,
-        134,1,134,3,134,1708,8,134,1,135,1,135,1,135,1,135,1,135,1,135,1,
-        135,1,135,1,135,1,135,5,135,1720,8,135,10,135,12,135,1723,9,135,
-        1,135,1,135,1,135,1,135,3,135,1729,8,135,1,135,1,135,1,135,1,135,
-        1,135,5,135,1736,8,135,10,135,12,135,1739,9,135,1,135,1,135,3,135,
-        1743,8,135,1,136,1,136,1,136,1,136,3,136,1749,8,136,1,136,3,136,
-        1752,8,136,1,136,1,136,1,136,1,136,1,136,1,136,1,136,3,136,1761,
-        8,136,1,136,1,136,3,136,1765,8,136,1,137,1,137,1,137,1,137,5,137,
-        1771,8,137,10,137,12,137,1774,9,137,1,137,1,137,1,137,1,137,1,137,
-        1,137,5,137,1782,8,137,10,137,12,137,1785,9,137,1,137,1,137,3,137,
-        1789,8,137,1,138,1,138,1,138,1,139,1,139,1,139,1,139,3,139,1798,
-        8,139,1,140,1,140,1,140,1,140,1,141,1,141,1,141,1,142,1,142,3,142,
-        1809,8,142,1,143,1,143,1,144,1,144,1,144,3,144,1816,8,144,1,145,
-        1,145,1,146,1,146,3,146,1822,8,146,1,147,1,147,1,147,0,0,148,0,2,
-        4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,
-        50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,
-        94,96,98,100,102,104,106,108,110,112,114,116,118,120,122,124,126,
-        128,130,132,134,136,138,140,142,144,146,148,150,152,154,156,158,
-        160,162,164,166,168,170,172,174,176,178,180,182,184,186,188,190,
-        192,194,196,198,200,202,204,206,208,210,212,214,216,218,220,222,
-        224,226,228,230,232,234,236,238,240,242,244,246,248,250,252,254,
-        256,258,260,262,264,266,268,270,272,274,276,278,280,282,284,286,
-        288,290,292,294,0,21,2,0,1,1,20,20,2,0,15,15,32,32,2,0,19,19,31,
-        31,2,0,58,58,69,69,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,83,88,2,0,63,
-        63,79,79,2,0,89,90,101,101,1,0,91,93,1,0,89,90,4,0,1,1,3,3,43,43,
-        56,56,2,0,13,14,25,25,1,0,65,67,2,0,26,26,62,62,1,0,110,112,2,0,
-        27,27,47,47,2,0,6,6,53,53,18,0,1,2,4,5,8,10,12,12,15,17,19,20,22,
-        24,35,35,37,37,39,41,44,44,47,50,52,52,54,55,58,60,70,70,72,72,74,
-        78,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,34,36,36,38,38,
-        42,43,46,46,51,51,53,53,56,57,61,61,63,69,71,71,73,73,20,0,1,2,4,
-        5,8,10,12,12,15,17,19,20,22,24,26,26,35,35,37,37,39,41,44,45,47,
-        50,52,52,54,55,58,60,62,62,70,70,72,72,74,78,1982,0,296,1,0,0,0,
-        2,306,1,0,0,0,4,334,1,0,0,0,6,340,1,0,0,0,8,342,1,0,0,0,10,351,1,
-        0,0,0,12,356,1,0,0,0,14,374,1,0,0,0,16,376,1,0,0,0,18,383,1,0,0,
-        0,20,387,1,0,0,0,22,392,1,0,0,0,24,410,1,0,0,0,26,415,1,0,0,0,28,
-        445,1,0,0,0,30,448,1,0,0,0,32,461,1,0,0,0,34,467,1,0,0,0,36,493,
-        1,0,0,0,38,505,1,0,0,0,40,539,1,0,0,0,42,552,1,0,0,0,44,565,1,0,
-        0,0,46,567,1,0,0,0,48,577,1,0,0,0,50,582,1,0,0,0,52,596,1,0,0,0,
-        54,600,1,0,0,0,56,603,1,0,0,0,58,617,1,0,0,0,60,619,1,0,0,0,62,650,
-        1,0,0,0,64,652,1,0,0,0,66,670,1,0,0,0,68,673,1,0,0,0,70,684,1,0,
-        0,0,72,709,1,0,0,0,74,711,1,0,0,0,76,713,1,0,0,0,78,722,1,0,0,0,
-        80,726,1,0,0,0,82,732,1,0,0,0,84,737,1,0,0,0,86,741,1,0,0,0,88,769,
-        1,0,0,0,90,771,1,0,0,0,92,776,1,0,0,0,94,786,1,0,0,0,96,789,1,0,
-        0,0,98,792,1,0,0,0,100,796,1,0,0,0,102,799,1,0,0,0,104,824,1,0,0,
-        0,106,869,1,0,0,0,108,871,1,0,0,0,110,910,1,0,0,0,112,912,1,0,0,
-        0,114,948,1,0,0,0,116,950,1,0,0,0,118,953,1,0,0,0,120,956,1,0,0,
-        0,122,967,1,0,0,0,124,978,1,0,0,0,126,986,1,0,0,0,128,998,1,0,0,
-        0,130,1034,1,0,0,0,132,1049,1,0,0,0,134,1075,1,0,0,0,136,1077,1,
-        0,0,0,138,1099,1,0,0,0,140,1124,1,0,0,0,142,1127,1,0,0,0,144,1135,
-        1,0,0,0,146,1137,1,0,0,0,148,1159,1,0,0,0,150,1162,1,0,0,0,152,1166,
-        1,0,0,0,154,1168,1,0,0,0,156,1170,1,0,0,0,158,1176,1,0,0,0,160,1178,
-        1,0,0,0,162,1186,1,0,0,0,164,1194,1,0,0,0,166,1205,1,0,0,0,168,1210,
-        1,0,0,0,170,1219,1,0,0,0,172,1221,1,0,0,0,174,1262,1,0,0,0,176,1264,
-        1,0,0,0,178,1273,1,0,0,0,180,1296,1,0,0,0,182,1298,1,0,0,0,184,1307,
-        1,0,0,0,186,1309,1,0,0,0,188,1318,1,0,0,0,190,1320,1,0,0,0,192,1331,
-        1,0,0,0,194,1336,1,0,0,0,196,1361,1,0,0,0,198,1363,1,0,0,0,200,1381,
-        1,0,0,0,202,1383,1,0,0,0,204,1388,1,0,0,0,206,1403,1,0,0,0,208,1420,
-        1,0,0,0,210,1422,1,0,0,0,212,1430,1,0,0,0,214,1445,1,0,0,0,216,1450,
-        1,0,0,0,218,1452,1,0,0,0,220,1459,1,0,0,0,222,1472,1,0,0,0,224,1483,
-        1,0,0,0,226,1487,1,0,0,0,228,1499,1,0,0,0,230,1516,1,0,0,0,232,1524,
-        1,0,0,0,234,1527,1,0,0,0,236,1550,1,0,0,0,238,1552,1,0,0,0,240,1563,
-        1,0,0,0,242,1565,1,0,0,0,244,1569,1,0,0,0,246,1571,1,0,0,0,248,1573,
-        1,0,0,0,250,1586,1,0,0,0,252,1604,1,0,0,0,254,1611,1,0,0,0,256,1613,
-        1,0,0,0,258,1659,1,0,0,0,260,1661,1,0,0,0,262,1665,1,0,0,0,264,1676,
-        1,0,0,0,266,1688,1,0,0,0,268,1694,1,0,0,0,270,1742,1,0,0,0,272,1744,
-        1,0,0,0,274,1788,1,0,0,0,276,1790,1,0,0,0,278,1793,1,0,0,0,280,1799,
-        1,0,0,0,282,1803,1,0,0,0,284,1808,1,0,0,0,286,1810,1,0,0,0,288,1815,
-        1,0,0,0,290,1817,1,0,0,0,292,1821,1,0,0,0,294,1823,1,0,0,0,296,298,
-        3,2,1,0,297,299,5,100,0,0,298,297,1,0,0,0,298,299,1,0,0,0,299,300,
-        1,0,0,0,300,301,5,0,0,1,301,1,1,0,0,0,302,307,3,8,4,0,303,307,3,
-        254,127,0,304,307,3,4,2,0,305,307,3,12,6,0,306,302,1,0,0,0,306,303,
-        1,0,0,0,306,304,1,0,0,0,306,305,1,0,0,0,307,3,1,0,0,0,308,310,5,
-        57,0,0,309,311,3,6,3,0,310,309,1,0,0,0,311,312,1,0,0,0,312,310,1,
-        0,0,0,312,313,1,0,0,0,313,315,1,0,0,0,314,316,3,100,50,0,315,314,
-        1,0,0,0,315,316,1,0,0,0,316,335,1,0,0,0,317,319,5,57,0,0,318,320,
-        3,6,3,0,319,318,1,0,0,0,320,321,1,0,0,0,321,319,1,0,0,0,321,322,
-        1,0,0,0,322,323,1,0,0,0,323,324,5,78,0,0,324,326,3,86,43,0,325,327,
-        3,100,50,0,326,325,1,0,0,0,326,327,1,0,0,0,327,331,1,0,0,0,328,330,
-        3,28,14,0,329,328,1,0,0,0,330,333,1,0,0,0,331,329,1,0,0,0,331,332,
-        1,0,0,0,332,335,1,0,0,0,333,331,1,0,0,0,334,308,1,0,0,0,334,317,
-        1,0,0,0,335,5,1,0,0,0,336,341,3,288,144,0,337,341,5,1,0,0,338,341,
-        5,35,0,0,339,341,5,8,0,0,340,336,1,0,0,0,340,337,1,0,0,0,340,338,
-        1,0,0,0,340,339,1,0,0,0,341,7,1,0,0,0,342,343,5,55,0,0,343,344,3,
-        288,144,0,344,345,5,86,0,0,345,346,3,10,5,0,346,9,1,0,0,0,347,352,
-        5,114,0,0,348,352,3,244,122,0,349,352,3,242,121,0,350,352,3,288,
-        144,0,351,347,1,0,0,0,351,348,1,0,0,0,351,349,1,0,0,0,351,350,1,
-        0,0,0,352,11,1,0,0,0,353,355,3,14,7,0,354,353,1,0,0,0,355,358,1,
-        0,0,0,356,354,1,0,0,0,356,357,1,0,0,0,357,359,1,0,0,0,358,356,1,
-        0,0,0,359,363,3,18,9,0,360,362,3,16,8,0,361,360,1,0,0,0,362,365,
-        1,0,0,0,363,361,1,0,0,0,363,364,1,0,0,0,364,369,1,0,0,0,365,363,
-        1,0,0,0,366,368,3,14,7,0,367,366,1,0,0,0,368,371,1,0,0,0,369,367,
-        1,0,0,0,369,370,1,0,0,0,370,13,1,0,0,0,371,369,1,0,0,0,372,375,3,
-        20,10,0,373,375,3,22,11,0,374,372,1,0,0,0,374,373,1,0,0,0,375,15,
-        1,0,0,0,376,378,5,70,0,0,377,379,7,0,0,0,378,377,1,0,0,0,378,379,
-        1,0,0,0,379,380,1,0,0,0,380,381,3,18,9,0,381,17,1,0,0,0,382,384,
-        3,28,14,0,383,382,1,0,0,0,384,385,1,0,0,0,385,383,1,0,0,0,385,386,
-        1,0,0,0,386,19,1,0,0,0,387,388,5,4,0,0,388,389,5,46,0,0,389,390,
-        5,61,0,0,390,391,3,158,79,0,391,21,1,0,0,0,392,393,5,73,0,0,393,
-        394,3,230,115,0,394,403,5,104,0,0,395,400,3,158,79,0,396,397,5,98,
-        0,0,397,399,3,158,79,0,398,396,1,0,0,0,399,402,1,0,0,0,400,398,1,
-        0,0,0,400,401,1,0,0,0,401,404,1,0,0,0,402,400,1,0,0,0,403,395,1,
-        0,0,0,403,404,1,0,0,0,404,405,1,0,0,0,405,406,5,105,0,0,406,23,1,
-        0,0,0,407,409,3,26,13,0,408,407,1,0,0,0,409,412,1,0,0,0,410,408,
-        1,0,0,0,410,411,1,0,0,0,411,413,1,0,0,0,412,410,1,0,0,0,413,414,
-        5,0,0,1,414,25,1,0,0,0,415,416,3,230,115,0,416,425,5,104,0,0,417,
-        422,3,158,79,0,418,419,5,98,0,0,419,421,3,158,79,0,420,418,1,0,0,
-        0,421,424,1,0,0,0,422,420,1,0,0,0,422,423,1,0,0,0,423,426,1,0,0,
-        0,424,422,1,0,0,0,425,417,1,0,0,0,425,426,1,0,0,0,426,427,1,0,0,
-        0,427,428,5,105,0,0,428,27,1,0,0,0,429,446,3,30,15,0,430,446,3,32,
-        16,0,431,446,3,36,18,0,432,446,3,34,17,0,433,446,3,54,27,0,434,446,
-        3,56,28,0,435,446,3,60,30,0,436,446,3,64,32,0,437,446,3,68,34,0,
-        438,446,3,82,41,0,439,446,3,84,42,0,440,446,3,70,35,0,441,446,3,
-        74,37,0,442,446,3,72,36,0,443,446,3,76,38,0,444,446,3,80,40,0,445,
-        429,1,0,0,0,445,430,1,0,0,0,445,431,1,0,0,0,445,432,1,0,0,0,445,
-        433,1,0,0,0,445,434,1,0,0,0,445,435,1,0,0,0,445,436,1,0,0,0,445,
-        437,1,0,0,0,445,438,1,0,0,0,445,439,1,0,0,0,445,440,1,0,0,0,445,
-        441,1,0,0,0,445,442,1,0,0,0,445,443,1,0,0,0,445,444,1,0,0,0,446,
-        29,1,0,0,0,447,449,5,48,0,0,448,447,1,0,0,0,448,449,1,0,0,0,449,
-        450,1,0,0,0,450,451,5,40,0,0,451,455,3,102,51,0,452,454,3,14,7,0,
-        453,452,1,0,0,0,454,457,1,0,0,0,455,453,1,0,0,0,455,456,1,0,0,0,
-        456,459,1,0,0,0,457,455,1,0,0,0,458,460,3,100,50,0,459,458,1,0,0,
-        0,459,460,1,0,0,0,460,31,1,0,0,0,461,462,5,72,0,0,462,463,3,158,
-        79,0,463,464,5,4,0,0,464,465,3,284,142,0,465,33,1,0,0,0,466,468,
-        5,48,0,0,467,466,1,0,0,0,467,468,1,0,0,0,468,469,1,0,0,0,469,470,
-        5,9,0,0,470,483,3,48,24,0,471,480,5,104,0,0,472,477,3,158,79,0,473,
-        474,5,98,0,0,474,476,3,158,79,0,475,473,1,0,0,0,476,479,1,0,0,0,
-        477,475,1,0,0,0,477,478,1,0,0,0,478,481,1,0,0,0,479,477,1,0,0,0,
-        480,472,1,0,0,0,480,481,1,0,0,0,481,482,1,0,0,0,482,484,5,105,0,
-        0,483,471,1,0,0,0,483,484,1,0,0,0,484,490,1,0,0,0,485,488,5,78,0,
-        0,486,489,5,91,0,0,487,489,3,50,25,0,488,486,1,0,0,0,488,487,1,0,
-        0,0,489,491,1,0,0,0,490,485,1,0,0,0,490,491,1,0,0,0,491,35,1,0,0,
-        0,492,494,5,48,0,0,493,492,1,0,0,0,493,494,1,0,0,0,494,495,1,0,0,
-        0,495,497,5,9,0,0,496,498,3,38,19,0,497,496,1,0,0,0,497,498,1,0,
-        0,0,498,499,1,0,0,0,499,500,5,108,0,0,500,501,3,12,6,0,501,503,5,
-        109,0,0,502,504,3,40,20,0,503,502,1,0,0,0,503,504,1,0,0,0,504,37,
-        1,0,0,0,505,515,5,104,0,0,506,516,5,91,0,0,507,512,3,284,142,0,508,
-        509,5,98,0,0,509,511,3,284,142,0,510,508,1,0,0,0,511,514,1,0,0,0,
-        512,510,1,0,0,0,512,513,1,0,0,0,513,516,1,0,0,0,514,512,1,0,0,0,
-        515,506,1,0,0,0,515,507,1,0,0,0,515,516,1,0,0,0,516,517,1,0,0,0,
-        517,518,5,105,0,0,518,39,1,0,0,0,519,520,5,35,0,0,520,524,3,288,
-        144,0,521,523,3,42,21,0,522,521,1,0,0,0,523,526,1,0,0,0,524,522,
-        1,0,0,0,524,525,1,0,0,0,525,540,1,0,0,0,526,524,1,0,0,0,527,529,
-        5,35,0,0,528,530,3,158,79,0,529,528,1,0,0,0,529,530,1,0,0,0,530,
-        531,1,0,0,0,531,532,3,288,144,0,532,536,3,288,144,0,533,535,3,42,
-        21,0,534,533,1,0,0,0,535,538,1,0,0,0,536,534,1,0,0,0,536,537,1,0,
-        0,0,537,540,1,0,0,0,538,536,1,0,0,0,539,519,1,0,0,0,539,527,1,0,
-        0,0,540,41,1,0,0,0,541,542,5,46,0,0,542,543,3,158,79,0,543,544,3,
-        288,144,0,544,553,1,0,0,0,545,546,5,47,0,0,546,547,3,288,144,0,547,
-        549,3,288,144,0,548,550,3,44,22,0,549,548,1,0,0,0,549,550,1,0,0,
-        0,550,553,1,0,0,0,551,553,3,46,23,0,552,541,1,0,0,0,552,545,1,0,
-        0,0,552,551,1,0,0,0,553,43,1,0,0,0,554,555,5,60,0,0,555,566,3,288,
-        144,0,556,558,5,27,0,0,557,556,1,0,0,0,557,558,1,0,0,0,558,559,1,
-        0,0,0,559,560,3,158,79,0,560,563,3,288,144,0,561,562,5,60,0,0,562,
-        564,3,288,144,0,563,561,1,0,0,0,563,564,1,0,0,0,564,566,1,0,0,0,
-        565,554,1,0,0,0,565,557,1,0,0,0,566,45,1,0,0,0,567,568,3,288,144,
-        0,568,569,3,288,144,0,569,570,5,4,0,0,570,571,3,284,142,0,571,47,
-        1,0,0,0,572,573,3,292,146,0,573,574,5,97,0,0,574,576,1,0,0,0,575,
-        572,1,0,0,0,576,579,1,0,0,0,577,575,1,0,0,0,577,578,1,0,0,0,578,
-        580,1,0,0,0,579,577,1,0,0,0,580,581,3,292,146,0,581,49,1,0,0,0,582,
-        587,3,52,26,0,583,584,5,98,0,0,584,586,3,52,26,0,585,583,1,0,0,0,
-        586,589,1,0,0,0,587,585,1,0,0,0,587,588,1,0,0,0,588,591,1,0,0,0,
-        589,587,1,0,0,0,590,592,3,100,50,0,591,590,1,0,0,0,591,592,1,0,0,
-        0,592,51,1,0,0,0,593,594,3,288,144,0,594,595,5,4,0,0,595,597,1,0,
-        0,0,596,593,1,0,0,0,596,597,1,0,0,0,597,598,1,0,0,0,598,599,3,284,
-        142,0,599,53,1,0,0,0,600,601,7,1,0,0,601,602,3,102,51,0,602,55,1,
-        0,0,0,603,604,5,41,0,0,604,608,3,104,52,0,605,607,3,58,29,0,606,
-        605,1,0,0,0,607,610,1,0,0,0,608,606,1,0,0,0,608,609,1,0,0,0,609,
-        57,1,0,0,0,610,608,1,0,0,0,611,612,5,47,0,0,612,613,5,40,0,0,613,
-        618,3,60,30,0,614,615,5,47,0,0,615,616,5,15,0,0,616,618,3,60,30,
-        0,617,611,1,0,0,0,617,614,1,0,0,0,618,59,1,0,0,0,619,620,5,55,0,
-        0,620,625,3,62,31,0,621,622,5,98,0,0,622,624,3,62,31,0,623,621,1,
-        0,0,0,624,627,1,0,0,0,625,623,1,0,0,0,625,626,1,0,0,0,626,61,1,0,
-        0,0,627,625,1,0,0,0,628,629,3,156,78,0,629,630,5,86,0,0,630,631,
-        3,158,79,0,631,651,1,0,0,0,632,633,3,284,142,0,633,634,5,86,0,0,
-        634,635,3,158,79,0,635,651,1,0,0,0,636,637,3,284,142,0,637,638,5,
-        81,0,0,638,639,3,158,79,0,639,651,1,0,0,0,640,641,3,284,142,0,641,
-        642,3,142,71,0,642,651,1,0,0,0,643,644,3,200,100,0,644,645,5,106,
-        0,0,645,646,3,158,79,0,646,647,5,107,0,0,647,648,5,86,0,0,648,649,
-        3,158,79,0,649,651,1,0,0,0,650,628,1,0,0,0,650,632,1,0,0,0,650,636,
-        1,0,0,0,650,640,1,0,0,0,650,643,1,0,0,0,651,63,1,0,0,0,652,653,5,
-        52,0,0,653,658,3,66,33,0,654,655,5,98,0,0,655,657,3,66,33,0,656,
-        654,1,0,0,0,657,660,1,0,0,0,658,656,1,0,0,0,658,659,1,0,0,0,659,
-        65,1,0,0,0,660,658,1,0,0,0,661,662,3,284,142,0,662,663,3,142,71,
-        0,663,671,1,0,0,0,664,671,3,156,78,0,665,666,3,200,100,0,666,667,
-        5,106,0,0,667,668,3,158,79,0,668,669,5,107,0,0,669,671,1,0,0,0,670,
-        661,1,0,0,0,670,664,1,0,0,0,670,665,1,0,0,0,671,67,1,0,0,0,672,674,
-        7,2,0,0,673,672,1,0,0,0,673,674,1,0,0,0,674,675,1,0,0,0,675,676,
-        5,16,0,0,676,681,3,158,79,0,677,678,5,98,0,0,678,680,3,158,79,0,
-        679,677,1,0,0,0,680,683,1,0,0,0,681,679,1,0,0,0,681,682,1,0,0,0,
-        682,69,1,0,0,0,683,681,1,0,0,0,684,685,5,28,0,0,685,686,5,104,0,
-        0,686,687,3,284,142,0,687,688,5,35,0,0,688,689,3,158,79,0,689,691,
-        5,102,0,0,690,692,3,28,14,0,691,690,1,0,0,0,692,693,1,0,0,0,693,
-        691,1,0,0,0,693,694,1,0,0,0,694,695,1,0,0,0,695,696,5,105,0,0,696,
-        71,1,0,0,0,697,699,3,92,46,0,698,700,3,94,47,0,699,698,1,0,0,0,699,
-        700,1,0,0,0,700,702,1,0,0,0,701,703,3,96,48,0,702,701,1,0,0,0,702,
-        703,1,0,0,0,703,710,1,0,0,0,704,706,3,94,47,0,705,707,3,96,48,0,
-        706,705,1,0,0,0,706,707,1,0,0,0,707,710,1,0,0,0,708,710,3,96,48,
-        0,709,697,1,0,0,0,709,704,1,0,0,0,709,708,1,0,0,0,710,73,1,0,0,0,
-        711,712,5,29,0,0,712,75,1,0,0,0,713,714,5,30,0,0,714,719,3,78,39,
-        0,715,716,5,98,0,0,716,718,3,78,39,0,717,715,1,0,0,0,718,721,1,0,
-        0,0,719,717,1,0,0,0,719,720,1,0,0,0,720,77,1,0,0,0,721,719,1,0,0,
-        0,722,723,3,284,142,0,723,724,5,86,0,0,724,725,3,158,79,0,725,79,
-        1,0,0,0,726,728,5,33,0,0,727,729,5,75,0,0,728,727,1,0,0,0,728,729,
-        1,0,0,0,729,730,1,0,0,0,730,731,3,158,79,0,731,81,1,0,0,0,732,733,
-        5,76,0,0,733,735,3,86,43,0,734,736,3,100,50,0,735,734,1,0,0,0,735,
-        736,1,0,0,0,736,83,1,0,0,0,737,738,5,54,0,0,738,739,3,86,43,0,739,
-        85,1,0,0,0,740,742,5,20,0,0,741,740,1,0,0,0,741,742,1,0,0,0,742,
-        743,1,0,0,0,743,745,3,88,44,0,744,746,3,92,46,0,745,744,1,0,0,0,
-        745,746,1,0,0,0,746,748,1,0,0,0,747,749,3,94,47,0,748,747,1,0,0,
-        0,748,749,1,0,0,0,749,751,1,0,0,0,750,752,3,96,48,0,751,750,1,0,
-        0,0,751,752,1,0,0,0,752,87,1,0,0,0,753,758,5,91,0,0,754,755,5,98,
-        0,0,755,757,3,90,45,0,756,754,1,0,0,0,757,760,1,0,0,0,758,756,1,
-        0,0,0,758,759,1,0,0,0,759,770,1,0,0,0,760,758,1,0,0,0,761,766,3,
-        90,45,0,762,763,5,98,0,0,763,765,3,90,45,0,764,762,1,0,0,0,765,768,
-        1,0,0,0,766,764,1,0,0,0,766,767,1,0,0,0,767,770,1,0,0,0,768,766,
-        1,0,0,0,769,753,1,0,0,0,769,761,1,0,0,0,770,89,1,0,0,0,771,774,3,
-        158,79,0,772,773,5,4,0,0,773,775,3,284,142,0,774,772,1,0,0,0,774,
-        775,1,0,0,0,775,91,1,0,0,0,776,777,5,50,0,0,777,778,5,8,0,0,778,
-        783,3,98,49,0,779,780,5,98,0,0,780,782,3,98,49,0,781,779,1,0,0,0,
-        782,785,1,0,0,0,783,781,1,0,0,0,783,784,1,0,0,0,784,93,1,0,0,0,785,
-        783,1,0,0,0,786,787,7,3,0,0,787,788,3,158,79,0,788,95,1,0,0,0,789,
-        790,5,39,0,0,790,791,3,158,79,0,791,97,1,0,0,0,792,794,3,158,79,
-        0,793,795,7,4,0,0,794,793,1,0,0,0,794,795,1,0,0,0,795,99,1,0,0,0,
-        796,797,5,75,0,0,797,798,3,158,79,0,798,101,1,0,0,0,799,804,3,104,
-        52,0,800,801,5,98,0,0,801,803,3,104,52,0,802,800,1,0,0,0,803,806,
-        1,0,0,0,804,802,1,0,0,0,804,805,1,0,0,0,805,103,1,0,0,0,806,804,
-        1,0,0,0,807,808,3,284,142,0,808,809,5,86,0,0,809,811,1,0,0,0,810,
-        807,1,0,0,0,810,811,1,0,0,0,811,814,1,0,0,0,812,815,3,110,55,0,813,
-        815,3,108,54,0,814,812,1,0,0,0,814,813,1,0,0,0,815,825,1,0,0,0,816,
-        817,3,284,142,0,817,818,5,86,0,0,818,820,1,0,0,0,819,816,1,0,0,0,
-        819,820,1,0,0,0,820,821,1,0,0,0,821,822,3,106,53,0,822,823,3,110,
-        55,0,823,825,1,0,0,0,824,810,1,0,0,0,824,819,1,0,0,0,825,105,1,0,
-        0,0,826,830,5,1,0,0,827,829,3,288,144,0,828,827,1,0,0,0,829,832,
-        1,0,0,0,830,828,1,0,0,0,830,831,1,0,0,0,831,870,1,0,0,0,832,830,
-        1,0,0,0,833,835,5,3,0,0,834,836,3,246,123,0,835,834,1,0,0,0,835,
-        836,1,0,0,0,836,840,1,0,0,0,837,839,3,288,144,0,838,837,1,0,0,0,
-        839,842,1,0,0,0,840,838,1,0,0,0,840,841,1,0,0,0,841,870,1,0,0,0,
-        842,840,1,0,0,0,843,845,3,288,144,0,844,846,3,246,123,0,845,844,
-        1,0,0,0,845,846,1,0,0,0,846,850,1,0,0,0,847,849,3,288,144,0,848,
-        847,1,0,0,0,849,852,1,0,0,0,850,848,1,0,0,0,850,851,1,0,0,0,851,
-        870,1,0,0,0,852,850,1,0,0,0,853,854,5,3,0,0,854,858,3,238,119,0,
-        855,857,3,288,144,0,856,855,1,0,0,0,857,860,1,0,0,0,858,856,1,0,
-        0,0,858,859,1,0,0,0,859,870,1,0,0,0,860,858,1,0,0,0,861,862,3,288,
-        144,0,862,866,3,238,119,0,863,865,3,288,144,0,864,863,1,0,0,0,865,
-        868,1,0,0,0,866,864,1,0,0,0,866,867,1,0,0,0,867,870,1,0,0,0,868,
-        866,1,0,0,0,869,826,1,0,0,0,869,833,1,0,0,0,869,843,1,0,0,0,869,
-        853,1,0,0,0,869,861,1,0,0,0,870,107,1,0,0,0,871,872,3,288,144,0,
-        872,873,5,104,0,0,873,874,3,110,55,0,874,875,5,105,0,0,875,109,1,
-        0,0,0,876,880,3,114,57,0,877,879,3,128,64,0,878,877,1,0,0,0,879,
-        882,1,0,0,0,880,878,1,0,0,0,880,881,1,0,0,0,881,911,1,0,0,0,882,
-        880,1,0,0,0,883,884,5,104,0,0,884,885,3,110,55,0,885,886,5,105,0,
-        0,886,911,1,0,0,0,887,889,3,130,65,0,888,890,3,114,57,0,889,888,
-        1,0,0,0,889,890,1,0,0,0,890,894,1,0,0,0,891,893,3,128,64,0,892,891,
-        1,0,0,0,893,896,1,0,0,0,894,892,1,0,0,0,894,895,1,0,0,0,895,911,
-        1,0,0,0,896,894,1,0,0,0,897,901,5,104,0,0,898,899,3,284,142,0,899,
-        900,5,86,0,0,900,902,1,0,0,0,901,898,1,0,0,0,901,902,1,0,0,0,902,
-        903,1,0,0,0,903,906,3,110,55,0,904,905,5,75,0,0,905,907,3,158,79,
-        0,906,904,1,0,0,0,906,907,1,0,0,0,907,908,1,0,0,0,908,909,5,105,
-        0,0,909,911,1,0,0,0,910,876,1,0,0,0,910,883,1,0,0,0,910,887,1,0,
-        0,0,910,897,1,0,0,0,911,111,1,0,0,0,912,914,3,114,57,0,913,915,3,
-        128,64,0,914,913,1,0,0,0,915,916,1,0,0,0,916,914,1,0,0,0,916,917,
-        1,0,0,0,917,113,1,0,0,0,918,920,5,104,0,0,919,921,3,284,142,0,920,
-        919,1,0,0,0,920,921,1,0,0,0,921,924,1,0,0,0,922,925,3,142,71,0,923,
-        925,3,118,59,0,924,922,1,0,0,0,924,923,1,0,0,0,924,925,1,0,0,0,925,
-        927,1,0,0,0,926,928,3,138,69,0,927,926,1,0,0,0,927,928,1,0,0,0,928,
-        931,1,0,0,0,929,930,5,75,0,0,930,932,3,158,79,0,931,929,1,0,0,0,
-        931,932,1,0,0,0,932,933,1,0,0,0,933,949,5,105,0,0,934,936,5,104,
-        0,0,935,937,3,284,142,0,936,935,1,0,0,0,936,937,1,0,0,0,937,938,
-        1,0,0,0,938,940,3,116,58,0,939,941,3,138,69,0,940,939,1,0,0,0,940,
-        941,1,0,0,0,941,944,1,0,0,0,942,943,5,75,0,0,943,945,3,158,79,0,
-        944,942,1,0,0,0,944,945,1,0,0,0,945,946,1,0,0,0,946,947,5,105,0,
-        0,947,949,1,0,0,0,948,918,1,0,0,0,948,934,1,0,0,0,949,115,1,0,0,
-        0,950,951,5,37,0,0,951,952,3,120,60,0,952,117,1,0,0,0,953,954,5,
-        99,0,0,954,955,3,120,60,0,955,119,1,0,0,0,956,964,3,122,61,0,957,
-        959,5,102,0,0,958,960,5,99,0,0,959,958,1,0,0,0,959,960,1,0,0,0,960,
-        961,1,0,0,0,961,963,3,122,61,0,962,957,1,0,0,0,963,966,1,0,0,0,964,
-        962,1,0,0,0,964,965,1,0,0,0,965,121,1,0,0,0,966,964,1,0,0,0,967,
-        972,3,124,62,0,968,969,5,94,0,0,969,971,3,124,62,0,970,968,1,0,0,
-        0,971,974,1,0,0,0,972,970,1,0,0,0,972,973,1,0,0,0,973,123,1,0,0,
-        0,974,972,1,0,0,0,975,976,5,95,0,0,976,979,3,124,62,0,977,979,3,
-        126,63,0,978,975,1,0,0,0,978,977,1,0,0,0,979,125,1,0,0,0,980,987,
-        3,152,76,0,981,987,5,93,0,0,982,983,5,104,0,0,983,984,3,120,60,0,
-        984,985,5,105,0,0,985,987,1,0,0,0,986,980,1,0,0,0,986,981,1,0,0,
-        0,986,982,1,0,0,0,987,127,1,0,0,0,988,990,3,134,67,0,989,991,3,132,
-        66,0,990,989,1,0,0,0,990,991,1,0,0,0,991,992,1,0,0,0,992,993,3,114,
-        57,0,993,999,1,0,0,0,994,995,3,130,65,0,995,996,3,114,57,0,996,999,
-        1,0,0,0,997,999,3,130,65,0,998,988,1,0,0,0,998,994,1,0,0,0,998,997,
-        1,0,0,0,999,129,1,0,0,0,1000,1001,5,104,0,0,1001,1002,3,114,57,0,
-        1002,1003,3,134,67,0,1003,1006,3,114,57,0,1004,1005,5,75,0,0,1005,
-        1007,3,158,79,0,1006,1004,1,0,0,0,1006,1007,1,0,0,0,1007,1008,1,
-        0,0,0,1008,1009,5,105,0,0,1009,1010,3,132,66,0,1010,1035,1,0,0,0,
-        1011,1012,5,104,0,0,1012,1014,3,114,57,0,1013,1015,3,128,64,0,1014,
-        1013,1,0,0,0,1015,1016,1,0,0,0,1016,1014,1,0,0,0,1016,1017,1,0,0,
-        0,1017,1020,1,0,0,0,1018,1019,5,75,0,0,1019,1021,3,158,79,0,1020,
-        1018,1,0,0,0,1020,1021,1,0,0,0,1021,1022,1,0,0,0,1022,1023,5,105,
-        0,0,1023,1024,3,132,66,0,1024,1035,1,0,0,0,1025,1026,5,104,0,0,1026,
-        1029,3,114,57,0,1027,1028,5,75,0,0,1028,1030,3,158,79,0,1029,1027,
-        1,0,0,0,1029,1030,1,0,0,0,1030,1031,1,0,0,0,1031,1032,5,105,0,0,
-        1032,1033,3,132,66,0,1033,1035,1,0,0,0,1034,1000,1,0,0,0,1034,1011,
-        1,0,0,0,1034,1025,1,0,0,0,1035,131,1,0,0,0,1036,1038,5,108,0,0,1037,
-        1039,3,246,123,0,1038,1037,1,0,0,0,1038,1039,1,0,0,0,1039,1044,1,
-        0,0,0,1040,1042,5,98,0,0,1041,1043,3,246,123,0,1042,1041,1,0,0,0,
-        1042,1043,1,0,0,0,1043,1045,1,0,0,0,1044,1040,1,0,0,0,1044,1045,
-        1,0,0,0,1045,1046,1,0,0,0,1046,1050,5,109,0,0,1047,1050,5,89,0,0,
-        1048,1050,5,91,0,0,1049,1036,1,0,0,0,1049,1047,1,0,0,0,1049,1048,
-        1,0,0,0,1050,133,1,0,0,0,1051,1052,5,87,0,0,1052,1054,5,90,0,0,1053,
-        1055,3,136,68,0,1054,1053,1,0,0,0,1054,1055,1,0,0,0,1055,1056,1,
-        0,0,0,1056,1057,5,90,0,0,1057,1076,5,88,0,0,1058,1059,5,87,0,0,1059,
-        1061,5,90,0,0,1060,1062,3,136,68,0,1061,1060,1,0,0,0,1061,1062,1,
-        0,0,0,1062,1063,1,0,0,0,1063,1076,5,90,0,0,1064,1066,5,90,0,0,1065,
-        1067,3,136,68,0,1066,1065,1,0,0,0,1066,1067,1,0,0,0,1067,1068,1,
-        0,0,0,1068,1069,5,90,0,0,1069,1076,5,88,0,0,1070,1072,5,90,0,0,1071,
-        1073,3,136,68,0,1072,1071,1,0,0,0,1072,1073,1,0,0,0,1073,1074,1,
-        0,0,0,1074,1076,5,90,0,0,1075,1051,1,0,0,0,1075,1058,1,0,0,0,1075,
-        1064,1,0,0,0,1075,1070,1,0,0,0,1076,135,1,0,0,0,1077,1079,5,106,
-        0,0,1078,1080,3,284,142,0,1079,1078,1,0,0,0,1079,1080,1,0,0,0,1080,
-        1083,1,0,0,0,1081,1084,3,140,70,0,1082,1084,3,118,59,0,1083,1081,
-        1,0,0,0,1083,1082,1,0,0,0,1083,1084,1,0,0,0,1084,1086,1,0,0,0,1085,
-        1087,3,148,74,0,1086,1085,1,0,0,0,1086,1087,1,0,0,0,1087,1089,1,
-        0,0,0,1088,1090,3,138,69,0,1089,1088,1,0,0,0,1089,1090,1,0,0,0,1090,
-        1093,1,0,0,0,1091,1092,5,75,0,0,1092,1094,3,158,79,0,1093,1091,1,
-        0,0,0,1093,1094,1,0,0,0,1094,1095,1,0,0,0,1095,1096,5,107,0,0,1096,
-        137,1,0,0,0,1097,1100,3,250,125,0,1098,1100,3,238,119,0,1099,1097,
-        1,0,0,0,1099,1098,1,0,0,0,1100,139,1,0,0,0,1101,1102,5,99,0,0,1102,
-        1110,3,154,77,0,1103,1105,5,102,0,0,1104,1106,5,99,0,0,1105,1104,
-        1,0,0,0,1105,1106,1,0,0,0,1106,1107,1,0,0,0,1107,1109,3,154,77,0,
-        1108,1103,1,0,0,0,1109,1112,1,0,0,0,1110,1108,1,0,0,0,1110,1111,
-        1,0,0,0,1111,1125,1,0,0,0,1112,1110,1,0,0,0,1113,1114,5,99,0,0,1114,
-        1125,3,146,73,0,1115,1116,5,37,0,0,1116,1121,3,154,77,0,1117,1118,
-        5,102,0,0,1118,1120,3,154,77,0,1119,1117,1,0,0,0,1120,1123,1,0,0,
-        0,1121,1119,1,0,0,0,1121,1122,1,0,0,0,1122,1125,1,0,0,0,1123,1121,
-        1,0,0,0,1124,1101,1,0,0,0,1124,1113,1,0,0,0,1124,1115,1,0,0,0,1125,
-        141,1,0,0,0,1126,1128,3,144,72,0,1127,1126,1,0,0,0,1128,1129,1,0,
-        0,0,1129,1127,1,0,0,0,1129,1130,1,0,0,0,1130,143,1,0,0,0,1131,1132,
-        5,99,0,0,1132,1136,3,152,76,0,1133,1134,5,99,0,0,1134,1136,3,146,
-        73,0,1135,1131,1,0,0,0,1135,1133,1,0,0,0,1136,145,1,0,0,0,1137,1139,
-        5,103,0,0,1138,1140,7,5,0,0,1139,1138,1,0,0,0,1139,1140,1,0,0,0,
-        1140,1141,1,0,0,0,1141,1142,5,104,0,0,1142,1143,3,158,79,0,1143,
-        1144,5,105,0,0,1144,147,1,0,0,0,1145,1147,5,91,0,0,1146,1148,3,150,
-        75,0,1147,1146,1,0,0,0,1147,1148,1,0,0,0,1148,1153,1,0,0,0,1149,
-        1151,5,80,0,0,1150,1152,3,150,75,0,1151,1150,1,0,0,0,1151,1152,1,
-        0,0,0,1152,1154,1,0,0,0,1153,1149,1,0,0,0,1153,1154,1,0,0,0,1154,
-        1160,1,0,0,0,1155,1157,5,80,0,0,1156,1158,3,150,75,0,1157,1156,1,
-        0,0,0,1157,1158,1,0,0,0,1158,1160,1,0,0,0,1159,1145,1,0,0,0,1159,
-        1155,1,0,0,0,1160,149,1,0,0,0,1161,1163,5,90,0,0,1162,1161,1,0,0,
-        0,1162,1163,1,0,0,0,1163,1164,1,0,0,0,1164,1165,3,246,123,0,1165,
-        151,1,0,0,0,1166,1167,3,292,146,0,1167,153,1,0,0,0,1168,1169,3,292,
-        146,0,1169,155,1,0,0,0,1170,1172,3,200,100,0,1171,1173,3,198,99,
-        0,1172,1171,1,0,0,0,1173,1174,1,0,0,0,1174,1172,1,0,0,0,1174,1175,
-        1,0,0,0,1175,157,1,0,0,0,1176,1177,3,160,80,0,1177,159,1,0,0,0,1178,
-        1183,3,162,81,0,1179,1180,5,49,0,0,1180,1182,3,162,81,0,1181,1179,
-        1,0,0,0,1182,1185,1,0,0,0,1183,1181,1,0,0,0,1183,1184,1,0,0,0,1184,
-        161,1,0,0,0,1185,1183,1,0,0,0,1186,1191,3,164,82,0,1187,1188,5,77,
-        0,0,1188,1190,3,164,82,0,1189,1187,1,0,0,0,1190,1193,1,0,0,0,1191,
-        1189,1,0,0,0,1191,1192,1,0,0,0,1192,163,1,0,0,0,1193,1191,1,0,0,
-        0,1194,1199,3,166,83,0,1195,1196,5,2,0,0,1196,1198,3,166,83,0,1197,
-        1195,1,0,0,0,1198,1201,1,0,0,0,1199,1197,1,0,0,0,1199,1200,1,0,0,
-        0,1200,165,1,0,0,0,1201,1199,1,0,0,0,1202,1204,5,44,0,0,1203,1202,
-        1,0,0,0,1204,1207,1,0,0,0,1205,1203,1,0,0,0,1205,1206,1,0,0,0,1206,
-        1208,1,0,0,0,1207,1205,1,0,0,0,1208,1209,3,168,84,0,1209,167,1,0,
-        0,0,1210,1216,3,172,86,0,1211,1212,3,170,85,0,1212,1213,3,172,86,
-        0,1213,1215,1,0,0,0,1214,1211,1,0,0,0,1215,1218,1,0,0,0,1216,1214,
-        1,0,0,0,1216,1217,1,0,0,0,1217,169,1,0,0,0,1218,1216,1,0,0,0,1219,
-        1220,7,6,0,0,1220,171,1,0,0,0,1221,1225,3,182,91,0,1222,1224,3,174,
-        87,0,1223,1222,1,0,0,0,1224,1227,1,0,0,0,1225,1223,1,0,0,0,1225,
-        1226,1,0,0,0,1226,173,1,0,0,0,1227,1225,1,0,0,0,1228,1229,5,59,0,
-        0,1229,1230,5,76,0,0,1230,1263,3,182,91,0,1231,1232,5,24,0,0,1232,
-        1233,5,76,0,0,1233,1263,3,182,91,0,1234,1235,5,12,0,0,1235,1263,
-        3,182,91,0,1236,1237,5,82,0,0,1237,1263,3,182,91,0,1238,1239,5,35,
-        0,0,1239,1263,3,182,91,0,1240,1241,5,37,0,0,1241,1263,5,45,0,0,1242,
-        1243,5,37,0,0,1243,1244,5,44,0,0,1244,1263,5,45,0,0,1245,1247,5,
-        37,0,0,1246,1248,5,44,0,0,1247,1246,1,0,0,0,1247,1248,1,0,0,0,1248,
-        1249,1,0,0,0,1249,1252,7,7,0,0,1250,1252,5,79,0,0,1251,1245,1,0,
-        0,0,1251,1250,1,0,0,0,1252,1253,1,0,0,0,1253,1263,3,176,88,0,1254,
-        1256,5,37,0,0,1255,1257,5,44,0,0,1256,1255,1,0,0,0,1256,1257,1,0,
-        0,0,1257,1259,1,0,0,0,1258,1260,3,288,144,0,1259,1258,1,0,0,0,1259,
-        1260,1,0,0,0,1260,1261,1,0,0,0,1261,1263,5,64,0,0,1262,1228,1,0,
-        0,0,1262,1231,1,0,0,0,1262,1234,1,0,0,0,1262,1236,1,0,0,0,1262,1238,
-        1,0,0,0,1262,1240,1,0,0,0,1262,1242,1,0,0,0,1262,1251,1,0,0,0,1262,
-        1254,1,0,0,0,1263,175,1,0,0,0,1264,1269,3,178,89,0,1265,1266,5,102,
-        0,0,1266,1268,3,178,89,0,1267,1265,1,0,0,0,1268,1271,1,0,0,0,1269,
-        1267,1,0,0,0,1269,1270,1,0,0,0,1270,177,1,0,0,0,1271,1269,1,0,0,
-        0,1272,1274,3,180,90,0,1273,1272,1,0,0,0,1274,1275,1,0,0,0,1275,
-        1273,1,0,0,0,1275,1276,1,0,0,0,1276,1281,1,0,0,0,1277,1278,5,76,
-        0,0,1278,1279,3,180,90,0,1279,1280,3,180,90,0,1280,1282,1,0,0,0,
-        1281,1277,1,0,0,0,1281,1282,1,0,0,0,1282,1287,1,0,0,0,1283,1284,
-        5,87,0,0,1284,1285,3,176,88,0,1285,1286,5,88,0,0,1286,1288,1,0,0,
-        0,1287,1283,1,0,0,0,1287,1288,1,0,0,0,1288,1292,1,0,0,0,1289,1290,
-        5,44,0,0,1290,1293,5,45,0,0,1291,1293,5,95,0,0,1292,1289,1,0,0,0,
-        1292,1291,1,0,0,0,1292,1293,1,0,0,0,1293,179,1,0,0,0,1294,1297,3,
-        288,144,0,1295,1297,5,45,0,0,1296,1294,1,0,0,0,1296,1295,1,0,0,0,
-        1297,181,1,0,0,0,1298,1304,3,186,93,0,1299,1300,3,184,92,0,1300,
-        1301,3,186,93,0,1301,1303,1,0,0,0,1302,1299,1,0,0,0,1303,1306,1,
-        0,0,0,1304,1302,1,0,0,0,1304,1305,1,0,0,0,1305,183,1,0,0,0,1306,
-        1304,1,0,0,0,1307,1308,7,8,0,0,1308,185,1,0,0,0,1309,1315,3,190,
-        95,0,1310,1311,3,188,94,0,1311,1312,3,190,95,0,1312,1314,1,0,0,0,
-        1313,1310,1,0,0,0,1314,1317,1,0,0,0,1315,1313,1,0,0,0,1315,1316,
-        1,0,0,0,1316,187,1,0,0,0,1317,1315,1,0,0,0,1318,1319,7,9,0,0,1319,
-        189,1,0,0,0,1320,1325,3,192,96,0,1321,1322,5,96,0,0,1322,1324,3,
-        192,96,0,1323,1321,1,0,0,0,1324,1327,1,0,0,0,1325,1323,1,0,0,0,1325,
-        1326,1,0,0,0,1326,191,1,0,0,0,1327,1325,1,0,0,0,1328,1330,7,10,0,
-        0,1329,1328,1,0,0,0,1330,1333,1,0,0,0,1331,1329,1,0,0,0,1331,1332,
-        1,0,0,0,1332,1334,1,0,0,0,1333,1331,1,0,0,0,1334,1335,3,194,97,0,
-        1335,193,1,0,0,0,1336,1341,3,200,100,0,1337,1340,3,196,98,0,1338,
-        1340,3,198,99,0,1339,1337,1,0,0,0,1339,1338,1,0,0,0,1340,1343,1,
-        0,0,0,1341,1339,1,0,0,0,1341,1342,1,0,0,0,1342,1346,1,0,0,0,1343,
-        1341,1,0,0,0,1344,1347,3,142,71,0,1345,1347,3,118,59,0,1346,1344,
-        1,0,0,0,1346,1345,1,0,0,0,1346,1347,1,0,0,0,1347,195,1,0,0,0,1348,
-        1349,5,106,0,0,1349,1350,3,158,79,0,1350,1351,5,107,0,0,1351,1362,
-        1,0,0,0,1352,1354,5,106,0,0,1353,1355,3,158,79,0,1354,1353,1,0,0,
-        0,1354,1355,1,0,0,0,1355,1356,1,0,0,0,1356,1358,5,80,0,0,1357,1359,
-        3,158,79,0,1358,1357,1,0,0,0,1358,1359,1,0,0,0,1359,1360,1,0,0,0,
-        1360,1362,5,107,0,0,1361,1348,1,0,0,0,1361,1352,1,0,0,0,1362,197,
-        1,0,0,0,1363,1364,5,97,0,0,1364,1365,3,252,126,0,1365,199,1,0,0,
-        0,1366,1382,3,202,101,0,1367,1382,3,226,113,0,1368,1382,3,210,105,
-        0,1369,1382,3,212,106,0,1370,1382,3,214,107,0,1371,1382,3,220,110,
-        0,1372,1382,3,222,111,0,1373,1382,3,240,120,0,1374,1382,3,238,119,
-        0,1375,1382,3,204,102,0,1376,1382,3,112,56,0,1377,1382,3,224,112,
-        0,1378,1382,3,228,114,0,1379,1382,3,234,117,0,1380,1382,3,284,142,
-        0,1381,1366,1,0,0,0,1381,1367,1,0,0,0,1381,1368,1,0,0,0,1381,1369,
-        1,0,0,0,1381,1370,1,0,0,0,1381,1371,1,0,0,0,1381,1372,1,0,0,0,1381,
-        1373,1,0,0,0,1381,1374,1,0,0,0,1381,1375,1,0,0,0,1381,1376,1,0,0,
-        0,1381,1377,1,0,0,0,1381,1378,1,0,0,0,1381,1379,1,0,0,0,1381,1380,
-        1,0,0,0,1382,201,1,0,0,0,1383,1384,5,13,0,0,1384,1385,5,104,0,0,
-        1385,1386,5,91,0,0,1386,1387,5,105,0,0,1387,203,1,0,0,0,1388,1390,
-        5,10,0,0,1389,1391,3,158,79,0,1390,1389,1,0,0,0,1390,1391,1,0,0,
-        0,1391,1393,1,0,0,0,1392,1394,3,206,103,0,1393,1392,1,0,0,0,1394,
-        1395,1,0,0,0,1395,1393,1,0,0,0,1395,1396,1,0,0,0,1396,1399,1,0,0,
-        0,1397,1398,5,22,0,0,1398,1400,3,158,79,0,1399,1397,1,0,0,0,1399,
-        1400,1,0,0,0,1400,1401,1,0,0,0,1401,1402,5,23,0,0,1402,205,1,0,0,
-        0,1403,1404,5,74,0,0,1404,1409,3,208,104,0,1405,1406,5,98,0,0,1406,
-        1408,3,208,104,0,1407,1405,1,0,0,0,1408,1411,1,0,0,0,1409,1407,1,
-        0,0,0,1409,1410,1,0,0,0,1410,1412,1,0,0,0,1411,1409,1,0,0,0,1412,
-        1413,5,60,0,0,1413,1414,3,158,79,0,1414,207,1,0,0,0,1415,1416,3,
-        170,85,0,1416,1417,3,158,79,0,1417,1421,1,0,0,0,1418,1421,3,174,
-        87,0,1419,1421,3,158,79,0,1420,1415,1,0,0,0,1420,1418,1,0,0,0,1420,
-        1419,1,0,0,0,1421,209,1,0,0,0,1422,1423,5,106,0,0,1423,1426,3,218,
-        109,0,1424,1425,5,102,0,0,1425,1427,3,158,79,0,1426,1424,1,0,0,0,
-        1426,1427,1,0,0,0,1427,1428,1,0,0,0,1428,1429,5,107,0,0,1429,211,
-        1,0,0,0,1430,1434,5,106,0,0,1431,1432,3,284,142,0,1432,1433,5,86,
-        0,0,1433,1435,1,0,0,0,1434,1431,1,0,0,0,1434,1435,1,0,0,0,1435,1436,
-        1,0,0,0,1436,1439,3,112,56,0,1437,1438,5,75,0,0,1438,1440,3,158,
-        79,0,1439,1437,1,0,0,0,1439,1440,1,0,0,0,1440,1441,1,0,0,0,1441,
-        1442,5,102,0,0,1442,1443,3,158,79,0,1443,1444,5,107,0,0,1444,213,
-        1,0,0,0,1445,1446,3,216,108,0,1446,1447,5,104,0,0,1447,1448,3,218,
-        109,0,1448,1449,5,105,0,0,1449,215,1,0,0,0,1450,1451,7,11,0,0,1451,
-        217,1,0,0,0,1452,1453,3,284,142,0,1453,1454,5,35,0,0,1454,1457,3,
-        158,79,0,1455,1456,5,75,0,0,1456,1458,3,158,79,0,1457,1455,1,0,0,
-        0,1457,1458,1,0,0,0,1458,219,1,0,0,0,1459,1460,5,51,0,0,1460,1461,
-        5,104,0,0,1461,1462,3,284,142,0,1462,1463,5,86,0,0,1463,1464,3,158,
-        79,0,1464,1465,5,98,0,0,1465,1466,3,284,142,0,1466,1467,5,35,0,0,
-        1467,1468,3,158,79,0,1468,1469,5,102,0,0,1469,1470,3,158,79,0,1470,
-        1471,5,105,0,0,1471,221,1,0,0,0,1472,1473,7,12,0,0,1473,1479,5,108,
-        0,0,1474,1480,3,12,6,0,1475,1477,3,102,51,0,1476,1478,3,100,50,0,
-        1477,1476,1,0,0,0,1477,1478,1,0,0,0,1478,1480,1,0,0,0,1479,1474,
-        1,0,0,0,1479,1475,1,0,0,0,1480,1481,1,0,0,0,1481,1482,5,109,0,0,
-        1482,223,1,0,0,0,1483,1484,5,104,0,0,1484,1485,3,158,79,0,1485,1486,
-        5,105,0,0,1486,225,1,0,0,0,1487,1488,3,230,115,0,1488,1490,5,104,
-        0,0,1489,1491,7,13,0,0,1490,1489,1,0,0,0,1490,1491,1,0,0,0,1491,
-        1493,1,0,0,0,1492,1494,3,158,79,0,1493,1492,1,0,0,0,1493,1494,1,
-        0,0,0,1494,1495,1,0,0,0,1495,1496,5,68,0,0,1496,1497,3,158,79,0,
-        1497,1498,5,105,0,0,1498,227,1,0,0,0,1499,1500,3,230,115,0,1500,
-        1502,5,104,0,0,1501,1503,7,0,0,0,1502,1501,1,0,0,0,1502,1503,1,0,
-        0,0,1503,1512,1,0,0,0,1504,1509,3,158,79,0,1505,1506,5,98,0,0,1506,
-        1508,3,158,79,0,1507,1505,1,0,0,0,1508,1511,1,0,0,0,1509,1507,1,
-        0,0,0,1509,1510,1,0,0,0,1510,1513,1,0,0,0,1511,1509,1,0,0,0,1512,
-        1504,1,0,0,0,1512,1513,1,0,0,0,1513,1514,1,0,0,0,1514,1515,5,105,
-        0,0,1515,229,1,0,0,0,1516,1517,3,232,116,0,1517,1518,3,288,144,0,
-        1518,231,1,0,0,0,1519,1520,3,288,144,0,1520,1521,5,97,0,0,1521,1523,
-        1,0,0,0,1522,1519,1,0,0,0,1523,1526,1,0,0,0,1524,1522,1,0,0,0,1524,
-        1525,1,0,0,0,1525,233,1,0,0,0,1526,1524,1,0,0,0,1527,1528,3,284,
-        142,0,1528,1537,5,108,0,0,1529,1534,3,236,118,0,1530,1531,5,98,0,
-        0,1531,1533,3,236,118,0,1532,1530,1,0,0,0,1533,1536,1,0,0,0,1534,
-        1532,1,0,0,0,1534,1535,1,0,0,0,1535,1538,1,0,0,0,1536,1534,1,0,0,
-        0,1537,1529,1,0,0,0,1537,1538,1,0,0,0,1538,1539,1,0,0,0,1539,1540,
-        5,109,0,0,1540,235,1,0,0,0,1541,1542,3,252,126,0,1542,1543,5,99,
-        0,0,1543,1544,3,158,79,0,1544,1551,1,0,0,0,1545,1546,5,97,0,0,1546,
-        1551,3,252,126,0,1547,1548,5,97,0,0,1548,1551,5,91,0,0,1549,1551,
-        3,284,142,0,1550,1541,1,0,0,0,1550,1545,1,0,0,0,1550,1547,1,0,0,
-        0,1550,1549,1,0,0,0,1551,237,1,0,0,0,1552,1555,5,103,0,0,1553,1556,
-        3,292,146,0,1554,1556,5,112,0,0,1555,1553,1,0,0,0,1555,1554,1,0,
-        0,0,1556,239,1,0,0,0,1557,1564,3,242,121,0,1558,1564,5,45,0,0,1559,
-        1564,3,244,122,0,1560,1564,5,114,0,0,1561,1564,3,248,124,0,1562,
-        1564,3,250,125,0,1563,1557,1,0,0,0,1563,1558,1,0,0,0,1563,1559,1,
-        0,0,0,1563,1560,1,0,0,0,1563,1561,1,0,0,0,1563,1562,1,0,0,0,1564,
-        241,1,0,0,0,1565,1566,7,14,0,0,1566,243,1,0,0,0,1567,1570,3,246,
-        123,0,1568,1570,5,113,0,0,1569,1567,1,0,0,0,1569,1568,1,0,0,0,1570,
-        245,1,0,0,0,1571,1572,7,15,0,0,1572,247,1,0,0,0,1573,1582,5,106,
-        0,0,1574,1579,3,158,79,0,1575,1576,5,98,0,0,1576,1578,3,158,79,0,
-        1577,1575,1,0,0,0,1578,1581,1,0,0,0,1579,1577,1,0,0,0,1579,1580,
-        1,0,0,0,1580,1583,1,0,0,0,1581,1579,1,0,0,0,1582,1574,1,0,0,0,1582,
-        1583,1,0,0,0,1583,1584,1,0,0,0,1584,1585,5,107,0,0,1585,249,1,0,
-        0,0,1586,1600,5,108,0,0,1587,1588,3,252,126,0,1588,1589,5,99,0,0,
-        1589,1597,3,158,79,0,1590,1591,5,98,0,0,1591,1592,3,252,126,0,1592,
-        1593,5,99,0,0,1593,1594,3,158,79,0,1594,1596,1,0,0,0,1595,1590,1,
-        0,0,0,1596,1599,1,0,0,0,1597,1595,1,0,0,0,1597,1598,1,0,0,0,1598,
-        1601,1,0,0,0,1599,1597,1,0,0,0,1600,1587,1,0,0,0,1600,1601,1,0,0,
-        0,1601,1602,1,0,0,0,1602,1603,5,109,0,0,1603,251,1,0,0,0,1604,1605,
-        3,292,146,0,1605,253,1,0,0,0,1606,1612,3,256,128,0,1607,1612,3,266,
-        133,0,1608,1612,3,268,134,0,1609,1612,3,272,136,0,1610,1612,3,278,
-        139,0,1611,1606,1,0,0,0,1611,1607,1,0,0,0,1611,1608,1,0,0,0,1611,
-        1609,1,0,0,0,1611,1610,1,0,0,0,1612,255,1,0,0,0,1613,1614,5,15,0,
-        0,1614,1616,5,11,0,0,1615,1617,3,288,144,0,1616,1615,1,0,0,0,1616,
-        1617,1,0,0,0,1617,1619,1,0,0,0,1618,1620,3,280,140,0,1619,1618,1,
-        0,0,0,1619,1620,1,0,0,0,1620,1621,1,0,0,0,1621,1622,7,16,0,0,1622,
-        1623,5,104,0,0,1623,1624,3,284,142,0,1624,1625,3,144,72,0,1625,1626,
-        5,105,0,0,1626,1627,7,17,0,0,1627,1629,3,258,129,0,1628,1630,3,100,
-        50,0,1629,1628,1,0,0,0,1629,1630,1,0,0,0,1630,257,1,0,0,0,1631,1632,
-        3,260,130,0,1632,1633,5,37,0,0,1633,1634,5,71,0,0,1634,1660,1,0,
-        0,0,1635,1636,3,262,131,0,1636,1637,5,37,0,0,1637,1638,5,71,0,0,
-        1638,1660,1,0,0,0,1639,1640,3,260,130,0,1640,1641,5,37,0,0,1641,
-        1642,5,44,0,0,1642,1643,5,45,0,0,1643,1660,1,0,0,0,1644,1645,3,260,
-        130,0,1645,1646,5,37,0,0,1646,1647,5,42,0,0,1647,1648,5,38,0,0,1648,
-        1660,1,0,0,0,1649,1650,3,262,131,0,1650,1651,5,37,0,0,1651,1652,
-        5,42,0,0,1652,1653,5,38,0,0,1653,1660,1,0,0,0,1654,1655,3,260,130,
-        0,1655,1656,5,37,0,0,1656,1657,7,7,0,0,1657,1658,3,264,132,0,1658,
-        1660,1,0,0,0,1659,1631,1,0,0,0,1659,1635,1,0,0,0,1659,1639,1,0,0,
-        0,1659,1644,1,0,0,0,1659,1649,1,0,0,0,1659,1654,1,0,0,0,1660,259,
-        1,0,0,0,1661,1662,3,284,142,0,1662,1663,5,97,0,0,1663,1664,3,252,
-        126,0,1664,261,1,0,0,0,1665,1666,5,104,0,0,1666,1671,3,260,130,0,
-        1667,1668,5,98,0,0,1668,1670,3,260,130,0,1669,1667,1,0,0,0,1670,
-        1673,1,0,0,0,1671,1669,1,0,0,0,1671,1672,1,0,0,0,1672,1674,1,0,0,
-        0,1673,1671,1,0,0,0,1674,1675,5,105,0,0,1675,263,1,0,0,0,1676,1681,
-        3,288,144,0,1677,1678,5,87,0,0,1678,1679,3,264,132,0,1679,1680,5,
-        88,0,0,1680,1682,1,0,0,0,1681,1677,1,0,0,0,1681,1682,1,0,0,0,1682,
-        1686,1,0,0,0,1683,1684,5,104,0,0,1684,1685,5,112,0,0,1685,1687,5,
-        105,0,0,1686,1683,1,0,0,0,1686,1687,1,0,0,0,1687,265,1,0,0,0,1688,
-        1689,5,21,0,0,1689,1690,5,11,0,0,1690,1692,3,288,144,0,1691,1693,
-        3,282,141,0,1692,1691,1,0,0,0,1692,1693,1,0,0,0,1693,267,1,0,0,0,
-        1694,1696,5,15,0,0,1695,1697,5,71,0,0,1696,1695,1,0,0,0,1696,1697,
-        1,0,0,0,1697,1698,1,0,0,0,1698,1700,5,36,0,0,1699,1701,3,288,144,
-        0,1700,1699,1,0,0,0,1700,1701,1,0,0,0,1701,1703,1,0,0,0,1702,1704,
-        3,280,140,0,1703,1702,1,0,0,0,1703,1704,1,0,0,0,1704,1705,1,0,0,
-        0,1705,1707,3,270,135,0,1706,1708,3,100,50,0,1707,1706,1,0,0,0,1707,
-        1708,1,0,0,0,1708,269,1,0,0,0,1709,1710,5,27,0,0,1710,1711,5,104,
-        0,0,1711,1712,3,284,142,0,1712,1713,3,144,72,0,1713,1714,5,105,0,
-        0,1714,1715,5,47,0,0,1715,1716,5,104,0,0,1716,1721,3,260,130,0,1717,
-        1718,5,98,0,0,1718,1720,3,260,130,0,1719,1717,1,0,0,0,1720,1723,
-        1,0,0,0,1721,1719,1,0,0,0,1721,1722,1,0,0,0,1722,1724,1,0,0,0,1723,
-        1721,1,0,0,0,1724,1725,5,105,0,0,1725,1743,1,0,0,0,1726,1728,5,47,
-        0,0,1727,1729,5,99,0,0,1728,1727,1,0,0,0,1728,1729,1,0,0,0,1729,
-        1730,1,0,0,0,1730,1731,3,152,76,0,1731,1732,5,104,0,0,1732,1737,
-        3,252,126,0,1733,1734,5,98,0,0,1734,1736,3,252,126,0,1735,1733,1,
-        0,0,0,1736,1739,1,0,0,0,1737,1735,1,0,0,0,1737,1738,1,0,0,0,1738,
-        1740,1,0,0,0,1739,1737,1,0,0,0,1740,1741,5,105,0,0,1741,1743,1,0,
-        0,0,1742,1709,1,0,0,0,1742,1726,1,0,0,0,1743,271,1,0,0,0,1744,1745,
-        5,15,0,0,1745,1746,3,288,144,0,1746,1748,5,36,0,0,1747,1749,3,288,
-        144,0,1748,1747,1,0,0,0,1748,1749,1,0,0,0,1749,1751,1,0,0,0,1750,
-        1752,3,280,140,0,1751,1750,1,0,0,0,1751,1752,1,0,0,0,1752,1753,1,
-        0,0,0,1753,1754,5,27,0,0,1754,1755,5,104,0,0,1755,1756,3,284,142,
-        0,1756,1757,3,144,72,0,1757,1758,5,105,0,0,1758,1760,5,47,0,0,1759,
-        1761,3,288,144,0,1760,1759,1,0,0,0,1760,1761,1,0,0,0,1761,1762,1,
-        0,0,0,1762,1764,3,274,137,0,1763,1765,3,276,138,0,1764,1763,1,0,
-        0,0,1764,1765,1,0,0,0,1765,273,1,0,0,0,1766,1767,5,104,0,0,1767,
-        1772,3,260,130,0,1768,1769,5,98,0,0,1769,1771,3,260,130,0,1770,1768,
-        1,0,0,0,1771,1774,1,0,0,0,1772,1770,1,0,0,0,1772,1773,1,0,0,0,1773,
-        1775,1,0,0,0,1774,1772,1,0,0,0,1775,1776,5,105,0,0,1776,1789,1,0,
-        0,0,1777,1778,5,106,0,0,1778,1783,3,260,130,0,1779,1780,5,98,0,0,
-        1780,1782,3,260,130,0,1781,1779,1,0,0,0,1782,1785,1,0,0,0,1783,1781,
-        1,0,0,0,1783,1784,1,0,0,0,1784,1786,1,0,0,0,1785,1783,1,0,0,0,1786,
-        1787,5,107,0,0,1787,1789,1,0,0,0,1788,1766,1,0,0,0,1788,1777,1,0,
-        0,0,1789,275,1,0,0,0,1790,1791,3,288,144,0,1791,1792,3,250,125,0,
-        1792,277,1,0,0,0,1793,1794,5,21,0,0,1794,1795,5,36,0,0,1795,1797,
-        3,288,144,0,1796,1798,3,282,141,0,1797,1796,1,0,0,0,1797,1798,1,
-        0,0,0,1798,279,1,0,0,0,1799,1800,5,34,0,0,1800,1801,5,44,0,0,1801,
-        1802,5,25,0,0,1802,281,1,0,0,0,1803,1804,5,34,0,0,1804,1805,5,25,
-        0,0,1805,283,1,0,0,0,1806,1809,3,288,144,0,1807,1809,3,286,143,0,
-        1808,1806,1,0,0,0,1808,1807,1,0,0,0,1809,285,1,0,0,0,1810,1811,7,
-        18,0,0,1811,287,1,0,0,0,1812,1816,5,116,0,0,1813,1816,5,115,0,0,
-        1814,1816,3,290,145,0,1815,1812,1,0,0,0,1815,1813,1,0,0,0,1815,1814,
-        1,0,0,0,1816,289,1,0,0,0,1817,1818,7,19,0,0,1818,291,1,0,0,0,1819,
-        1822,3,288,144,0,1820,1822,3,294,147,0,1821,1819,1,0,0,0,1821,1820,
-        1,0,0,0,1822,293,1,0,0,0,1823,1824,7,20,0,0,1824,295,1,0,0,0,227,
-        298,306,312,315,321,326,331,334,340,351,356,363,369,374,378,385,
-        400,403,410,422,425,445,448,455,459,467,477,480,483,488,490,493,
-        497,503,512,515,524,529,536,539,549,552,557,563,565,577,587,591,
-        596,608,617,625,650,658,670,673,681,693,699,702,706,709,719,728,
-        735,741,745,748,751,758,766,769,774,783,794,804,810,814,819,824,
-        830,835,840,845,850,858,866,869,880,889,894,901,906,910,916,920,
-        924,927,931,936,940,944,948,959,964,972,978,986,990,998,1006,1016,
-        1020,1029,1034,1038,1042,1044,1049,1054,1061,1066,1072,1075,1079,
-        1083,1086,1089,1093,1099,1105,1110,1121,1124,1129,1135,1139,1147,
-        1151,1153,1157,1159,1162,1174,1183,1191,1199,1205,1216,1225,1247,
-        1251,1256,1259,1262,1269,1275,1281,1287,1292,1296,1304,1315,1325,
-        1331,1339,1341,1346,1354,1358,1361,1381,1390,1395,1399,1409,1420,
-        1426,1434,1439,1457,1477,1479,1490,1493,1502,1509,1512,1524,1534,
-        1537,1550,1555,1563,1569,1579,1582,1597,1600,1611,1616,1619,1629,
-        1659,1671,1681,1686,1692,1696,1700,1703,1707,1721,1728,1737,1742,
-        1748,1751,1760,1764,1772,1783,1788,1797,1808,1815,1821
+        2,148,7,148,1,0,1,0,3,0,301,8,0,1,0,1,0,1,1,1,1,1,1,1,1,3,1,309,
+        8,1,1,2,1,2,4,2,313,8,2,11,2,12,2,314,1,2,3,2,318,8,2,1,2,1,2,4,
+        2,322,8,2,11,2,12,2,323,1,2,1,2,1,2,3,2,329,8,2,1,2,5,2,332,8,2,
+        10,2,12,2,335,9,2,3,2,337,8,2,1,3,1,3,1,3,1,3,3,3,343,8,3,1,4,1,
+        4,1,4,1,4,1,4,1,5,1,5,1,5,1,5,3,5,354,8,5,1,6,5,6,357,8,6,10,6,12,
+        6,360,9,6,1,6,1,6,5,6,364,8,6,10,6,12,6,367,9,6,1,6,5,6,370,8,6,
+        10,6,12,6,373,9,6,1,7,1,7,3,7,377,8,7,1,8,1,8,3,8,381,8,8,1,8,1,
+        8,1,9,4,9,386,8,9,11,9,12,9,387,1,10,1,10,1,10,1,10,1,10,1,11,1,
+        11,1,11,1,11,1,11,1,11,5,11,401,8,11,10,11,12,11,404,9,11,3,11,406,
+        8,11,1,11,1,11,1,12,5,12,411,8,12,10,12,12,12,414,9,12,1,12,1,12,
+        1,13,1,13,1,13,1,13,1,13,5,13,423,8,13,10,13,12,13,426,9,13,3,13,
+        428,8,13,1,13,1,13,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,14,1,14,
+        1,14,1,14,1,14,1,14,1,14,1,14,1,14,3,14,448,8,14,1,15,3,15,451,8,
+        15,1,15,1,15,1,15,5,15,456,8,15,10,15,12,15,459,9,15,1,15,3,15,462,
+        8,15,1,16,1,16,1,16,1,16,1,16,1,17,3,17,470,8,17,1,17,1,17,1,17,
+        1,17,1,17,1,17,5,17,478,8,17,10,17,12,17,481,9,17,3,17,483,8,17,
+        1,17,3,17,486,8,17,1,17,1,17,1,17,3,17,491,8,17,3,17,493,8,17,1,
+        18,3,18,496,8,18,1,18,1,18,3,18,500,8,18,1,18,1,18,1,18,1,18,3,18,
+        506,8,18,1,19,1,19,1,19,1,19,1,19,5,19,513,8,19,10,19,12,19,516,
+        9,19,3,19,518,8,19,1,19,1,19,1,20,1,20,1,20,5,20,525,8,20,10,20,
+        12,20,528,9,20,1,20,1,20,3,20,532,8,20,1,20,1,20,1,20,5,20,537,8,
+        20,10,20,12,20,540,9,20,3,20,542,8,20,1,21,1,21,1,21,1,21,1,21,1,
+        21,1,21,1,21,3,21,552,8,21,1,21,3,21,555,8,21,1,22,1,22,1,22,3,22,
+        560,8,22,1,22,1,22,1,22,1,22,3,22,566,8,22,3,22,568,8,22,1,23,1,
+        23,1,23,1,23,1,23,1,24,1,24,1,24,5,24,578,8,24,10,24,12,24,581,9,
+        24,1,24,1,24,1,25,1,25,1,25,5,25,588,8,25,10,25,12,25,591,9,25,1,
+        25,3,25,594,8,25,1,26,1,26,1,26,3,26,599,8,26,1,26,1,26,1,27,1,27,
+        1,27,1,28,1,28,1,28,5,28,609,8,28,10,28,12,28,612,9,28,1,29,1,29,
+        1,29,1,29,1,29,1,29,3,29,620,8,29,1,30,1,30,1,30,1,30,5,30,626,8,
+        30,10,30,12,30,629,9,30,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,
+        1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,1,31,
+        1,31,3,31,653,8,31,1,32,1,32,1,32,1,32,5,32,659,8,32,10,32,12,32,
+        662,9,32,1,33,1,33,1,33,1,33,1,33,1,33,1,33,1,33,1,33,3,33,673,8,
+        33,1,34,3,34,676,8,34,1,34,1,34,1,34,1,34,5,34,682,8,34,10,34,12,
+        34,685,9,34,1,35,1,35,1,35,1,35,1,35,1,35,1,35,4,35,694,8,35,11,
+        35,12,35,695,1,35,1,35,1,36,1,36,3,36,702,8,36,1,36,3,36,705,8,36,
+        1,36,1,36,3,36,709,8,36,1,36,3,36,712,8,36,1,37,1,37,1,38,1,38,1,
+        38,1,38,5,38,720,8,38,10,38,12,38,723,9,38,1,39,1,39,1,39,1,39,1,
+        40,1,40,3,40,731,8,40,1,40,1,40,1,41,1,41,1,41,3,41,738,8,41,1,42,
+        1,42,1,42,1,43,3,43,744,8,43,1,43,1,43,3,43,748,8,43,1,43,3,43,751,
+        8,43,1,43,3,43,754,8,43,1,44,1,44,1,44,5,44,759,8,44,10,44,12,44,
+        762,9,44,1,44,1,44,1,44,5,44,767,8,44,10,44,12,44,770,9,44,3,44,
+        772,8,44,1,45,1,45,1,45,1,45,3,45,778,8,45,3,45,780,8,45,1,46,1,
+        46,1,47,1,47,1,47,1,47,1,47,5,47,789,8,47,10,47,12,47,792,9,47,1,
+        48,1,48,1,48,1,49,1,49,1,49,1,50,1,50,3,50,802,8,50,1,51,1,51,1,
+        51,1,52,1,52,1,52,5,52,810,8,52,10,52,12,52,813,9,52,1,53,1,53,1,
+        53,3,53,818,8,53,1,53,1,53,3,53,822,8,53,1,53,1,53,1,53,3,53,827,
+        8,53,1,53,1,53,1,53,3,53,832,8,53,1,54,1,54,5,54,836,8,54,10,54,
+        12,54,839,9,54,1,54,1,54,3,54,843,8,54,1,54,5,54,846,8,54,10,54,
+        12,54,849,9,54,1,54,1,54,3,54,853,8,54,1,54,5,54,856,8,54,10,54,
+        12,54,859,9,54,1,54,1,54,1,54,5,54,864,8,54,10,54,12,54,867,9,54,
+        1,54,1,54,1,54,5,54,872,8,54,10,54,12,54,875,9,54,3,54,877,8,54,
+        1,55,1,55,1,55,1,55,1,55,1,56,1,56,5,56,886,8,56,10,56,12,56,889,
+        9,56,1,56,1,56,1,56,1,56,1,56,1,56,3,56,897,8,56,1,56,5,56,900,8,
+        56,10,56,12,56,903,9,56,1,56,1,56,1,56,1,56,3,56,909,8,56,1,56,1,
+        56,1,56,3,56,914,8,56,1,56,1,56,3,56,918,8,56,1,57,1,57,4,57,922,
+        8,57,11,57,12,57,923,1,58,1,58,3,58,928,8,58,1,58,1,58,3,58,932,
+        8,58,1,58,3,58,935,8,58,1,58,1,58,3,58,939,8,58,1,58,1,58,1,58,3,
+        58,944,8,58,1,58,1,58,3,58,948,8,58,1,58,1,58,3,58,952,8,58,1,58,
+        1,58,3,58,956,8,58,1,59,1,59,1,59,1,60,1,60,1,60,1,61,1,61,1,61,
+        3,61,967,8,61,1,61,5,61,970,8,61,10,61,12,61,973,9,61,1,62,1,62,
+        1,62,5,62,978,8,62,10,62,12,62,981,9,62,1,63,1,63,1,63,3,63,986,
+        8,63,1,64,1,64,1,64,1,64,1,64,1,64,3,64,994,8,64,1,65,1,65,3,65,
+        998,8,65,1,65,1,65,1,65,1,65,1,65,1,65,3,65,1006,8,65,1,66,1,66,
+        1,66,1,66,1,66,1,66,3,66,1014,8,66,1,66,1,66,1,66,1,66,1,66,1,66,
+        4,66,1022,8,66,11,66,12,66,1023,1,66,1,66,3,66,1028,8,66,1,66,1,
+        66,1,66,1,66,1,66,1,66,1,66,3,66,1037,8,66,1,66,1,66,1,66,3,66,1042,
+        8,66,1,67,1,67,3,67,1046,8,67,1,67,1,67,3,67,1050,8,67,3,67,1052,
+        8,67,1,67,1,67,1,67,3,67,1057,8,67,1,68,1,68,1,68,3,68,1062,8,68,
+        1,68,1,68,1,68,1,68,1,68,3,68,1069,8,68,1,68,1,68,1,68,3,68,1074,
+        8,68,1,68,1,68,1,68,1,68,3,68,1080,8,68,1,68,3,68,1083,8,68,1,69,
+        1,69,3,69,1087,8,69,1,69,1,69,3,69,1091,8,69,1,69,3,69,1094,8,69,
+        1,69,3,69,1097,8,69,1,69,1,69,3,69,1101,8,69,1,69,1,69,1,70,1,70,
+        3,70,1107,8,70,1,71,1,71,1,71,1,71,3,71,1113,8,71,1,71,5,71,1116,
+        8,71,10,71,12,71,1119,9,71,1,71,1,71,1,71,1,71,1,71,1,71,5,71,1127,
+        8,71,10,71,12,71,1130,9,71,3,71,1132,8,71,1,72,4,72,1135,8,72,11,
+        72,12,72,1136,1,73,1,73,1,73,1,73,3,73,1143,8,73,1,74,1,74,3,74,
+        1147,8,74,1,74,1,74,1,74,1,74,1,75,1,75,3,75,1155,8,75,1,75,1,75,
+        3,75,1159,8,75,3,75,1161,8,75,1,75,1,75,3,75,1165,8,75,3,75,1167,
+        8,75,1,76,3,76,1170,8,76,1,76,1,76,1,77,1,77,1,78,1,78,1,79,1,79,
+        4,79,1180,8,79,11,79,12,79,1181,1,80,1,80,1,81,1,81,1,81,5,81,1189,
+        8,81,10,81,12,81,1192,9,81,1,82,1,82,1,82,5,82,1197,8,82,10,82,12,
+        82,1200,9,82,1,83,1,83,1,83,5,83,1205,8,83,10,83,12,83,1208,9,83,
+        1,84,5,84,1211,8,84,10,84,12,84,1214,9,84,1,84,1,84,1,85,1,85,1,
+        85,1,85,5,85,1222,8,85,10,85,12,85,1225,9,85,1,86,1,86,1,87,1,87,
+        5,87,1231,8,87,10,87,12,87,1234,9,87,1,88,1,88,1,88,1,88,1,88,1,
+        88,1,88,1,88,1,88,1,88,1,88,1,88,1,88,1,88,1,88,1,88,1,88,1,88,1,
+        88,3,88,1255,8,88,1,88,1,88,3,88,1259,8,88,1,88,1,88,1,88,3,88,1264,
+        8,88,1,88,3,88,1267,8,88,1,88,3,88,1270,8,88,1,89,1,89,1,89,5,89,
+        1275,8,89,10,89,12,89,1278,9,89,1,90,4,90,1281,8,90,11,90,12,90,
+        1282,1,90,1,90,1,90,1,90,3,90,1289,8,90,1,90,1,90,1,90,1,90,3,90,
+        1295,8,90,1,90,1,90,1,90,3,90,1300,8,90,1,91,1,91,3,91,1304,8,91,
+        1,92,1,92,1,92,1,92,5,92,1310,8,92,10,92,12,92,1313,9,92,1,93,1,
+        93,1,94,1,94,1,94,1,94,5,94,1321,8,94,10,94,12,94,1324,9,94,1,95,
+        1,95,1,96,1,96,1,96,5,96,1331,8,96,10,96,12,96,1334,9,96,1,97,5,
+        97,1337,8,97,10,97,12,97,1340,9,97,1,97,1,97,1,98,1,98,1,98,5,98,
+        1347,8,98,10,98,12,98,1350,9,98,1,98,1,98,3,98,1354,8,98,1,99,1,
+        99,1,99,1,99,1,99,1,99,3,99,1362,8,99,1,99,1,99,3,99,1366,8,99,1,
+        99,3,99,1369,8,99,1,100,1,100,1,100,1,101,1,101,1,101,1,101,1,101,
+        1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,3,101,
+        1389,8,101,1,102,1,102,1,102,1,102,1,102,1,103,1,103,3,103,1398,
+        8,103,1,103,4,103,1401,8,103,11,103,12,103,1402,1,103,1,103,3,103,
+        1407,8,103,1,103,1,103,1,104,1,104,1,104,1,104,5,104,1415,8,104,
+        10,104,12,104,1418,9,104,1,104,1,104,1,104,1,105,1,105,1,105,1,105,
+        1,105,3,105,1428,8,105,1,106,1,106,1,106,1,106,3,106,1434,8,106,
+        1,106,1,106,1,107,1,107,1,107,1,107,3,107,1442,8,107,1,107,1,107,
+        1,107,3,107,1447,8,107,1,107,1,107,1,107,1,107,1,108,1,108,1,108,
+        1,108,1,108,1,109,1,109,1,110,1,110,1,110,1,110,1,110,3,110,1465,
+        8,110,1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,
+        1,111,1,111,1,111,1,112,1,112,1,112,1,112,1,112,3,112,1485,8,112,
+        3,112,1487,8,112,1,112,1,112,1,113,1,113,1,113,1,113,1,114,1,114,
+        1,114,3,114,1498,8,114,1,114,3,114,1501,8,114,1,114,1,114,1,114,
+        1,114,1,115,1,115,1,115,3,115,1510,8,115,1,115,1,115,1,115,5,115,
+        1515,8,115,10,115,12,115,1518,9,115,3,115,1520,8,115,1,115,1,115,
+        1,116,1,116,1,116,1,117,1,117,1,117,5,117,1530,8,117,10,117,12,117,
+        1533,9,117,1,118,1,118,1,118,1,118,1,118,5,118,1540,8,118,10,118,
+        12,118,1543,9,118,3,118,1545,8,118,1,118,1,118,1,119,1,119,1,119,
+        1,119,1,119,1,119,1,119,1,119,1,119,3,119,1558,8,119,1,120,1,120,
+        1,120,3,120,1563,8,120,1,121,1,121,1,121,1,121,1,121,1,121,3,121,
+        1571,8,121,1,122,1,122,1,123,1,123,3,123,1577,8,123,1,124,1,124,
+        1,125,1,125,1,125,1,125,5,125,1585,8,125,10,125,12,125,1588,9,125,
+        3,125,1590,8,125,1,125,1,125,1,126,1,126,1,126,1,126,1,126,1,126,
+        1,126,1,126,1,126,5,126,1603,8,126,10,126,12,126,1606,9,126,3,126,
+        1608,8,126,1,126,1,126,1,127,1,127,1,128,1,128,1,128,1,128,1,128,
+        3,128,1619,8,128,1,129,1,129,1,129,3,129,1624,8,129,1,129,3,129,
+        1627,8,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,3,129,
+        1637,8,129,1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,
+        1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,
+        1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,3,130,1667,8,130,
+        1,131,1,131,1,131,1,131,1,132,1,132,1,132,1,132,5,132,1677,8,132,
+        10,132,12,132,1680,9,132,1,132,1,132,1,133,1,133,1,133,1,133,1,133,
+        3,133,1689,8,133,1,133,1,133,1,133,3,133,1694,8,133,1,134,1,134,
+        1,134,1,134,3,134,1700,8,134,1,135,1,135,3,135,1704,8,135,1,135,
+        1,135,3,135,1708,8,135,1,135,3,135,1711,8,135,1,135,1,135,3,135,
+        1715,8,135,1,136,1,136,1,136,1,136,1,136,1,136,1,136,1,136,1,136,
+        1,136,5,136,1727,8,136,10,136,12,136,1730,9,136,1,136,1,136,1,136,
+        1,136,3,136,1736,8,136,1,136,1,136,1,136,1,136,1,136,5,136,1743,
+        8,136,10,136,12,136,1746,9,136,1,136,1,136,3,136,1750,8,136,1,137,
+        1,137,1,137,1,137,3,137,1756,8,137,1,137,3,137,1759,8,137,1,137,
+        1,137,1,137,1,137,1,137,1,137,1,137,3,137,1768,8,137,1,137,1,137,
+        3,137,1772,8,137,1,138,1,138,1,138,1,138,5,138,1778,8,138,10,138,
+        12,138,1781,9,138,1,138,1,138,1,138,1,138,1,138,1,138,5,138,1789,
+        8,138,10,138,12,138,1792,9,138,1,138,1,138,3,138,1796,8,138,1,139,
+        1,139,1,139,1,140,1,140,1,140,1,140,3,140,1805,8,140,1,141,1,141,
+        1,141,1,141,1,142,1,142,1,142,1,143,1,143,3,143,1816,8,143,1,144,
+        1,144,1,145,1,145,1,145,3,145,1823,8,145,1,146,1,146,1,147,1,147,
+        3,147,1829,8,147,1,148,1,148,1,148,0,0,149,0,2,4,6,8,10,12,14,16,
+        18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,
+        62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,
+        104,106,108,110,112,114,116,118,120,122,124,126,128,130,132,134,
+        136,138,140,142,144,146,148,150,152,154,156,158,160,162,164,166,
+        168,170,172,174,176,178,180,182,184,186,188,190,192,194,196,198,
+        200,202,204,206,208,210,212,214,216,218,220,222,224,226,228,230,
+        232,234,236,238,240,242,244,246,248,250,252,254,256,258,260,262,
+        264,266,268,270,272,274,276,278,280,282,284,286,288,290,292,294,
+        296,0,22,2,0,1,1,20,20,2,0,15,15,32,32,2,0,19,19,31,31,3,0,26,26,
+        45,45,62,62,2,0,58,58,69,69,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,83,
+        88,2,0,63,63,79,79,2,0,89,90,101,101,1,0,91,93,1,0,89,90,4,0,1,1,
+        3,3,43,43,56,56,2,0,13,14,25,25,1,0,65,67,2,0,26,26,62,62,1,0,110,
+        112,2,0,27,27,47,47,2,0,6,6,53,53,18,0,1,2,4,5,8,10,12,12,15,17,
+        19,20,22,24,35,35,37,37,39,41,44,44,47,50,52,52,54,55,58,60,70,70,
+        72,72,74,78,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,34,36,
+        36,38,38,42,43,46,46,51,51,53,53,56,57,61,61,63,69,71,71,73,73,20,
+        0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,35,35,37,37,39,41,44,
+        45,47,50,52,52,54,55,58,60,62,62,70,70,72,72,74,78,1989,0,298,1,
+        0,0,0,2,308,1,0,0,0,4,336,1,0,0,0,6,342,1,0,0,0,8,344,1,0,0,0,10,
+        353,1,0,0,0,12,358,1,0,0,0,14,376,1,0,0,0,16,378,1,0,0,0,18,385,
+        1,0,0,0,20,389,1,0,0,0,22,394,1,0,0,0,24,412,1,0,0,0,26,417,1,0,
+        0,0,28,447,1,0,0,0,30,450,1,0,0,0,32,463,1,0,0,0,34,469,1,0,0,0,
+        36,495,1,0,0,0,38,507,1,0,0,0,40,541,1,0,0,0,42,554,1,0,0,0,44,567,
+        1,0,0,0,46,569,1,0,0,0,48,579,1,0,0,0,50,584,1,0,0,0,52,598,1,0,
+        0,0,54,602,1,0,0,0,56,605,1,0,0,0,58,619,1,0,0,0,60,621,1,0,0,0,
+        62,652,1,0,0,0,64,654,1,0,0,0,66,672,1,0,0,0,68,675,1,0,0,0,70,686,
+        1,0,0,0,72,711,1,0,0,0,74,713,1,0,0,0,76,715,1,0,0,0,78,724,1,0,
+        0,0,80,728,1,0,0,0,82,734,1,0,0,0,84,739,1,0,0,0,86,743,1,0,0,0,
+        88,771,1,0,0,0,90,773,1,0,0,0,92,781,1,0,0,0,94,783,1,0,0,0,96,793,
+        1,0,0,0,98,796,1,0,0,0,100,799,1,0,0,0,102,803,1,0,0,0,104,806,1,
+        0,0,0,106,831,1,0,0,0,108,876,1,0,0,0,110,878,1,0,0,0,112,917,1,
+        0,0,0,114,919,1,0,0,0,116,955,1,0,0,0,118,957,1,0,0,0,120,960,1,
+        0,0,0,122,963,1,0,0,0,124,974,1,0,0,0,126,985,1,0,0,0,128,993,1,
+        0,0,0,130,1005,1,0,0,0,132,1041,1,0,0,0,134,1056,1,0,0,0,136,1082,
+        1,0,0,0,138,1084,1,0,0,0,140,1106,1,0,0,0,142,1131,1,0,0,0,144,1134,
+        1,0,0,0,146,1142,1,0,0,0,148,1144,1,0,0,0,150,1166,1,0,0,0,152,1169,
+        1,0,0,0,154,1173,1,0,0,0,156,1175,1,0,0,0,158,1177,1,0,0,0,160,1183,
+        1,0,0,0,162,1185,1,0,0,0,164,1193,1,0,0,0,166,1201,1,0,0,0,168,1212,
+        1,0,0,0,170,1217,1,0,0,0,172,1226,1,0,0,0,174,1228,1,0,0,0,176,1269,
+        1,0,0,0,178,1271,1,0,0,0,180,1280,1,0,0,0,182,1303,1,0,0,0,184,1305,
+        1,0,0,0,186,1314,1,0,0,0,188,1316,1,0,0,0,190,1325,1,0,0,0,192,1327,
+        1,0,0,0,194,1338,1,0,0,0,196,1343,1,0,0,0,198,1368,1,0,0,0,200,1370,
+        1,0,0,0,202,1388,1,0,0,0,204,1390,1,0,0,0,206,1395,1,0,0,0,208,1410,
+        1,0,0,0,210,1427,1,0,0,0,212,1429,1,0,0,0,214,1437,1,0,0,0,216,1452,
+        1,0,0,0,218,1457,1,0,0,0,220,1459,1,0,0,0,222,1466,1,0,0,0,224,1479,
+        1,0,0,0,226,1490,1,0,0,0,228,1494,1,0,0,0,230,1506,1,0,0,0,232,1523,
+        1,0,0,0,234,1531,1,0,0,0,236,1534,1,0,0,0,238,1557,1,0,0,0,240,1559,
+        1,0,0,0,242,1570,1,0,0,0,244,1572,1,0,0,0,246,1576,1,0,0,0,248,1578,
+        1,0,0,0,250,1580,1,0,0,0,252,1593,1,0,0,0,254,1611,1,0,0,0,256,1618,
+        1,0,0,0,258,1620,1,0,0,0,260,1666,1,0,0,0,262,1668,1,0,0,0,264,1672,
+        1,0,0,0,266,1683,1,0,0,0,268,1695,1,0,0,0,270,1701,1,0,0,0,272,1749,
+        1,0,0,0,274,1751,1,0,0,0,276,1795,1,0,0,0,278,1797,1,0,0,0,280,1800,
+        1,0,0,0,282,1806,1,0,0,0,284,1810,1,0,0,0,286,1815,1,0,0,0,288,1817,
+        1,0,0,0,290,1822,1,0,0,0,292,1824,1,0,0,0,294,1828,1,0,0,0,296,1830,
+        1,0,0,0,298,300,3,2,1,0,299,301,5,100,0,0,300,299,1,0,0,0,300,301,
+        1,0,0,0,301,302,1,0,0,0,302,303,5,0,0,1,303,1,1,0,0,0,304,309,3,
+        8,4,0,305,309,3,256,128,0,306,309,3,4,2,0,307,309,3,12,6,0,308,304,
+        1,0,0,0,308,305,1,0,0,0,308,306,1,0,0,0,308,307,1,0,0,0,309,3,1,
+        0,0,0,310,312,5,57,0,0,311,313,3,6,3,0,312,311,1,0,0,0,313,314,1,
+        0,0,0,314,312,1,0,0,0,314,315,1,0,0,0,315,317,1,0,0,0,316,318,3,
+        102,51,0,317,316,1,0,0,0,317,318,1,0,0,0,318,337,1,0,0,0,319,321,
+        5,57,0,0,320,322,3,6,3,0,321,320,1,0,0,0,322,323,1,0,0,0,323,321,
+        1,0,0,0,323,324,1,0,0,0,324,325,1,0,0,0,325,326,5,78,0,0,326,328,
+        3,86,43,0,327,329,3,102,51,0,328,327,1,0,0,0,328,329,1,0,0,0,329,
+        333,1,0,0,0,330,332,3,28,14,0,331,330,1,0,0,0,332,335,1,0,0,0,333,
+        331,1,0,0,0,333,334,1,0,0,0,334,337,1,0,0,0,335,333,1,0,0,0,336,
+        310,1,0,0,0,336,319,1,0,0,0,337,5,1,0,0,0,338,343,3,290,145,0,339,
+        343,5,1,0,0,340,343,5,35,0,0,341,343,5,8,0,0,342,338,1,0,0,0,342,
+        339,1,0,0,0,342,340,1,0,0,0,342,341,1,0,0,0,343,7,1,0,0,0,344,345,
+        5,55,0,0,345,346,3,290,145,0,346,347,5,86,0,0,347,348,3,10,5,0,348,
+        9,1,0,0,0,349,354,5,114,0,0,350,354,3,246,123,0,351,354,3,244,122,
+        0,352,354,3,290,145,0,353,349,1,0,0,0,353,350,1,0,0,0,353,351,1,
+        0,0,0,353,352,1,0,0,0,354,11,1,0,0,0,355,357,3,14,7,0,356,355,1,
+        0,0,0,357,360,1,0,0,0,358,356,1,0,0,0,358,359,1,0,0,0,359,361,1,
+        0,0,0,360,358,1,0,0,0,361,365,3,18,9,0,362,364,3,16,8,0,363,362,
+        1,0,0,0,364,367,1,0,0,0,365,363,1,0,0,0,365,366,1,0,0,0,366,371,
+        1,0,0,0,367,365,1,0,0,0,368,370,3,14,7,0,369,368,1,0,0,0,370,373,
+        1,0,0,0,371,369,1,0,0,0,371,372,1,0,0,0,372,13,1,0,0,0,373,371,1,
+        0,0,0,374,377,3,20,10,0,375,377,3,22,11,0,376,374,1,0,0,0,376,375,
+        1,0,0,0,377,15,1,0,0,0,378,380,5,70,0,0,379,381,7,0,0,0,380,379,
+        1,0,0,0,380,381,1,0,0,0,381,382,1,0,0,0,382,383,3,18,9,0,383,17,
+        1,0,0,0,384,386,3,28,14,0,385,384,1,0,0,0,386,387,1,0,0,0,387,385,
+        1,0,0,0,387,388,1,0,0,0,388,19,1,0,0,0,389,390,5,4,0,0,390,391,5,
+        46,0,0,391,392,5,61,0,0,392,393,3,160,80,0,393,21,1,0,0,0,394,395,
+        5,73,0,0,395,396,3,232,116,0,396,405,5,104,0,0,397,402,3,160,80,
+        0,398,399,5,98,0,0,399,401,3,160,80,0,400,398,1,0,0,0,401,404,1,
+        0,0,0,402,400,1,0,0,0,402,403,1,0,0,0,403,406,1,0,0,0,404,402,1,
+        0,0,0,405,397,1,0,0,0,405,406,1,0,0,0,406,407,1,0,0,0,407,408,5,
+        105,0,0,408,23,1,0,0,0,409,411,3,26,13,0,410,409,1,0,0,0,411,414,
+        1,0,0,0,412,410,1,0,0,0,412,413,1,0,0,0,413,415,1,0,0,0,414,412,
+        1,0,0,0,415,416,5,0,0,1,416,25,1,0,0,0,417,418,3,232,116,0,418,427,
+        5,104,0,0,419,424,3,160,80,0,420,421,5,98,0,0,421,423,3,160,80,0,
+        422,420,1,0,0,0,423,426,1,0,0,0,424,422,1,0,0,0,424,425,1,0,0,0,
+        425,428,1,0,0,0,426,424,1,0,0,0,427,419,1,0,0,0,427,428,1,0,0,0,
+        428,429,1,0,0,0,429,430,5,105,0,0,430,27,1,0,0,0,431,448,3,30,15,
+        0,432,448,3,32,16,0,433,448,3,36,18,0,434,448,3,34,17,0,435,448,
+        3,54,27,0,436,448,3,56,28,0,437,448,3,60,30,0,438,448,3,64,32,0,
+        439,448,3,68,34,0,440,448,3,82,41,0,441,448,3,84,42,0,442,448,3,
+        70,35,0,443,448,3,74,37,0,444,448,3,72,36,0,445,448,3,76,38,0,446,
+        448,3,80,40,0,447,431,1,0,0,0,447,432,1,0,0,0,447,433,1,0,0,0,447,
+        434,1,0,0,0,447,435,1,0,0,0,447,436,1,0,0,0,447,437,1,0,0,0,447,
+        438,1,0,0,0,447,439,1,0,0,0,447,440,1,0,0,0,447,441,1,0,0,0,447,
+        442,1,0,0,0,447,443,1,0,0,0,447,444,1,0,0,0,447,445,1,0,0,0,447,
+        446,1,0,0,0,448,29,1,0,0,0,449,451,5,48,0,0,450,449,1,0,0,0,450,
+        451,1,0,0,0,451,452,1,0,0,0,452,453,5,40,0,0,453,457,3,104,52,0,
+        454,456,3,14,7,0,455,454,1,0,0,0,456,459,1,0,0,0,457,455,1,0,0,0,
+        457,458,1,0,0,0,458,461,1,0,0,0,459,457,1,0,0,0,460,462,3,102,51,
+        0,461,460,1,0,0,0,461,462,1,0,0,0,462,31,1,0,0,0,463,464,5,72,0,
+        0,464,465,3,160,80,0,465,466,5,4,0,0,466,467,3,286,143,0,467,33,
+        1,0,0,0,468,470,5,48,0,0,469,468,1,0,0,0,469,470,1,0,0,0,470,471,
+        1,0,0,0,471,472,5,9,0,0,472,485,3,48,24,0,473,482,5,104,0,0,474,
+        479,3,160,80,0,475,476,5,98,0,0,476,478,3,160,80,0,477,475,1,0,0,
+        0,478,481,1,0,0,0,479,477,1,0,0,0,479,480,1,0,0,0,480,483,1,0,0,
+        0,481,479,1,0,0,0,482,474,1,0,0,0,482,483,1,0,0,0,483,484,1,0,0,
+        0,484,486,5,105,0,0,485,473,1,0,0,0,485,486,1,0,0,0,486,492,1,0,
+        0,0,487,490,5,78,0,0,488,491,5,91,0,0,489,491,3,50,25,0,490,488,
+        1,0,0,0,490,489,1,0,0,0,491,493,1,0,0,0,492,487,1,0,0,0,492,493,
+        1,0,0,0,493,35,1,0,0,0,494,496,5,48,0,0,495,494,1,0,0,0,495,496,
+        1,0,0,0,496,497,1,0,0,0,497,499,5,9,0,0,498,500,3,38,19,0,499,498,
+        1,0,0,0,499,500,1,0,0,0,500,501,1,0,0,0,501,502,5,108,0,0,502,503,
+        3,12,6,0,503,505,5,109,0,0,504,506,3,40,20,0,505,504,1,0,0,0,505,
+        506,1,0,0,0,506,37,1,0,0,0,507,517,5,104,0,0,508,518,5,91,0,0,509,
+        514,3,286,143,0,510,511,5,98,0,0,511,513,3,286,143,0,512,510,1,0,
+        0,0,513,516,1,0,0,0,514,512,1,0,0,0,514,515,1,0,0,0,515,518,1,0,
+        0,0,516,514,1,0,0,0,517,508,1,0,0,0,517,509,1,0,0,0,517,518,1,0,
+        0,0,518,519,1,0,0,0,519,520,5,105,0,0,520,39,1,0,0,0,521,522,5,35,
+        0,0,522,526,3,290,145,0,523,525,3,42,21,0,524,523,1,0,0,0,525,528,
+        1,0,0,0,526,524,1,0,0,0,526,527,1,0,0,0,527,542,1,0,0,0,528,526,
+        1,0,0,0,529,531,5,35,0,0,530,532,3,160,80,0,531,530,1,0,0,0,531,
+        532,1,0,0,0,532,533,1,0,0,0,533,534,3,290,145,0,534,538,3,290,145,
+        0,535,537,3,42,21,0,536,535,1,0,0,0,537,540,1,0,0,0,538,536,1,0,
+        0,0,538,539,1,0,0,0,539,542,1,0,0,0,540,538,1,0,0,0,541,521,1,0,
+        0,0,541,529,1,0,0,0,542,41,1,0,0,0,543,544,5,46,0,0,544,545,3,160,
+        80,0,545,546,3,290,145,0,546,555,1,0,0,0,547,548,5,47,0,0,548,549,
+        3,290,145,0,549,551,3,290,145,0,550,552,3,44,22,0,551,550,1,0,0,
+        0,551,552,1,0,0,0,552,555,1,0,0,0,553,555,3,46,23,0,554,543,1,0,
+        0,0,554,547,1,0,0,0,554,553,1,0,0,0,555,43,1,0,0,0,556,557,5,60,
+        0,0,557,568,3,290,145,0,558,560,5,27,0,0,559,558,1,0,0,0,559,560,
+        1,0,0,0,560,561,1,0,0,0,561,562,3,160,80,0,562,565,3,290,145,0,563,
+        564,5,60,0,0,564,566,3,290,145,0,565,563,1,0,0,0,565,566,1,0,0,0,
+        566,568,1,0,0,0,567,556,1,0,0,0,567,559,1,0,0,0,568,45,1,0,0,0,569,
+        570,3,290,145,0,570,571,3,290,145,0,571,572,5,4,0,0,572,573,3,286,
+        143,0,573,47,1,0,0,0,574,575,3,294,147,0,575,576,5,97,0,0,576,578,
+        1,0,0,0,577,574,1,0,0,0,578,581,1,0,0,0,579,577,1,0,0,0,579,580,
+        1,0,0,0,580,582,1,0,0,0,581,579,1,0,0,0,582,583,3,294,147,0,583,
+        49,1,0,0,0,584,589,3,52,26,0,585,586,5,98,0,0,586,588,3,52,26,0,
+        587,585,1,0,0,0,588,591,1,0,0,0,589,587,1,0,0,0,589,590,1,0,0,0,
+        590,593,1,0,0,0,591,589,1,0,0,0,592,594,3,102,51,0,593,592,1,0,0,
+        0,593,594,1,0,0,0,594,51,1,0,0,0,595,596,3,290,145,0,596,597,5,4,
+        0,0,597,599,1,0,0,0,598,595,1,0,0,0,598,599,1,0,0,0,599,600,1,0,
+        0,0,600,601,3,286,143,0,601,53,1,0,0,0,602,603,7,1,0,0,603,604,3,
+        104,52,0,604,55,1,0,0,0,605,606,5,41,0,0,606,610,3,106,53,0,607,
+        609,3,58,29,0,608,607,1,0,0,0,609,612,1,0,0,0,610,608,1,0,0,0,610,
+        611,1,0,0,0,611,57,1,0,0,0,612,610,1,0,0,0,613,614,5,47,0,0,614,
+        615,5,40,0,0,615,620,3,60,30,0,616,617,5,47,0,0,617,618,5,15,0,0,
+        618,620,3,60,30,0,619,613,1,0,0,0,619,616,1,0,0,0,620,59,1,0,0,0,
+        621,622,5,55,0,0,622,627,3,62,31,0,623,624,5,98,0,0,624,626,3,62,
+        31,0,625,623,1,0,0,0,626,629,1,0,0,0,627,625,1,0,0,0,627,628,1,0,
+        0,0,628,61,1,0,0,0,629,627,1,0,0,0,630,631,3,158,79,0,631,632,5,
+        86,0,0,632,633,3,160,80,0,633,653,1,0,0,0,634,635,3,286,143,0,635,
+        636,5,86,0,0,636,637,3,160,80,0,637,653,1,0,0,0,638,639,3,286,143,
+        0,639,640,5,81,0,0,640,641,3,160,80,0,641,653,1,0,0,0,642,643,3,
+        286,143,0,643,644,3,144,72,0,644,653,1,0,0,0,645,646,3,202,101,0,
+        646,647,5,106,0,0,647,648,3,160,80,0,648,649,5,107,0,0,649,650,5,
+        86,0,0,650,651,3,160,80,0,651,653,1,0,0,0,652,630,1,0,0,0,652,634,
+        1,0,0,0,652,638,1,0,0,0,652,642,1,0,0,0,652,645,1,0,0,0,653,63,1,
+        0,0,0,654,655,5,52,0,0,655,660,3,66,33,0,656,657,5,98,0,0,657,659,
+        3,66,33,0,658,656,1,0,0,0,659,662,1,0,0,0,660,658,1,0,0,0,660,661,
+        1,0,0,0,661,65,1,0,0,0,662,660,1,0,0,0,663,664,3,286,143,0,664,665,
+        3,144,72,0,665,673,1,0,0,0,666,673,3,158,79,0,667,668,3,202,101,
+        0,668,669,5,106,0,0,669,670,3,160,80,0,670,671,5,107,0,0,671,673,
+        1,0,0,0,672,663,1,0,0,0,672,666,1,0,0,0,672,667,1,0,0,0,673,67,1,
+        0,0,0,674,676,7,2,0,0,675,674,1,0,0,0,675,676,1,0,0,0,676,677,1,
+        0,0,0,677,678,5,16,0,0,678,683,3,160,80,0,679,680,5,98,0,0,680,682,
+        3,160,80,0,681,679,1,0,0,0,682,685,1,0,0,0,683,681,1,0,0,0,683,684,
+        1,0,0,0,684,69,1,0,0,0,685,683,1,0,0,0,686,687,5,28,0,0,687,688,
+        5,104,0,0,688,689,3,286,143,0,689,690,5,35,0,0,690,691,3,160,80,
+        0,691,693,5,102,0,0,692,694,3,28,14,0,693,692,1,0,0,0,694,695,1,
+        0,0,0,695,693,1,0,0,0,695,696,1,0,0,0,696,697,1,0,0,0,697,698,5,
+        105,0,0,698,71,1,0,0,0,699,701,3,94,47,0,700,702,3,96,48,0,701,700,
+        1,0,0,0,701,702,1,0,0,0,702,704,1,0,0,0,703,705,3,98,49,0,704,703,
+        1,0,0,0,704,705,1,0,0,0,705,712,1,0,0,0,706,708,3,96,48,0,707,709,
+        3,98,49,0,708,707,1,0,0,0,708,709,1,0,0,0,709,712,1,0,0,0,710,712,
+        3,98,49,0,711,699,1,0,0,0,711,706,1,0,0,0,711,710,1,0,0,0,712,73,
+        1,0,0,0,713,714,5,29,0,0,714,75,1,0,0,0,715,716,5,30,0,0,716,721,
+        3,78,39,0,717,718,5,98,0,0,718,720,3,78,39,0,719,717,1,0,0,0,720,
+        723,1,0,0,0,721,719,1,0,0,0,721,722,1,0,0,0,722,77,1,0,0,0,723,721,
+        1,0,0,0,724,725,3,286,143,0,725,726,5,86,0,0,726,727,3,160,80,0,
+        727,79,1,0,0,0,728,730,5,33,0,0,729,731,5,75,0,0,730,729,1,0,0,0,
+        730,731,1,0,0,0,731,732,1,0,0,0,732,733,3,160,80,0,733,81,1,0,0,
+        0,734,735,5,76,0,0,735,737,3,86,43,0,736,738,3,102,51,0,737,736,
+        1,0,0,0,737,738,1,0,0,0,738,83,1,0,0,0,739,740,5,54,0,0,740,741,
+        3,86,43,0,741,85,1,0,0,0,742,744,5,20,0,0,743,742,1,0,0,0,743,744,
+        1,0,0,0,744,745,1,0,0,0,745,747,3,88,44,0,746,748,3,94,47,0,747,
+        746,1,0,0,0,747,748,1,0,0,0,748,750,1,0,0,0,749,751,3,96,48,0,750,
+        749,1,0,0,0,750,751,1,0,0,0,751,753,1,0,0,0,752,754,3,98,49,0,753,
+        752,1,0,0,0,753,754,1,0,0,0,754,87,1,0,0,0,755,760,5,91,0,0,756,
+        757,5,98,0,0,757,759,3,90,45,0,758,756,1,0,0,0,759,762,1,0,0,0,760,
+        758,1,0,0,0,760,761,1,0,0,0,761,772,1,0,0,0,762,760,1,0,0,0,763,
+        768,3,90,45,0,764,765,5,98,0,0,765,767,3,90,45,0,766,764,1,0,0,0,
+        767,770,1,0,0,0,768,766,1,0,0,0,768,769,1,0,0,0,769,772,1,0,0,0,
+        770,768,1,0,0,0,771,755,1,0,0,0,771,763,1,0,0,0,772,89,1,0,0,0,773,
+        779,3,160,80,0,774,777,5,4,0,0,775,778,3,286,143,0,776,778,3,92,
+        46,0,777,775,1,0,0,0,777,776,1,0,0,0,778,780,1,0,0,0,779,774,1,0,
+        0,0,779,780,1,0,0,0,780,91,1,0,0,0,781,782,7,3,0,0,782,93,1,0,0,
+        0,783,784,5,50,0,0,784,785,5,8,0,0,785,790,3,100,50,0,786,787,5,
+        98,0,0,787,789,3,100,50,0,788,786,1,0,0,0,789,792,1,0,0,0,790,788,
+        1,0,0,0,790,791,1,0,0,0,791,95,1,0,0,0,792,790,1,0,0,0,793,794,7,
+        4,0,0,794,795,3,160,80,0,795,97,1,0,0,0,796,797,5,39,0,0,797,798,
+        3,160,80,0,798,99,1,0,0,0,799,801,3,160,80,0,800,802,7,5,0,0,801,
+        800,1,0,0,0,801,802,1,0,0,0,802,101,1,0,0,0,803,804,5,75,0,0,804,
+        805,3,160,80,0,805,103,1,0,0,0,806,811,3,106,53,0,807,808,5,98,0,
+        0,808,810,3,106,53,0,809,807,1,0,0,0,810,813,1,0,0,0,811,809,1,0,
+        0,0,811,812,1,0,0,0,812,105,1,0,0,0,813,811,1,0,0,0,814,815,3,286,
+        143,0,815,816,5,86,0,0,816,818,1,0,0,0,817,814,1,0,0,0,817,818,1,
+        0,0,0,818,821,1,0,0,0,819,822,3,112,56,0,820,822,3,110,55,0,821,
+        819,1,0,0,0,821,820,1,0,0,0,822,832,1,0,0,0,823,824,3,286,143,0,
+        824,825,5,86,0,0,825,827,1,0,0,0,826,823,1,0,0,0,826,827,1,0,0,0,
+        827,828,1,0,0,0,828,829,3,108,54,0,829,830,3,112,56,0,830,832,1,
+        0,0,0,831,817,1,0,0,0,831,826,1,0,0,0,832,107,1,0,0,0,833,837,5,
+        1,0,0,834,836,3,290,145,0,835,834,1,0,0,0,836,839,1,0,0,0,837,835,
+        1,0,0,0,837,838,1,0,0,0,838,877,1,0,0,0,839,837,1,0,0,0,840,842,
+        5,3,0,0,841,843,3,248,124,0,842,841,1,0,0,0,842,843,1,0,0,0,843,
+        847,1,0,0,0,844,846,3,290,145,0,845,844,1,0,0,0,846,849,1,0,0,0,
+        847,845,1,0,0,0,847,848,1,0,0,0,848,877,1,0,0,0,849,847,1,0,0,0,
+        850,852,3,290,145,0,851,853,3,248,124,0,852,851,1,0,0,0,852,853,
+        1,0,0,0,853,857,1,0,0,0,854,856,3,290,145,0,855,854,1,0,0,0,856,
+        859,1,0,0,0,857,855,1,0,0,0,857,858,1,0,0,0,858,877,1,0,0,0,859,
+        857,1,0,0,0,860,861,5,3,0,0,861,865,3,240,120,0,862,864,3,290,145,
+        0,863,862,1,0,0,0,864,867,1,0,0,0,865,863,1,0,0,0,865,866,1,0,0,
+        0,866,877,1,0,0,0,867,865,1,0,0,0,868,869,3,290,145,0,869,873,3,
+        240,120,0,870,872,3,290,145,0,871,870,1,0,0,0,872,875,1,0,0,0,873,
+        871,1,0,0,0,873,874,1,0,0,0,874,877,1,0,0,0,875,873,1,0,0,0,876,
+        833,1,0,0,0,876,840,1,0,0,0,876,850,1,0,0,0,876,860,1,0,0,0,876,
+        868,1,0,0,0,877,109,1,0,0,0,878,879,3,290,145,0,879,880,5,104,0,
+        0,880,881,3,112,56,0,881,882,5,105,0,0,882,111,1,0,0,0,883,887,3,
+        116,58,0,884,886,3,130,65,0,885,884,1,0,0,0,886,889,1,0,0,0,887,
+        885,1,0,0,0,887,888,1,0,0,0,888,918,1,0,0,0,889,887,1,0,0,0,890,
+        891,5,104,0,0,891,892,3,112,56,0,892,893,5,105,0,0,893,918,1,0,0,
+        0,894,896,3,132,66,0,895,897,3,116,58,0,896,895,1,0,0,0,896,897,
+        1,0,0,0,897,901,1,0,0,0,898,900,3,130,65,0,899,898,1,0,0,0,900,903,
+        1,0,0,0,901,899,1,0,0,0,901,902,1,0,0,0,902,918,1,0,0,0,903,901,
+        1,0,0,0,904,908,5,104,0,0,905,906,3,286,143,0,906,907,5,86,0,0,907,
+        909,1,0,0,0,908,905,1,0,0,0,908,909,1,0,0,0,909,910,1,0,0,0,910,
+        913,3,112,56,0,911,912,5,75,0,0,912,914,3,160,80,0,913,911,1,0,0,
+        0,913,914,1,0,0,0,914,915,1,0,0,0,915,916,5,105,0,0,916,918,1,0,
+        0,0,917,883,1,0,0,0,917,890,1,0,0,0,917,894,1,0,0,0,917,904,1,0,
+        0,0,918,113,1,0,0,0,919,921,3,116,58,0,920,922,3,130,65,0,921,920,
+        1,0,0,0,922,923,1,0,0,0,923,921,1,0,0,0,923,924,1,0,0,0,924,115,
+        1,0,0,0,925,927,5,104,0,0,926,928,3,286,143,0,927,926,1,0,0,0,927,
+        928,1,0,0,0,928,931,1,0,0,0,929,932,3,144,72,0,930,932,3,120,60,
+        0,931,929,1,0,0,0,931,930,1,0,0,0,931,932,1,0,0,0,932,934,1,0,0,
+        0,933,935,3,140,70,0,934,933,1,0,0,0,934,935,1,0,0,0,935,938,1,0,
+        0,0,936,937,5,75,0,0,937,939,3,160,80,0,938,936,1,0,0,0,938,939,
+        1,0,0,0,939,940,1,0,0,0,940,956,5,105,0,0,941,943,5,104,0,0,942,
+        944,3,286,143,0,943,942,1,0,0,0,943,944,1,0,0,0,944,945,1,0,0,0,
+        945,947,3,118,59,0,946,948,3,140,70,0,947,946,1,0,0,0,947,948,1,
+        0,0,0,948,951,1,0,0,0,949,950,5,75,0,0,950,952,3,160,80,0,951,949,
+        1,0,0,0,951,952,1,0,0,0,952,953,1,0,0,0,953,954,5,105,0,0,954,956,
+        1,0,0,0,955,925,1,0,0,0,955,941,1,0,0,0,956,117,1,0,0,0,957,958,
+        5,37,0,0,958,959,3,122,61,0,959,119,1,0,0,0,960,961,5,99,0,0,961,
+        962,3,122,61,0,962,121,1,0,0,0,963,971,3,124,62,0,964,966,5,102,
+        0,0,965,967,5,99,0,0,966,965,1,0,0,0,966,967,1,0,0,0,967,968,1,0,
+        0,0,968,970,3,124,62,0,969,964,1,0,0,0,970,973,1,0,0,0,971,969,1,
+        0,0,0,971,972,1,0,0,0,972,123,1,0,0,0,973,971,1,0,0,0,974,979,3,
+        126,63,0,975,976,5,94,0,0,976,978,3,126,63,0,977,975,1,0,0,0,978,
+        981,1,0,0,0,979,977,1,0,0,0,979,980,1,0,0,0,980,125,1,0,0,0,981,
+        979,1,0,0,0,982,983,5,95,0,0,983,986,3,126,63,0,984,986,3,128,64,
+        0,985,982,1,0,0,0,985,984,1,0,0,0,986,127,1,0,0,0,987,994,3,154,
+        77,0,988,994,5,93,0,0,989,990,5,104,0,0,990,991,3,122,61,0,991,992,
+        5,105,0,0,992,994,1,0,0,0,993,987,1,0,0,0,993,988,1,0,0,0,993,989,
+        1,0,0,0,994,129,1,0,0,0,995,997,3,136,68,0,996,998,3,134,67,0,997,
+        996,1,0,0,0,997,998,1,0,0,0,998,999,1,0,0,0,999,1000,3,116,58,0,
+        1000,1006,1,0,0,0,1001,1002,3,132,66,0,1002,1003,3,116,58,0,1003,
+        1006,1,0,0,0,1004,1006,3,132,66,0,1005,995,1,0,0,0,1005,1001,1,0,
+        0,0,1005,1004,1,0,0,0,1006,131,1,0,0,0,1007,1008,5,104,0,0,1008,
+        1009,3,116,58,0,1009,1010,3,136,68,0,1010,1013,3,116,58,0,1011,1012,
+        5,75,0,0,1012,1014,3,160,80,0,1013,1011,1,0,0,0,1013,1014,1,0,0,
+        0,1014,1015,1,0,0,0,1015,1016,5,105,0,0,1016,1017,3,134,67,0,1017,
+        1042,1,0,0,0,1018,1019,5,104,0,0,1019,1021,3,116,58,0,1020,1022,
+        3,130,65,0,1021,1020,1,0,0,0,1022,1023,1,0,0,0,1023,1021,1,0,0,0,
+        1023,1024,1,0,0,0,1024,1027,1,0,0,0,1025,1026,5,75,0,0,1026,1028,
+        3,160,80,0,1027,1025,1,0,0,0,1027,1028,1,0,0,0,1028,1029,1,0,0,0,
+        1029,1030,5,105,0,0,1030,1031,3,134,67,0,1031,1042,1,0,0,0,1032,
+        1033,5,104,0,0,1033,1036,3,116,58,0,1034,1035,5,75,0,0,1035,1037,
+        3,160,80,0,1036,1034,1,0,0,0,1036,1037,1,0,0,0,1037,1038,1,0,0,0,
+        1038,1039,5,105,0,0,1039,1040,3,134,67,0,1040,1042,1,0,0,0,1041,
+        1007,1,0,0,0,1041,1018,1,0,0,0,1041,1032,1,0,0,0,1042,133,1,0,0,
+        0,1043,1045,5,108,0,0,1044,1046,3,248,124,0,1045,1044,1,0,0,0,1045,
+        1046,1,0,0,0,1046,1051,1,0,0,0,1047,1049,5,98,0,0,1048,1050,3,248,
+        124,0,1049,1048,1,0,0,0,1049,1050,1,0,0,0,1050,1052,1,0,0,0,1051,
+        1047,1,0,0,0,1051,1052,1,0,0,0,1052,1053,1,0,0,0,1053,1057,5,109,
+        0,0,1054,1057,5,89,0,0,1055,1057,5,91,0,0,1056,1043,1,0,0,0,1056,
+        1054,1,0,0,0,1056,1055,1,0,0,0,1057,135,1,0,0,0,1058,1059,5,87,0,
+        0,1059,1061,5,90,0,0,1060,1062,3,138,69,0,1061,1060,1,0,0,0,1061,
+        1062,1,0,0,0,1062,1063,1,0,0,0,1063,1064,5,90,0,0,1064,1083,5,88,
+        0,0,1065,1066,5,87,0,0,1066,1068,5,90,0,0,1067,1069,3,138,69,0,1068,
+        1067,1,0,0,0,1068,1069,1,0,0,0,1069,1070,1,0,0,0,1070,1083,5,90,
+        0,0,1071,1073,5,90,0,0,1072,1074,3,138,69,0,1073,1072,1,0,0,0,1073,
+        1074,1,0,0,0,1074,1075,1,0,0,0,1075,1076,5,90,0,0,1076,1083,5,88,
+        0,0,1077,1079,5,90,0,0,1078,1080,3,138,69,0,1079,1078,1,0,0,0,1079,
+        1080,1,0,0,0,1080,1081,1,0,0,0,1081,1083,5,90,0,0,1082,1058,1,0,
+        0,0,1082,1065,1,0,0,0,1082,1071,1,0,0,0,1082,1077,1,0,0,0,1083,137,
+        1,0,0,0,1084,1086,5,106,0,0,1085,1087,3,286,143,0,1086,1085,1,0,
+        0,0,1086,1087,1,0,0,0,1087,1090,1,0,0,0,1088,1091,3,142,71,0,1089,
+        1091,3,120,60,0,1090,1088,1,0,0,0,1090,1089,1,0,0,0,1090,1091,1,
+        0,0,0,1091,1093,1,0,0,0,1092,1094,3,150,75,0,1093,1092,1,0,0,0,1093,
+        1094,1,0,0,0,1094,1096,1,0,0,0,1095,1097,3,140,70,0,1096,1095,1,
+        0,0,0,1096,1097,1,0,0,0,1097,1100,1,0,0,0,1098,1099,5,75,0,0,1099,
+        1101,3,160,80,0,1100,1098,1,0,0,0,1100,1101,1,0,0,0,1101,1102,1,
+        0,0,0,1102,1103,5,107,0,0,1103,139,1,0,0,0,1104,1107,3,252,126,0,
+        1105,1107,3,240,120,0,1106,1104,1,0,0,0,1106,1105,1,0,0,0,1107,141,
+        1,0,0,0,1108,1109,5,99,0,0,1109,1117,3,156,78,0,1110,1112,5,102,
+        0,0,1111,1113,5,99,0,0,1112,1111,1,0,0,0,1112,1113,1,0,0,0,1113,
+        1114,1,0,0,0,1114,1116,3,156,78,0,1115,1110,1,0,0,0,1116,1119,1,
+        0,0,0,1117,1115,1,0,0,0,1117,1118,1,0,0,0,1118,1132,1,0,0,0,1119,
+        1117,1,0,0,0,1120,1121,5,99,0,0,1121,1132,3,148,74,0,1122,1123,5,
+        37,0,0,1123,1128,3,156,78,0,1124,1125,5,102,0,0,1125,1127,3,156,
+        78,0,1126,1124,1,0,0,0,1127,1130,1,0,0,0,1128,1126,1,0,0,0,1128,
+        1129,1,0,0,0,1129,1132,1,0,0,0,1130,1128,1,0,0,0,1131,1108,1,0,0,
+        0,1131,1120,1,0,0,0,1131,1122,1,0,0,0,1132,143,1,0,0,0,1133,1135,
+        3,146,73,0,1134,1133,1,0,0,0,1135,1136,1,0,0,0,1136,1134,1,0,0,0,
+        1136,1137,1,0,0,0,1137,145,1,0,0,0,1138,1139,5,99,0,0,1139,1143,
+        3,154,77,0,1140,1141,5,99,0,0,1141,1143,3,148,74,0,1142,1138,1,0,
+        0,0,1142,1140,1,0,0,0,1143,147,1,0,0,0,1144,1146,5,103,0,0,1145,
+        1147,7,6,0,0,1146,1145,1,0,0,0,1146,1147,1,0,0,0,1147,1148,1,0,0,
+        0,1148,1149,5,104,0,0,1149,1150,3,160,80,0,1150,1151,5,105,0,0,1151,
+        149,1,0,0,0,1152,1154,5,91,0,0,1153,1155,3,152,76,0,1154,1153,1,
+        0,0,0,1154,1155,1,0,0,0,1155,1160,1,0,0,0,1156,1158,5,80,0,0,1157,
+        1159,3,152,76,0,1158,1157,1,0,0,0,1158,1159,1,0,0,0,1159,1161,1,
+        0,0,0,1160,1156,1,0,0,0,1160,1161,1,0,0,0,1161,1167,1,0,0,0,1162,
+        1164,5,80,0,0,1163,1165,3,152,76,0,1164,1163,1,0,0,0,1164,1165,1,
+        0,0,0,1165,1167,1,0,0,0,1166,1152,1,0,0,0,1166,1162,1,0,0,0,1167,
+        151,1,0,0,0,1168,1170,5,90,0,0,1169,1168,1,0,0,0,1169,1170,1,0,0,
+        0,1170,1171,1,0,0,0,1171,1172,3,248,124,0,1172,153,1,0,0,0,1173,
+        1174,3,294,147,0,1174,155,1,0,0,0,1175,1176,3,294,147,0,1176,157,
+        1,0,0,0,1177,1179,3,202,101,0,1178,1180,3,200,100,0,1179,1178,1,
+        0,0,0,1180,1181,1,0,0,0,1181,1179,1,0,0,0,1181,1182,1,0,0,0,1182,
+        159,1,0,0,0,1183,1184,3,162,81,0,1184,161,1,0,0,0,1185,1190,3,164,
+        82,0,1186,1187,5,49,0,0,1187,1189,3,164,82,0,1188,1186,1,0,0,0,1189,
+        1192,1,0,0,0,1190,1188,1,0,0,0,1190,1191,1,0,0,0,1191,163,1,0,0,
+        0,1192,1190,1,0,0,0,1193,1198,3,166,83,0,1194,1195,5,77,0,0,1195,
+        1197,3,166,83,0,1196,1194,1,0,0,0,1197,1200,1,0,0,0,1198,1196,1,
+        0,0,0,1198,1199,1,0,0,0,1199,165,1,0,0,0,1200,1198,1,0,0,0,1201,
+        1206,3,168,84,0,1202,1203,5,2,0,0,1203,1205,3,168,84,0,1204,1202,
+        1,0,0,0,1205,1208,1,0,0,0,1206,1204,1,0,0,0,1206,1207,1,0,0,0,1207,
+        167,1,0,0,0,1208,1206,1,0,0,0,1209,1211,5,44,0,0,1210,1209,1,0,0,
+        0,1211,1214,1,0,0,0,1212,1210,1,0,0,0,1212,1213,1,0,0,0,1213,1215,
+        1,0,0,0,1214,1212,1,0,0,0,1215,1216,3,170,85,0,1216,169,1,0,0,0,
+        1217,1223,3,174,87,0,1218,1219,3,172,86,0,1219,1220,3,174,87,0,1220,
+        1222,1,0,0,0,1221,1218,1,0,0,0,1222,1225,1,0,0,0,1223,1221,1,0,0,
+        0,1223,1224,1,0,0,0,1224,171,1,0,0,0,1225,1223,1,0,0,0,1226,1227,
+        7,7,0,0,1227,173,1,0,0,0,1228,1232,3,184,92,0,1229,1231,3,176,88,
+        0,1230,1229,1,0,0,0,1231,1234,1,0,0,0,1232,1230,1,0,0,0,1232,1233,
+        1,0,0,0,1233,175,1,0,0,0,1234,1232,1,0,0,0,1235,1236,5,59,0,0,1236,
+        1237,5,76,0,0,1237,1270,3,184,92,0,1238,1239,5,24,0,0,1239,1240,
+        5,76,0,0,1240,1270,3,184,92,0,1241,1242,5,12,0,0,1242,1270,3,184,
+        92,0,1243,1244,5,82,0,0,1244,1270,3,184,92,0,1245,1246,5,35,0,0,
+        1246,1270,3,184,92,0,1247,1248,5,37,0,0,1248,1270,5,45,0,0,1249,
+        1250,5,37,0,0,1250,1251,5,44,0,0,1251,1270,5,45,0,0,1252,1254,5,
+        37,0,0,1253,1255,5,44,0,0,1254,1253,1,0,0,0,1254,1255,1,0,0,0,1255,
+        1256,1,0,0,0,1256,1259,7,8,0,0,1257,1259,5,79,0,0,1258,1252,1,0,
+        0,0,1258,1257,1,0,0,0,1259,1260,1,0,0,0,1260,1270,3,178,89,0,1261,
+        1263,5,37,0,0,1262,1264,5,44,0,0,1263,1262,1,0,0,0,1263,1264,1,0,
+        0,0,1264,1266,1,0,0,0,1265,1267,3,290,145,0,1266,1265,1,0,0,0,1266,
+        1267,1,0,0,0,1267,1268,1,0,0,0,1268,1270,5,64,0,0,1269,1235,1,0,
+        0,0,1269,1238,1,0,0,0,1269,1241,1,0,0,0,1269,1243,1,0,0,0,1269,1245,
+        1,0,0,0,1269,1247,1,0,0,0,1269,1249,1,0,0,0,1269,1258,1,0,0,0,1269,
+        1261,1,0,0,0,1270,177,1,0,0,0,1271,1276,3,180,90,0,1272,1273,5,102,
+        0,0,1273,1275,3,180,90,0,1274,1272,1,0,0,0,1275,1278,1,0,0,0,1276,
+        1274,1,0,0,0,1276,1277,1,0,0,0,1277,179,1,0,0,0,1278,1276,1,0,0,
+        0,1279,1281,3,182,91,0,1280,1279,1,0,0,0,1281,1282,1,0,0,0,1282,
+        1280,1,0,0,0,1282,1283,1,0,0,0,1283,1288,1,0,0,0,1284,1285,5,76,
+        0,0,1285,1286,3,182,91,0,1286,1287,3,182,91,0,1287,1289,1,0,0,0,
+        1288,1284,1,0,0,0,1288,1289,1,0,0,0,1289,1294,1,0,0,0,1290,1291,
+        5,87,0,0,1291,1292,3,178,89,0,1292,1293,5,88,0,0,1293,1295,1,0,0,
+        0,1294,1290,1,0,0,0,1294,1295,1,0,0,0,1295,1299,1,0,0,0,1296,1297,
+        5,44,0,0,1297,1300,5,45,0,0,1298,1300,5,95,0,0,1299,1296,1,0,0,0,
+        1299,1298,1,0,0,0,1299,1300,1,0,0,0,1300,181,1,0,0,0,1301,1304,3,
+        290,145,0,1302,1304,5,45,0,0,1303,1301,1,0,0,0,1303,1302,1,0,0,0,
+        1304,183,1,0,0,0,1305,1311,3,188,94,0,1306,1307,3,186,93,0,1307,
+        1308,3,188,94,0,1308,1310,1,0,0,0,1309,1306,1,0,0,0,1310,1313,1,
+        0,0,0,1311,1309,1,0,0,0,1311,1312,1,0,0,0,1312,185,1,0,0,0,1313,
+        1311,1,0,0,0,1314,1315,7,9,0,0,1315,187,1,0,0,0,1316,1322,3,192,
+        96,0,1317,1318,3,190,95,0,1318,1319,3,192,96,0,1319,1321,1,0,0,0,
+        1320,1317,1,0,0,0,1321,1324,1,0,0,0,1322,1320,1,0,0,0,1322,1323,
+        1,0,0,0,1323,189,1,0,0,0,1324,1322,1,0,0,0,1325,1326,7,10,0,0,1326,
+        191,1,0,0,0,1327,1332,3,194,97,0,1328,1329,5,96,0,0,1329,1331,3,
+        194,97,0,1330,1328,1,0,0,0,1331,1334,1,0,0,0,1332,1330,1,0,0,0,1332,
+        1333,1,0,0,0,1333,193,1,0,0,0,1334,1332,1,0,0,0,1335,1337,7,11,0,
+        0,1336,1335,1,0,0,0,1337,1340,1,0,0,0,1338,1336,1,0,0,0,1338,1339,
+        1,0,0,0,1339,1341,1,0,0,0,1340,1338,1,0,0,0,1341,1342,3,196,98,0,
+        1342,195,1,0,0,0,1343,1348,3,202,101,0,1344,1347,3,198,99,0,1345,
+        1347,3,200,100,0,1346,1344,1,0,0,0,1346,1345,1,0,0,0,1347,1350,1,
+        0,0,0,1348,1346,1,0,0,0,1348,1349,1,0,0,0,1349,1353,1,0,0,0,1350,
+        1348,1,0,0,0,1351,1354,3,144,72,0,1352,1354,3,120,60,0,1353,1351,
+        1,0,0,0,1353,1352,1,0,0,0,1353,1354,1,0,0,0,1354,197,1,0,0,0,1355,
+        1356,5,106,0,0,1356,1357,3,160,80,0,1357,1358,5,107,0,0,1358,1369,
+        1,0,0,0,1359,1361,5,106,0,0,1360,1362,3,160,80,0,1361,1360,1,0,0,
+        0,1361,1362,1,0,0,0,1362,1363,1,0,0,0,1363,1365,5,80,0,0,1364,1366,
+        3,160,80,0,1365,1364,1,0,0,0,1365,1366,1,0,0,0,1366,1367,1,0,0,0,
+        1367,1369,5,107,0,0,1368,1355,1,0,0,0,1368,1359,1,0,0,0,1369,199,
+        1,0,0,0,1370,1371,5,97,0,0,1371,1372,3,254,127,0,1372,201,1,0,0,
+        0,1373,1389,3,204,102,0,1374,1389,3,228,114,0,1375,1389,3,212,106,
+        0,1376,1389,3,214,107,0,1377,1389,3,216,108,0,1378,1389,3,222,111,
+        0,1379,1389,3,224,112,0,1380,1389,3,242,121,0,1381,1389,3,240,120,
+        0,1382,1389,3,206,103,0,1383,1389,3,114,57,0,1384,1389,3,226,113,
+        0,1385,1389,3,230,115,0,1386,1389,3,236,118,0,1387,1389,3,286,143,
+        0,1388,1373,1,0,0,0,1388,1374,1,0,0,0,1388,1375,1,0,0,0,1388,1376,
+        1,0,0,0,1388,1377,1,0,0,0,1388,1378,1,0,0,0,1388,1379,1,0,0,0,1388,
+        1380,1,0,0,0,1388,1381,1,0,0,0,1388,1382,1,0,0,0,1388,1383,1,0,0,
+        0,1388,1384,1,0,0,0,1388,1385,1,0,0,0,1388,1386,1,0,0,0,1388,1387,
+        1,0,0,0,1389,203,1,0,0,0,1390,1391,5,13,0,0,1391,1392,5,104,0,0,
+        1392,1393,5,91,0,0,1393,1394,5,105,0,0,1394,205,1,0,0,0,1395,1397,
+        5,10,0,0,1396,1398,3,160,80,0,1397,1396,1,0,0,0,1397,1398,1,0,0,
+        0,1398,1400,1,0,0,0,1399,1401,3,208,104,0,1400,1399,1,0,0,0,1401,
+        1402,1,0,0,0,1402,1400,1,0,0,0,1402,1403,1,0,0,0,1403,1406,1,0,0,
+        0,1404,1405,5,22,0,0,1405,1407,3,160,80,0,1406,1404,1,0,0,0,1406,
+        1407,1,0,0,0,1407,1408,1,0,0,0,1408,1409,5,23,0,0,1409,207,1,0,0,
+        0,1410,1411,5,74,0,0,1411,1416,3,210,105,0,1412,1413,5,98,0,0,1413,
+        1415,3,210,105,0,1414,1412,1,0,0,0,1415,1418,1,0,0,0,1416,1414,1,
+        0,0,0,1416,1417,1,0,0,0,1417,1419,1,0,0,0,1418,1416,1,0,0,0,1419,
+        1420,5,60,0,0,1420,1421,3,160,80,0,1421,209,1,0,0,0,1422,1423,3,
+        172,86,0,1423,1424,3,160,80,0,1424,1428,1,0,0,0,1425,1428,3,176,
+        88,0,1426,1428,3,160,80,0,1427,1422,1,0,0,0,1427,1425,1,0,0,0,1427,
+        1426,1,0,0,0,1428,211,1,0,0,0,1429,1430,5,106,0,0,1430,1433,3,220,
+        110,0,1431,1432,5,102,0,0,1432,1434,3,160,80,0,1433,1431,1,0,0,0,
+        1433,1434,1,0,0,0,1434,1435,1,0,0,0,1435,1436,5,107,0,0,1436,213,
+        1,0,0,0,1437,1441,5,106,0,0,1438,1439,3,286,143,0,1439,1440,5,86,
+        0,0,1440,1442,1,0,0,0,1441,1438,1,0,0,0,1441,1442,1,0,0,0,1442,1443,
+        1,0,0,0,1443,1446,3,114,57,0,1444,1445,5,75,0,0,1445,1447,3,160,
+        80,0,1446,1444,1,0,0,0,1446,1447,1,0,0,0,1447,1448,1,0,0,0,1448,
+        1449,5,102,0,0,1449,1450,3,160,80,0,1450,1451,5,107,0,0,1451,215,
+        1,0,0,0,1452,1453,3,218,109,0,1453,1454,5,104,0,0,1454,1455,3,220,
+        110,0,1455,1456,5,105,0,0,1456,217,1,0,0,0,1457,1458,7,12,0,0,1458,
+        219,1,0,0,0,1459,1460,3,286,143,0,1460,1461,5,35,0,0,1461,1464,3,
+        160,80,0,1462,1463,5,75,0,0,1463,1465,3,160,80,0,1464,1462,1,0,0,
+        0,1464,1465,1,0,0,0,1465,221,1,0,0,0,1466,1467,5,51,0,0,1467,1468,
+        5,104,0,0,1468,1469,3,286,143,0,1469,1470,5,86,0,0,1470,1471,3,160,
+        80,0,1471,1472,5,98,0,0,1472,1473,3,286,143,0,1473,1474,5,35,0,0,
+        1474,1475,3,160,80,0,1475,1476,5,102,0,0,1476,1477,3,160,80,0,1477,
+        1478,5,105,0,0,1478,223,1,0,0,0,1479,1480,7,13,0,0,1480,1486,5,108,
+        0,0,1481,1487,3,12,6,0,1482,1484,3,104,52,0,1483,1485,3,102,51,0,
+        1484,1483,1,0,0,0,1484,1485,1,0,0,0,1485,1487,1,0,0,0,1486,1481,
+        1,0,0,0,1486,1482,1,0,0,0,1487,1488,1,0,0,0,1488,1489,5,109,0,0,
+        1489,225,1,0,0,0,1490,1491,5,104,0,0,1491,1492,3,160,80,0,1492,1493,
+        5,105,0,0,1493,227,1,0,0,0,1494,1495,3,232,116,0,1495,1497,5,104,
+        0,0,1496,1498,7,14,0,0,1497,1496,1,0,0,0,1497,1498,1,0,0,0,1498,
+        1500,1,0,0,0,1499,1501,3,160,80,0,1500,1499,1,0,0,0,1500,1501,1,
+        0,0,0,1501,1502,1,0,0,0,1502,1503,5,68,0,0,1503,1504,3,160,80,0,
+        1504,1505,5,105,0,0,1505,229,1,0,0,0,1506,1507,3,232,116,0,1507,
+        1509,5,104,0,0,1508,1510,7,0,0,0,1509,1508,1,0,0,0,1509,1510,1,0,
+        0,0,1510,1519,1,0,0,0,1511,1516,3,160,80,0,1512,1513,5,98,0,0,1513,
+        1515,3,160,80,0,1514,1512,1,0,0,0,1515,1518,1,0,0,0,1516,1514,1,
+        0,0,0,1516,1517,1,0,0,0,1517,1520,1,0,0,0,1518,1516,1,0,0,0,1519,
+        1511,1,0,0,0,1519,1520,1,0,0,0,1520,1521,1,0,0,0,1521,1522,5,105,
+        0,0,1522,231,1,0,0,0,1523,1524,3,234,117,0,1524,1525,3,290,145,0,
+        1525,233,1,0,0,0,1526,1527,3,290,145,0,1527,1528,5,97,0,0,1528,1530,
+        1,0,0,0,1529,1526,1,0,0,0,1530,1533,1,0,0,0,1531,1529,1,0,0,0,1531,
+        1532,1,0,0,0,1532,235,1,0,0,0,1533,1531,1,0,0,0,1534,1535,3,286,
+        143,0,1535,1544,5,108,0,0,1536,1541,3,238,119,0,1537,1538,5,98,0,
+        0,1538,1540,3,238,119,0,1539,1537,1,0,0,0,1540,1543,1,0,0,0,1541,
+        1539,1,0,0,0,1541,1542,1,0,0,0,1542,1545,1,0,0,0,1543,1541,1,0,0,
+        0,1544,1536,1,0,0,0,1544,1545,1,0,0,0,1545,1546,1,0,0,0,1546,1547,
+        5,109,0,0,1547,237,1,0,0,0,1548,1549,3,254,127,0,1549,1550,5,99,
+        0,0,1550,1551,3,160,80,0,1551,1558,1,0,0,0,1552,1553,5,97,0,0,1553,
+        1558,3,254,127,0,1554,1555,5,97,0,0,1555,1558,5,91,0,0,1556,1558,
+        3,286,143,0,1557,1548,1,0,0,0,1557,1552,1,0,0,0,1557,1554,1,0,0,
+        0,1557,1556,1,0,0,0,1558,239,1,0,0,0,1559,1562,5,103,0,0,1560,1563,
+        3,294,147,0,1561,1563,5,112,0,0,1562,1560,1,0,0,0,1562,1561,1,0,
+        0,0,1563,241,1,0,0,0,1564,1571,3,244,122,0,1565,1571,5,45,0,0,1566,
+        1571,3,246,123,0,1567,1571,5,114,0,0,1568,1571,3,250,125,0,1569,
+        1571,3,252,126,0,1570,1564,1,0,0,0,1570,1565,1,0,0,0,1570,1566,1,
+        0,0,0,1570,1567,1,0,0,0,1570,1568,1,0,0,0,1570,1569,1,0,0,0,1571,
+        243,1,0,0,0,1572,1573,7,15,0,0,1573,245,1,0,0,0,1574,1577,3,248,
+        124,0,1575,1577,5,113,0,0,1576,1574,1,0,0,0,1576,1575,1,0,0,0,1577,
+        247,1,0,0,0,1578,1579,7,16,0,0,1579,249,1,0,0,0,1580,1589,5,106,
+        0,0,1581,1586,3,160,80,0,1582,1583,5,98,0,0,1583,1585,3,160,80,0,
+        1584,1582,1,0,0,0,1585,1588,1,0,0,0,1586,1584,1,0,0,0,1586,1587,
+        1,0,0,0,1587,1590,1,0,0,0,1588,1586,1,0,0,0,1589,1581,1,0,0,0,1589,
+        1590,1,0,0,0,1590,1591,1,0,0,0,1591,1592,5,107,0,0,1592,251,1,0,
+        0,0,1593,1607,5,108,0,0,1594,1595,3,254,127,0,1595,1596,5,99,0,0,
+        1596,1604,3,160,80,0,1597,1598,5,98,0,0,1598,1599,3,254,127,0,1599,
+        1600,5,99,0,0,1600,1601,3,160,80,0,1601,1603,1,0,0,0,1602,1597,1,
+        0,0,0,1603,1606,1,0,0,0,1604,1602,1,0,0,0,1604,1605,1,0,0,0,1605,
+        1608,1,0,0,0,1606,1604,1,0,0,0,1607,1594,1,0,0,0,1607,1608,1,0,0,
+        0,1608,1609,1,0,0,0,1609,1610,5,109,0,0,1610,253,1,0,0,0,1611,1612,
+        3,294,147,0,1612,255,1,0,0,0,1613,1619,3,258,129,0,1614,1619,3,268,
+        134,0,1615,1619,3,270,135,0,1616,1619,3,274,137,0,1617,1619,3,280,
+        140,0,1618,1613,1,0,0,0,1618,1614,1,0,0,0,1618,1615,1,0,0,0,1618,
+        1616,1,0,0,0,1618,1617,1,0,0,0,1619,257,1,0,0,0,1620,1621,5,15,0,
+        0,1621,1623,5,11,0,0,1622,1624,3,290,145,0,1623,1622,1,0,0,0,1623,
+        1624,1,0,0,0,1624,1626,1,0,0,0,1625,1627,3,282,141,0,1626,1625,1,
+        0,0,0,1626,1627,1,0,0,0,1627,1628,1,0,0,0,1628,1629,7,17,0,0,1629,
+        1630,5,104,0,0,1630,1631,3,286,143,0,1631,1632,3,146,73,0,1632,1633,
+        5,105,0,0,1633,1634,7,18,0,0,1634,1636,3,260,130,0,1635,1637,3,102,
+        51,0,1636,1635,1,0,0,0,1636,1637,1,0,0,0,1637,259,1,0,0,0,1638,1639,
+        3,262,131,0,1639,1640,5,37,0,0,1640,1641,5,71,0,0,1641,1667,1,0,
+        0,0,1642,1643,3,264,132,0,1643,1644,5,37,0,0,1644,1645,5,71,0,0,
+        1645,1667,1,0,0,0,1646,1647,3,262,131,0,1647,1648,5,37,0,0,1648,
+        1649,5,44,0,0,1649,1650,5,45,0,0,1650,1667,1,0,0,0,1651,1652,3,262,
+        131,0,1652,1653,5,37,0,0,1653,1654,5,42,0,0,1654,1655,5,38,0,0,1655,
+        1667,1,0,0,0,1656,1657,3,264,132,0,1657,1658,5,37,0,0,1658,1659,
+        5,42,0,0,1659,1660,5,38,0,0,1660,1667,1,0,0,0,1661,1662,3,262,131,
+        0,1662,1663,5,37,0,0,1663,1664,7,8,0,0,1664,1665,3,266,133,0,1665,
+        1667,1,0,0,0,1666,1638,1,0,0,0,1666,1642,1,0,0,0,1666,1646,1,0,0,
+        0,1666,1651,1,0,0,0,1666,1656,1,0,0,0,1666,1661,1,0,0,0,1667,261,
+        1,0,0,0,1668,1669,3,286,143,0,1669,1670,5,97,0,0,1670,1671,3,254,
+        127,0,1671,263,1,0,0,0,1672,1673,5,104,0,0,1673,1678,3,262,131,0,
+        1674,1675,5,98,0,0,1675,1677,3,262,131,0,1676,1674,1,0,0,0,1677,
+        1680,1,0,0,0,1678,1676,1,0,0,0,1678,1679,1,0,0,0,1679,1681,1,0,0,
+        0,1680,1678,1,0,0,0,1681,1682,5,105,0,0,1682,265,1,0,0,0,1683,1688,
+        3,290,145,0,1684,1685,5,87,0,0,1685,1686,3,266,133,0,1686,1687,5,
+        88,0,0,1687,1689,1,0,0,0,1688,1684,1,0,0,0,1688,1689,1,0,0,0,1689,
+        1693,1,0,0,0,1690,1691,5,104,0,0,1691,1692,5,112,0,0,1692,1694,5,
+        105,0,0,1693,1690,1,0,0,0,1693,1694,1,0,0,0,1694,267,1,0,0,0,1695,
+        1696,5,21,0,0,1696,1697,5,11,0,0,1697,1699,3,290,145,0,1698,1700,
+        3,284,142,0,1699,1698,1,0,0,0,1699,1700,1,0,0,0,1700,269,1,0,0,0,
+        1701,1703,5,15,0,0,1702,1704,5,71,0,0,1703,1702,1,0,0,0,1703,1704,
+        1,0,0,0,1704,1705,1,0,0,0,1705,1707,5,36,0,0,1706,1708,3,290,145,
+        0,1707,1706,1,0,0,0,1707,1708,1,0,0,0,1708,1710,1,0,0,0,1709,1711,
+        3,282,141,0,1710,1709,1,0,0,0,1710,1711,1,0,0,0,1711,1712,1,0,0,
+        0,1712,1714,3,272,136,0,1713,1715,3,102,51,0,1714,1713,1,0,0,0,1714,
+        1715,1,0,0,0,1715,271,1,0,0,0,1716,1717,5,27,0,0,1717,1718,5,104,
+        0,0,1718,1719,3,286,143,0,1719,1720,3,146,73,0,1720,1721,5,105,0,
+        0,1721,1722,5,47,0,0,1722,1723,5,104,0,0,1723,1728,3,262,131,0,1724,
+        1725,5,98,0,0,1725,1727,3,262,131,0,1726,1724,1,0,0,0,1727,1730,
+        1,0,0,0,1728,1726,1,0,0,0,1728,1729,1,0,0,0,1729,1731,1,0,0,0,1730,
+        1728,1,0,0,0,1731,1732,5,105,0,0,1732,1750,1,0,0,0,1733,1735,5,47,
+        0,0,1734,1736,5,99,0,0,1735,1734,1,0,0,0,1735,1736,1,0,0,0,1736,
+        1737,1,0,0,0,1737,1738,3,154,77,0,1738,1739,5,104,0,0,1739,1744,
+        3,254,127,0,1740,1741,5,98,0,0,1741,1743,3,254,127,0,1742,1740,1,
+        0,0,0,1743,1746,1,0,0,0,1744,1742,1,0,0,0,1744,1745,1,0,0,0,1745,
+        1747,1,0,0,0,1746,1744,1,0,0,0,1747,1748,5,105,0,0,1748,1750,1,0,
+        0,0,1749,1716,1,0,0,0,1749,1733,1,0,0,0,1750,273,1,0,0,0,1751,1752,
+        5,15,0,0,1752,1753,3,290,145,0,1753,1755,5,36,0,0,1754,1756,3,290,
+        145,0,1755,1754,1,0,0,0,1755,1756,1,0,0,0,1756,1758,1,0,0,0,1757,
+        1759,3,282,141,0,1758,1757,1,0,0,0,1758,1759,1,0,0,0,1759,1760,1,
+        0,0,0,1760,1761,5,27,0,0,1761,1762,5,104,0,0,1762,1763,3,286,143,
+        0,1763,1764,3,146,73,0,1764,1765,5,105,0,0,1765,1767,5,47,0,0,1766,
+        1768,3,290,145,0,1767,1766,1,0,0,0,1767,1768,1,0,0,0,1768,1769,1,
+        0,0,0,1769,1771,3,276,138,0,1770,1772,3,278,139,0,1771,1770,1,0,
+        0,0,1771,1772,1,0,0,0,1772,275,1,0,0,0,1773,1774,5,104,0,0,1774,
+        1779,3,262,131,0,1775,1776,5,98,0,0,1776,1778,3,262,131,0,1777,1775,
+        1,0,0,0,1778,1781,1,0,0,0,1779,1777,1,0,0,0,1779,1780,1,0,0,0,1780,
+        1782,1,0,0,0,1781,1779,1,0,0,0,1782,1783,5,105,0,0,1783,1796,1,0,
+        0,0,1784,1785,5,106,0,0,1785,1790,3,262,131,0,1786,1787,5,98,0,0,
+        1787,1789,3,262,131,0,1788,1786,1,0,0,0,1789,1792,1,0,0,0,1790,1788,
+        1,0,0,0,1790,1791,1,0,0,0,1791,1793,1,0,0,0,1792,1790,1,0,0,0,1793,
+        1794,5,107,0,0,1794,1796,1,0,0,0,1795,1773,1,0,0,0,1795,1784,1,0,
+        0,0,1796,277,1,0,0,0,1797,1798,3,290,145,0,1798,1799,3,252,126,0,
+        1799,279,1,0,0,0,1800,1801,5,21,0,0,1801,1802,5,36,0,0,1802,1804,
+        3,290,145,0,1803,1805,3,284,142,0,1804,1803,1,0,0,0,1804,1805,1,
+        0,0,0,1805,281,1,0,0,0,1806,1807,5,34,0,0,1807,1808,5,44,0,0,1808,
+        1809,5,25,0,0,1809,283,1,0,0,0,1810,1811,5,34,0,0,1811,1812,5,25,
+        0,0,1812,285,1,0,0,0,1813,1816,3,290,145,0,1814,1816,3,288,144,0,
+        1815,1813,1,0,0,0,1815,1814,1,0,0,0,1816,287,1,0,0,0,1817,1818,7,
+        19,0,0,1818,289,1,0,0,0,1819,1823,5,116,0,0,1820,1823,5,115,0,0,
+        1821,1823,3,292,146,0,1822,1819,1,0,0,0,1822,1820,1,0,0,0,1822,1821,
+        1,0,0,0,1823,291,1,0,0,0,1824,1825,7,20,0,0,1825,293,1,0,0,0,1826,
+        1829,3,290,145,0,1827,1829,3,296,148,0,1828,1826,1,0,0,0,1828,1827,
+        1,0,0,0,1829,295,1,0,0,0,1830,1831,7,21,0,0,1831,297,1,0,0,0,228,
+        300,308,314,317,323,328,333,336,342,353,358,365,371,376,380,387,
+        402,405,412,424,427,447,450,457,461,469,479,482,485,490,492,495,
+        499,505,514,517,526,531,538,541,551,554,559,565,567,579,589,593,
+        598,610,619,627,652,660,672,675,683,695,701,704,708,711,721,730,
+        737,743,747,750,753,760,768,771,777,779,790,801,811,817,821,826,
+        831,837,842,847,852,857,865,873,876,887,896,901,908,913,917,923,
+        927,931,934,938,943,947,951,955,966,971,979,985,993,997,1005,1013,
+        1023,1027,1036,1041,1045,1049,1051,1056,1061,1068,1073,1079,1082,
+        1086,1090,1093,1096,1100,1106,1112,1117,1128,1131,1136,1142,1146,
+        1154,1158,1160,1164,1166,1169,1181,1190,1198,1206,1212,1223,1232,
+        1254,1258,1263,1266,1269,1276,1282,1288,1294,1299,1303,1311,1322,
+        1332,1338,1346,1348,1353,1361,1365,1368,1388,1397,1402,1406,1416,
+        1427,1433,1441,1446,1464,1484,1486,1497,1500,1509,1516,1519,1531,
+        1541,1544,1557,1562,1570,1576,1586,1589,1604,1607,1618,1623,1626,
+        1636,1666,1678,1688,1693,1699,1703,1707,1710,1714,1728,1735,1744,
+        1749,1755,1758,1767,1771,1779,1790,1795,1804,1815,1822,1828
     ];
 
     private static __ATN: antlr.ATN;
@@ -11098,8 +11229,30 @@ export class ProjectionItemContext extends antlr.ParserRuleContext {
     public variable(): VariableContext | null {
         return this.getRuleContext(0, VariableContext);
     }
+    public literalAlias(): LiteralAliasContext | null {
+        return this.getRuleContext(0, LiteralAliasContext);
+    }
     public override get ruleIndex(): number {
         return CypherParser.RULE_projectionItem;
+    }
+}
+
+
+export class LiteralAliasContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public TRUE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.TRUE, 0);
+    }
+    public FALSE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.FALSE, 0);
+    }
+    public NULL(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.NULL, 0);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_literalAlias;
     }
 }
 
