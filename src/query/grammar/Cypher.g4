@@ -526,9 +526,10 @@ valueTypeExpression
     : valueTypeAlternative (PIPE valueTypeAlternative)*
     ;
 
-// `!` is the shorthand for NOT NULL the Neo4j 5 manual gives (`INTEGER!`, `LIST<STRING!>`).
+// `!` is the shorthand for NOT NULL the Neo4j 5 manual gives (`INTEGER!`, `LIST<STRING!>`). After WITH
+// come `TIME ZONE` or the manual's one-word synonym `TIMEZONE` (`TIMESTAMP WITH TIMEZONE`).
 valueTypeAlternative
-    : valueTypeWord+ (WITH valueTypeWord valueTypeWord)? (LT valueTypeExpression GT)? (NOT NULL | BANG)?
+    : valueTypeWord+ (WITH valueTypeWord valueTypeWord?)? (LT valueTypeExpression GT)? (NOT NULL | BANG)?
     ;
 
 valueTypeWord

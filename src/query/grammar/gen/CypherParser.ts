@@ -5816,48 +5816,56 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 157, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1288;
+            this.state = 1289;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 158, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 159, this.context) ) {
             case 1:
                 {
                 this.state = 1284;
                 this.match(CypherParser.WITH);
                 this.state = 1285;
                 this.valueTypeWord();
-                this.state = 1286;
-                this.valueTypeWord();
+                this.state = 1287;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 158, this.context) ) {
+                case 1:
+                    {
+                    this.state = 1286;
+                    this.valueTypeWord();
+                    }
+                    break;
+                }
                 }
                 break;
             }
-            this.state = 1294;
+            this.state = 1295;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 159, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 160, this.context) ) {
             case 1:
                 {
-                this.state = 1290;
-                this.match(CypherParser.LT);
                 this.state = 1291;
-                this.valueTypeExpression();
+                this.match(CypherParser.LT);
                 this.state = 1292;
+                this.valueTypeExpression();
+                this.state = 1293;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1299;
+            this.state = 1300;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NOT:
                 {
-                this.state = 1296;
-                this.match(CypherParser.NOT);
                 this.state = 1297;
+                this.match(CypherParser.NOT);
+                this.state = 1298;
                 this.match(CypherParser.NULL);
                 }
                 break;
             case CypherParser.BANG:
                 {
-                this.state = 1298;
+                this.state = 1299;
                 this.match(CypherParser.BANG);
                 }
                 break;
@@ -5971,7 +5979,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ValueTypeWordContext(this.context, this.state);
         this.enterRule(localContext, 182, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1303;
+            this.state = 1304;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6014,14 +6022,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1301;
+                this.state = 1302;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1302;
+                this.state = 1303;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6049,21 +6057,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1305;
+            this.state = 1306;
             this.multiplyDivideModuloExpression();
-            this.state = 1311;
+            this.state = 1312;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1306;
-                this.addOrSubtractOperator();
                 this.state = 1307;
+                this.addOrSubtractOperator();
+                this.state = 1308;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1313;
+                this.state = 1314;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -6089,7 +6097,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1314;
+            this.state = 1315;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6120,21 +6128,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1316;
+            this.state = 1317;
             this.powerOfExpression();
-            this.state = 1322;
+            this.state = 1323;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 91)) & ~0x1F) === 0 && ((1 << (_la - 91)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1317;
-                this.multiplyDivideModuloOperator();
                 this.state = 1318;
+                this.multiplyDivideModuloOperator();
+                this.state = 1319;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1324;
+                this.state = 1325;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -6160,7 +6168,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1325;
+            this.state = 1326;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 91)) & ~0x1F) === 0 && ((1 << (_la - 91)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6191,21 +6199,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1327;
+            this.state = 1328;
             this.unaryAddOrSubtractExpression();
-            this.state = 1332;
+            this.state = 1333;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 96) {
                 {
                 {
-                this.state = 1328;
-                this.match(CypherParser.CARET);
                 this.state = 1329;
+                this.match(CypherParser.CARET);
+                this.state = 1330;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1334;
+                this.state = 1335;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -6231,13 +6239,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1338;
+            this.state = 1339;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 89 || _la === 90) {
                 {
                 {
-                this.state = 1335;
+                this.state = 1336;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 89 || _la === 90)) {
                 this.errorHandler.recoverInline(this);
@@ -6248,11 +6256,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1340;
+                this.state = 1341;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1341;
+            this.state = 1342;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -6276,25 +6284,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1343;
+            this.state = 1344;
             this.atom();
-            this.state = 1348;
+            this.state = 1349;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97 || _la === 106) {
                 {
-                this.state = 1346;
+                this.state = 1347;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1344;
+                    this.state = 1345;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1345;
+                    this.state = 1346;
                     this.propertyLookup();
                     }
                     break;
@@ -6302,22 +6310,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1350;
+                this.state = 1351;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1353;
+            this.state = 1354;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 168, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 169, this.context) ) {
             case 1:
                 {
-                this.state = 1351;
+                this.state = 1352;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1352;
+                this.state = 1353;
                 this.labelExpression();
                 }
                 break;
@@ -6342,18 +6350,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 198, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1368;
+            this.state = 1369;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 171, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 172, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1355;
-                this.match(CypherParser.LBRACK);
                 this.state = 1356;
-                this.expression();
+                this.match(CypherParser.LBRACK);
                 this.state = 1357;
+                this.expression();
+                this.state = 1358;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -6361,31 +6369,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1359;
+                this.state = 1360;
                 this.match(CypherParser.LBRACK);
-                this.state = 1361;
+                this.state = 1362;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                     {
-                    this.state = 1360;
+                    this.state = 1361;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1363;
+                this.state = 1364;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1365;
+                this.state = 1366;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                     {
-                    this.state = 1364;
+                    this.state = 1365;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1367;
+                this.state = 1368;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -6410,9 +6418,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1370;
-            this.match(CypherParser.DOT);
             this.state = 1371;
+            this.match(CypherParser.DOT);
+            this.state = 1372;
             this.propertyKeyName();
             }
         }
@@ -6433,111 +6441,111 @@ export class CypherParser extends antlr.Parser {
         let localContext = new AtomContext(this.context, this.state);
         this.enterRule(localContext, 202, CypherParser.RULE_atom);
         try {
-            this.state = 1388;
+            this.state = 1389;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 172, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 173, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1373;
+                this.state = 1374;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1374;
+                this.state = 1375;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1375;
+                this.state = 1376;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1376;
+                this.state = 1377;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1377;
+                this.state = 1378;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1378;
+                this.state = 1379;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1379;
+                this.state = 1380;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1380;
+                this.state = 1381;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1381;
+                this.state = 1382;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1382;
+                this.state = 1383;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1383;
+                this.state = 1384;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1384;
+                this.state = 1385;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1385;
+                this.state = 1386;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1386;
+                this.state = 1387;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1387;
+                this.state = 1388;
                 this.variable();
                 }
                 break;
@@ -6562,13 +6570,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1390;
-            this.match(CypherParser.COUNT);
             this.state = 1391;
-            this.match(CypherParser.LPAREN);
+            this.match(CypherParser.COUNT);
             this.state = 1392;
-            this.match(CypherParser.STAR);
+            this.match(CypherParser.LPAREN);
             this.state = 1393;
+            this.match(CypherParser.STAR);
+            this.state = 1394;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6592,45 +6600,45 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1395;
+            this.state = 1396;
             this.match(CypherParser.CASE);
-            this.state = 1397;
+            this.state = 1398;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 173, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 174, this.context) ) {
             case 1:
                 {
-                this.state = 1396;
+                this.state = 1397;
                 localContext._subject = this.expression();
                 }
                 break;
             }
-            this.state = 1400;
+            this.state = 1401;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1399;
+                this.state = 1400;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1402;
+                this.state = 1403;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 74);
-            this.state = 1406;
+            this.state = 1407;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1404;
-                this.match(CypherParser.ELSE);
                 this.state = 1405;
+                this.match(CypherParser.ELSE);
+                this.state = 1406;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1408;
+            this.state = 1409;
             this.match(CypherParser.END);
             }
         }
@@ -6654,29 +6662,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1410;
-            this.match(CypherParser.WHEN);
             this.state = 1411;
+            this.match(CypherParser.WHEN);
+            this.state = 1412;
             this.caseWhenOperand();
-            this.state = 1416;
+            this.state = 1417;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 98) {
                 {
                 {
-                this.state = 1412;
-                this.match(CypherParser.COMMA);
                 this.state = 1413;
+                this.match(CypherParser.COMMA);
+                this.state = 1414;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1418;
+                this.state = 1419;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1419;
-            this.match(CypherParser.THEN);
             this.state = 1420;
+            this.match(CypherParser.THEN);
+            this.state = 1421;
             this.expression();
             }
         }
@@ -6697,16 +6705,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
         this.enterRule(localContext, 210, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1427;
+            this.state = 1428;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 178, this.context) ) {
             case 1:
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1422;
-                this.comparisonOperator();
                 this.state = 1423;
+                this.comparisonOperator();
+                this.state = 1424;
                 this.expression();
                 }
                 break;
@@ -6714,7 +6722,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1425;
+                this.state = 1426;
                 this.predicateSuffix();
                 }
                 break;
@@ -6722,7 +6730,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1426;
+                this.state = 1427;
                 this.expression();
                 }
                 break;
@@ -6748,23 +6756,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1429;
-            this.match(CypherParser.LBRACK);
             this.state = 1430;
+            this.match(CypherParser.LBRACK);
+            this.state = 1431;
             this.filterExpression();
-            this.state = 1433;
+            this.state = 1434;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 102) {
                 {
-                this.state = 1431;
-                this.match(CypherParser.PIPE);
                 this.state = 1432;
+                this.match(CypherParser.PIPE);
+                this.state = 1433;
                 this.expression();
                 }
             }
 
-            this.state = 1435;
+            this.state = 1436;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6788,39 +6796,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1437;
+            this.state = 1438;
             this.match(CypherParser.LBRACK);
-            this.state = 1441;
+            this.state = 1442;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3221217279) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 32767) !== 0) || _la === 115 || _la === 116) {
                 {
-                this.state = 1438;
-                this.variable();
                 this.state = 1439;
+                this.variable();
+                this.state = 1440;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1443;
+            this.state = 1444;
             this.relationshipsPattern();
-            this.state = 1446;
+            this.state = 1447;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 75) {
                 {
-                this.state = 1444;
-                this.match(CypherParser.WHERE);
                 this.state = 1445;
+                this.match(CypherParser.WHERE);
+                this.state = 1446;
                 this.expression();
                 }
             }
 
-            this.state = 1448;
-            this.match(CypherParser.PIPE);
             this.state = 1449;
-            this.expression();
+            this.match(CypherParser.PIPE);
             this.state = 1450;
+            this.expression();
+            this.state = 1451;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6843,13 +6851,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1452;
-            this.quantifier();
             this.state = 1453;
-            this.match(CypherParser.LPAREN);
+            this.quantifier();
             this.state = 1454;
-            this.filterExpression();
+            this.match(CypherParser.LPAREN);
             this.state = 1455;
+            this.filterExpression();
+            this.state = 1456;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6873,7 +6881,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1457;
+            this.state = 1458;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 43 || _la === 56)) {
             this.errorHandler.recoverInline(this);
@@ -6904,20 +6912,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1459;
-            this.variable();
             this.state = 1460;
-            this.match(CypherParser.IN);
+            this.variable();
             this.state = 1461;
+            this.match(CypherParser.IN);
+            this.state = 1462;
             this.expression();
-            this.state = 1464;
+            this.state = 1465;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 75) {
                 {
-                this.state = 1462;
-                this.match(CypherParser.WHERE);
                 this.state = 1463;
+                this.match(CypherParser.WHERE);
+                this.state = 1464;
                 this.expression();
                 }
             }
@@ -6943,29 +6951,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1466;
-            this.match(CypherParser.REDUCE);
             this.state = 1467;
-            this.match(CypherParser.LPAREN);
+            this.match(CypherParser.REDUCE);
             this.state = 1468;
-            localContext._accumulator = this.variable();
+            this.match(CypherParser.LPAREN);
             this.state = 1469;
-            this.match(CypherParser.EQ);
+            localContext._accumulator = this.variable();
             this.state = 1470;
-            localContext._initial = this.expression();
+            this.match(CypherParser.EQ);
             this.state = 1471;
-            this.match(CypherParser.COMMA);
+            localContext._initial = this.expression();
             this.state = 1472;
-            this.variable();
+            this.match(CypherParser.COMMA);
             this.state = 1473;
-            this.match(CypherParser.IN);
+            this.variable();
             this.state = 1474;
-            localContext._source = this.expression();
+            this.match(CypherParser.IN);
             this.state = 1475;
-            this.match(CypherParser.PIPE);
+            localContext._source = this.expression();
             this.state = 1476;
-            localContext._step = this.expression();
+            this.match(CypherParser.PIPE);
             this.state = 1477;
+            localContext._step = this.expression();
+            this.state = 1478;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6989,7 +6997,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1479;
+            this.state = 1480;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6998,27 +7006,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1480;
+            this.state = 1481;
             this.match(CypherParser.LBRACE);
-            this.state = 1486;
+            this.state = 1487;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 183, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 184, this.context) ) {
             case 1:
                 {
-                this.state = 1481;
+                this.state = 1482;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1482;
+                this.state = 1483;
                 this.pattern();
-                this.state = 1484;
+                this.state = 1485;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 1483;
+                    this.state = 1484;
                     this.where();
                     }
                 }
@@ -7026,7 +7034,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1488;
+            this.state = 1489;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -7049,11 +7057,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1490;
-            this.match(CypherParser.LPAREN);
             this.state = 1491;
-            this.expression();
+            this.match(CypherParser.LPAREN);
             this.state = 1492;
+            this.expression();
+            this.state = 1493;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7077,16 +7085,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1494;
-            this.functionName();
             this.state = 1495;
+            this.functionName();
+            this.state = 1496;
             this.match(CypherParser.LPAREN);
-            this.state = 1497;
+            this.state = 1498;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 184, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 185, this.context) ) {
             case 1:
                 {
-                this.state = 1496;
+                this.state = 1497;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 7) !== 0))) {
@@ -7099,21 +7107,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1500;
+            this.state = 1501;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 185, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 186, this.context) ) {
             case 1:
                 {
-                this.state = 1499;
+                this.state = 1500;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1502;
-            this.match(CypherParser.FROM);
             this.state = 1503;
-            localContext._source = this.expression();
+            this.match(CypherParser.FROM);
             this.state = 1504;
+            localContext._source = this.expression();
+            this.state = 1505;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7137,16 +7145,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1506;
-            this.functionName();
             this.state = 1507;
+            this.functionName();
+            this.state = 1508;
             this.match(CypherParser.LPAREN);
-            this.state = 1509;
+            this.state = 1510;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 186, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 187, this.context) ) {
             case 1:
                 {
-                this.state = 1508;
+                this.state = 1509;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -7158,33 +7166,33 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1519;
+            this.state = 1520;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                 {
-                this.state = 1511;
+                this.state = 1512;
                 this.expression();
-                this.state = 1516;
+                this.state = 1517;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 1512;
-                    this.match(CypherParser.COMMA);
                     this.state = 1513;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1514;
                     this.expression();
                     }
                     }
-                    this.state = 1518;
+                    this.state = 1519;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1521;
+            this.state = 1522;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7207,9 +7215,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1523;
-            this.namespace();
             this.state = 1524;
+            this.namespace();
+            this.state = 1525;
             this.symbolicName();
             }
         }
@@ -7233,23 +7241,23 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1531;
+            this.state = 1532;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 189, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 190, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1526;
-                    this.symbolicName();
                     this.state = 1527;
+                    this.symbolicName();
+                    this.state = 1528;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1533;
+                this.state = 1534;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 189, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 190, this.context);
             }
             }
         }
@@ -7273,37 +7281,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1534;
-            this.variable();
             this.state = 1535;
+            this.variable();
+            this.state = 1536;
             this.match(CypherParser.LBRACE);
-            this.state = 1544;
+            this.state = 1545;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 32767) !== 0) || ((((_la - 97)) & ~0x1F) === 0 && ((1 << (_la - 97)) & 786433) !== 0)) {
                 {
-                this.state = 1536;
+                this.state = 1537;
                 this.mapProjectionItem();
-                this.state = 1541;
+                this.state = 1542;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 1537;
-                    this.match(CypherParser.COMMA);
                     this.state = 1538;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1539;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1543;
+                    this.state = 1544;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1546;
+            this.state = 1547;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -7324,18 +7332,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MapProjectionItemContext(this.context, this.state);
         this.enterRule(localContext, 238, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1557;
+            this.state = 1558;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 192, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 193, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1548;
-                this.propertyKeyName();
                 this.state = 1549;
-                this.match(CypherParser.COLON);
+                this.propertyKeyName();
                 this.state = 1550;
+                this.match(CypherParser.COLON);
+                this.state = 1551;
                 this.expression();
                 }
                 break;
@@ -7343,9 +7351,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1552;
-                this.match(CypherParser.DOT);
                 this.state = 1553;
+                this.match(CypherParser.DOT);
+                this.state = 1554;
                 this.propertyKeyName();
                 }
                 break;
@@ -7353,9 +7361,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1554;
-                this.match(CypherParser.DOT);
                 this.state = 1555;
+                this.match(CypherParser.DOT);
+                this.state = 1556;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -7363,7 +7371,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1556;
+                this.state = 1557;
                 this.variable();
                 }
                 break;
@@ -7388,9 +7396,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1559;
+            this.state = 1560;
             this.match(CypherParser.DOLLAR);
-            this.state = 1562;
+            this.state = 1563;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -7474,13 +7482,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1560;
+                this.state = 1561;
                 this.schemaName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1561;
+                this.state = 1562;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -7506,21 +7514,21 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LiteralContext(this.context, this.state);
         this.enterRule(localContext, 242, CypherParser.RULE_literal);
         try {
-            this.state = 1570;
+            this.state = 1571;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1564;
+                this.state = 1565;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1565;
+                this.state = 1566;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -7530,28 +7538,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1566;
+                this.state = 1567;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1567;
+                this.state = 1568;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1568;
+                this.state = 1569;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1569;
+                this.state = 1570;
                 this.mapLiteral();
                 }
                 break;
@@ -7579,7 +7587,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1572;
+            this.state = 1573;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 62)) {
             this.errorHandler.recoverInline(this);
@@ -7607,7 +7615,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NumberLiteralContext(this.context, this.state);
         this.enterRule(localContext, 246, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1576;
+            this.state = 1577;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -7615,14 +7623,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1574;
+                this.state = 1575;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1575;
+                this.state = 1576;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -7650,7 +7658,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1578;
+            this.state = 1579;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 110)) & ~0x1F) === 0 && ((1 << (_la - 110)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7681,35 +7689,35 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1580;
+            this.state = 1581;
             this.match(CypherParser.LBRACK);
-            this.state = 1589;
+            this.state = 1590;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 100696063) !== 0) || ((((_la - 103)) & ~0x1F) === 0 && ((1 << (_la - 103)) & 16299) !== 0)) {
                 {
-                this.state = 1581;
+                this.state = 1582;
                 this.expression();
-                this.state = 1586;
+                this.state = 1587;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 1582;
-                    this.match(CypherParser.COMMA);
                     this.state = 1583;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1584;
                     this.expression();
                     }
                     }
-                    this.state = 1588;
+                    this.state = 1589;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1591;
+            this.state = 1592;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -7733,43 +7741,43 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1593;
+            this.state = 1594;
             this.match(CypherParser.LBRACE);
-            this.state = 1607;
+            this.state = 1608;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 32767) !== 0) || _la === 115 || _la === 116) {
                 {
-                this.state = 1594;
-                this.propertyKeyName();
                 this.state = 1595;
-                this.match(CypherParser.COLON);
+                this.propertyKeyName();
                 this.state = 1596;
+                this.match(CypherParser.COLON);
+                this.state = 1597;
                 this.expression();
-                this.state = 1604;
+                this.state = 1605;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 1597;
-                    this.match(CypherParser.COMMA);
                     this.state = 1598;
-                    this.propertyKeyName();
+                    this.match(CypherParser.COMMA);
                     this.state = 1599;
-                    this.match(CypherParser.COLON);
+                    this.propertyKeyName();
                     this.state = 1600;
+                    this.match(CypherParser.COLON);
+                    this.state = 1601;
                     this.expression();
                     }
                     }
-                    this.state = 1606;
+                    this.state = 1607;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1609;
+            this.state = 1610;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -7792,7 +7800,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1611;
+            this.state = 1612;
             this.schemaName();
             }
         }
@@ -7813,41 +7821,41 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaCommandContext(this.context, this.state);
         this.enterRule(localContext, 256, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1618;
+            this.state = 1619;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 200, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 201, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1613;
+                this.state = 1614;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1614;
+                this.state = 1615;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1615;
+                this.state = 1616;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1616;
+                this.state = 1617;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1617;
+                this.state = 1618;
                 this.dropIndex();
                 }
                 break;
@@ -7873,31 +7881,31 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1620;
-            this.match(CypherParser.CREATE);
             this.state = 1621;
+            this.match(CypherParser.CREATE);
+            this.state = 1622;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1623;
+            this.state = 1624;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 201, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 202, this.context) ) {
             case 1:
                 {
-                this.state = 1622;
+                this.state = 1623;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1626;
+            this.state = 1627;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1625;
+                this.state = 1626;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1628;
+            this.state = 1629;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 47)) {
             this.errorHandler.recoverInline(this);
@@ -7906,15 +7914,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1629;
-            this.match(CypherParser.LPAREN);
             this.state = 1630;
-            this.variable();
+            this.match(CypherParser.LPAREN);
             this.state = 1631;
-            this.nodeLabel();
+            this.variable();
             this.state = 1632;
-            this.match(CypherParser.RPAREN);
+            this.nodeLabel();
             this.state = 1633;
+            this.match(CypherParser.RPAREN);
+            this.state = 1634;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 53)) {
             this.errorHandler.recoverInline(this);
@@ -7923,14 +7931,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1634;
+            this.state = 1635;
             this.constraintRequirement();
-            this.state = 1636;
+            this.state = 1637;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 75) {
                 {
-                this.state = 1635;
+                this.state = 1636;
                 this.where();
                 }
             }
@@ -7955,18 +7963,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 260, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1666;
+            this.state = 1667;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 204, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 205, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1638;
-                this.propertyReference();
                 this.state = 1639;
-                this.match(CypherParser.IS);
+                this.propertyReference();
                 this.state = 1640;
+                this.match(CypherParser.IS);
+                this.state = 1641;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -7974,11 +7982,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1642;
-                this.propertyReferenceList();
                 this.state = 1643;
-                this.match(CypherParser.IS);
+                this.propertyReferenceList();
                 this.state = 1644;
+                this.match(CypherParser.IS);
+                this.state = 1645;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -7986,13 +7994,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1646;
-                this.propertyReference();
                 this.state = 1647;
-                this.match(CypherParser.IS);
+                this.propertyReference();
                 this.state = 1648;
-                this.match(CypherParser.NOT);
+                this.match(CypherParser.IS);
                 this.state = 1649;
+                this.match(CypherParser.NOT);
+                this.state = 1650;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -8000,13 +8008,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1651;
-                this.propertyReference();
                 this.state = 1652;
-                this.match(CypherParser.IS);
+                this.propertyReference();
                 this.state = 1653;
-                this.match(CypherParser.NODE);
+                this.match(CypherParser.IS);
                 this.state = 1654;
+                this.match(CypherParser.NODE);
+                this.state = 1655;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -8014,13 +8022,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1656;
-                this.propertyReferenceList();
                 this.state = 1657;
-                this.match(CypherParser.IS);
+                this.propertyReferenceList();
                 this.state = 1658;
-                this.match(CypherParser.NODE);
+                this.match(CypherParser.IS);
                 this.state = 1659;
+                this.match(CypherParser.NODE);
+                this.state = 1660;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -8028,11 +8036,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1661;
-                this.propertyReference();
                 this.state = 1662;
-                this.match(CypherParser.IS);
+                this.propertyReference();
                 this.state = 1663;
+                this.match(CypherParser.IS);
+                this.state = 1664;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 63 || _la === 79)) {
                 this.errorHandler.recoverInline(this);
@@ -8041,7 +8049,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1664;
+                this.state = 1665;
                 this.typeName();
                 }
                 break;
@@ -8066,11 +8074,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1668;
-            this.variable();
             this.state = 1669;
-            this.match(CypherParser.DOT);
+            this.variable();
             this.state = 1670;
+            this.match(CypherParser.DOT);
+            this.state = 1671;
             this.propertyKeyName();
             }
         }
@@ -8094,27 +8102,27 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1672;
-            this.match(CypherParser.LPAREN);
             this.state = 1673;
+            this.match(CypherParser.LPAREN);
+            this.state = 1674;
             this.propertyReference();
-            this.state = 1678;
+            this.state = 1679;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 98) {
                 {
                 {
-                this.state = 1674;
-                this.match(CypherParser.COMMA);
                 this.state = 1675;
+                this.match(CypherParser.COMMA);
+                this.state = 1676;
                 this.propertyReference();
                 }
                 }
-                this.state = 1680;
+                this.state = 1681;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1681;
+            this.state = 1682;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -8138,32 +8146,32 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1683;
+            this.state = 1684;
             this.symbolicName();
-            this.state = 1688;
+            this.state = 1689;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 87) {
                 {
-                this.state = 1684;
-                this.match(CypherParser.LT);
                 this.state = 1685;
-                this.typeName();
+                this.match(CypherParser.LT);
                 this.state = 1686;
+                this.typeName();
+                this.state = 1687;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1693;
+            this.state = 1694;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 104) {
                 {
-                this.state = 1690;
-                this.match(CypherParser.LPAREN);
                 this.state = 1691;
-                this.match(CypherParser.DecimalInteger);
+                this.match(CypherParser.LPAREN);
                 this.state = 1692;
+                this.match(CypherParser.DecimalInteger);
+                this.state = 1693;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -8190,18 +8198,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1695;
-            this.match(CypherParser.DROP);
             this.state = 1696;
-            this.match(CypherParser.CONSTRAINT);
+            this.match(CypherParser.DROP);
             this.state = 1697;
+            this.match(CypherParser.CONSTRAINT);
+            this.state = 1698;
             this.symbolicName();
-            this.state = 1699;
+            this.state = 1700;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1698;
+                this.state = 1699;
                 this.ifExists();
                 }
             }
@@ -8228,48 +8236,48 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1701;
+            this.state = 1702;
             this.match(CypherParser.CREATE);
-            this.state = 1703;
+            this.state = 1704;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 71) {
                 {
-                this.state = 1702;
+                this.state = 1703;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1705;
+            this.state = 1706;
             this.match(CypherParser.INDEX);
-            this.state = 1707;
+            this.state = 1708;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 210, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 211, this.context) ) {
             case 1:
                 {
-                this.state = 1706;
+                this.state = 1707;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1710;
+            this.state = 1711;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1709;
+                this.state = 1710;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1712;
+            this.state = 1713;
             this.indexTarget();
-            this.state = 1714;
+            this.state = 1715;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 75) {
                 {
-                this.state = 1713;
+                this.state = 1714;
                 this.where();
                 }
             }
@@ -8294,46 +8302,46 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 272, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1749;
+            this.state = 1750;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1716;
-                this.match(CypherParser.FOR);
                 this.state = 1717;
-                this.match(CypherParser.LPAREN);
+                this.match(CypherParser.FOR);
                 this.state = 1718;
-                this.variable();
-                this.state = 1719;
-                this.nodeLabel();
-                this.state = 1720;
-                this.match(CypherParser.RPAREN);
-                this.state = 1721;
-                this.match(CypherParser.ON);
-                this.state = 1722;
                 this.match(CypherParser.LPAREN);
+                this.state = 1719;
+                this.variable();
+                this.state = 1720;
+                this.nodeLabel();
+                this.state = 1721;
+                this.match(CypherParser.RPAREN);
+                this.state = 1722;
+                this.match(CypherParser.ON);
                 this.state = 1723;
+                this.match(CypherParser.LPAREN);
+                this.state = 1724;
                 this.propertyReference();
-                this.state = 1728;
+                this.state = 1729;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 1724;
-                    this.match(CypherParser.COMMA);
                     this.state = 1725;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1726;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1730;
+                    this.state = 1731;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1731;
+                this.state = 1732;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -8341,41 +8349,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1733;
+                this.state = 1734;
                 this.match(CypherParser.ON);
-                this.state = 1735;
+                this.state = 1736;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 99) {
                     {
-                    this.state = 1734;
+                    this.state = 1735;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1737;
-                this.labelName();
                 this.state = 1738;
-                this.match(CypherParser.LPAREN);
+                this.labelName();
                 this.state = 1739;
+                this.match(CypherParser.LPAREN);
+                this.state = 1740;
                 this.propertyKeyName();
-                this.state = 1744;
+                this.state = 1745;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 1740;
-                    this.match(CypherParser.COMMA);
                     this.state = 1741;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1742;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1746;
+                    this.state = 1747;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1747;
+                this.state = 1748;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -8403,62 +8411,62 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1751;
-            this.match(CypherParser.CREATE);
             this.state = 1752;
-            localContext._searchKind = this.symbolicName();
+            this.match(CypherParser.CREATE);
             this.state = 1753;
+            localContext._searchKind = this.symbolicName();
+            this.state = 1754;
             this.match(CypherParser.INDEX);
-            this.state = 1755;
+            this.state = 1756;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 217, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 218, this.context) ) {
             case 1:
                 {
-                this.state = 1754;
+                this.state = 1755;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1758;
+            this.state = 1759;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1757;
+                this.state = 1758;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1760;
-            this.match(CypherParser.FOR);
             this.state = 1761;
-            this.match(CypherParser.LPAREN);
+            this.match(CypherParser.FOR);
             this.state = 1762;
-            this.variable();
+            this.match(CypherParser.LPAREN);
             this.state = 1763;
-            this.nodeLabel();
+            this.variable();
             this.state = 1764;
-            this.match(CypherParser.RPAREN);
+            this.nodeLabel();
             this.state = 1765;
+            this.match(CypherParser.RPAREN);
+            this.state = 1766;
             this.match(CypherParser.ON);
-            this.state = 1767;
+            this.state = 1768;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                 {
-                this.state = 1766;
+                this.state = 1767;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1769;
+            this.state = 1770;
             this.searchIndexProperties();
-            this.state = 1771;
+            this.state = 1772;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0) || _la === 115 || _la === 116) {
                 {
-                this.state = 1770;
+                this.state = 1771;
                 this.indexOptions();
                 }
             }
@@ -8483,60 +8491,60 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 276, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1795;
+            this.state = 1796;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1773;
-                this.match(CypherParser.LPAREN);
                 this.state = 1774;
+                this.match(CypherParser.LPAREN);
+                this.state = 1775;
                 this.propertyReference();
-                this.state = 1779;
+                this.state = 1780;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 1775;
-                    this.match(CypherParser.COMMA);
                     this.state = 1776;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1777;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1781;
+                    this.state = 1782;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1782;
+                this.state = 1783;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1784;
-                this.match(CypherParser.LBRACK);
                 this.state = 1785;
+                this.match(CypherParser.LBRACK);
+                this.state = 1786;
                 this.propertyReference();
-                this.state = 1790;
+                this.state = 1791;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 98) {
                     {
                     {
-                    this.state = 1786;
-                    this.match(CypherParser.COMMA);
                     this.state = 1787;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1788;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1792;
+                    this.state = 1793;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1793;
+                this.state = 1794;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -8563,9 +8571,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1797;
-            this.symbolicName();
             this.state = 1798;
+            this.symbolicName();
+            this.state = 1799;
             this.mapLiteral();
             }
         }
@@ -8589,18 +8597,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1800;
-            this.match(CypherParser.DROP);
             this.state = 1801;
-            this.match(CypherParser.INDEX);
+            this.match(CypherParser.DROP);
             this.state = 1802;
+            this.match(CypherParser.INDEX);
+            this.state = 1803;
             this.symbolicName();
-            this.state = 1804;
+            this.state = 1805;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1803;
+                this.state = 1804;
                 this.ifExists();
                 }
             }
@@ -8626,11 +8634,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1806;
-            this.match(CypherParser.IF);
             this.state = 1807;
-            this.match(CypherParser.NOT);
+            this.match(CypherParser.IF);
             this.state = 1808;
+            this.match(CypherParser.NOT);
+            this.state = 1809;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -8653,9 +8661,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1810;
-            this.match(CypherParser.IF);
             this.state = 1811;
+            this.match(CypherParser.IF);
+            this.state = 1812;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -8676,7 +8684,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new VariableContext(this.context, this.state);
         this.enterRule(localContext, 286, CypherParser.RULE_variable);
         try {
-            this.state = 1815;
+            this.state = 1816;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -8719,7 +8727,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1813;
+                this.state = 1814;
                 this.symbolicName();
                 }
                 break;
@@ -8764,7 +8772,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1814;
+                this.state = 1815;
                 this.keywordVariable();
                 }
                 break;
@@ -8792,7 +8800,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1817;
+            this.state = 1818;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 31168310) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 60486261) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -8820,20 +8828,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SymbolicNameContext(this.context, this.state);
         this.enterRule(localContext, 290, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1822;
+            this.state = 1823;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1819;
+                this.state = 1820;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1820;
+                this.state = 1821;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -8875,7 +8883,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1821;
+                this.state = 1822;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -8903,7 +8911,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1824;
+            this.state = 1825;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2737327191) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 703) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -8931,7 +8939,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaNameContext(this.context, this.state);
         this.enterRule(localContext, 294, CypherParser.RULE_schemaName);
         try {
-            this.state = 1828;
+            this.state = 1829;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -8974,7 +8982,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1826;
+                this.state = 1827;
                 this.symbolicName();
                 }
                 break;
@@ -9022,7 +9030,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1827;
+                this.state = 1828;
                 this.reservedWord();
                 }
                 break;
@@ -9050,7 +9058,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1830;
+            this.state = 1831;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 194705013) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -9076,7 +9084,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,120,1833,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,120,1834,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -9190,215 +9198,215 @@ export class CypherParser extends antlr.Parser {
         88,3,88,1255,8,88,1,88,1,88,3,88,1259,8,88,1,88,1,88,1,88,3,88,1264,
         8,88,1,88,3,88,1267,8,88,1,88,3,88,1270,8,88,1,89,1,89,1,89,5,89,
         1275,8,89,10,89,12,89,1278,9,89,1,90,4,90,1281,8,90,11,90,12,90,
-        1282,1,90,1,90,1,90,1,90,3,90,1289,8,90,1,90,1,90,1,90,1,90,3,90,
-        1295,8,90,1,90,1,90,1,90,3,90,1300,8,90,1,91,1,91,3,91,1304,8,91,
-        1,92,1,92,1,92,1,92,5,92,1310,8,92,10,92,12,92,1313,9,92,1,93,1,
-        93,1,94,1,94,1,94,1,94,5,94,1321,8,94,10,94,12,94,1324,9,94,1,95,
-        1,95,1,96,1,96,1,96,5,96,1331,8,96,10,96,12,96,1334,9,96,1,97,5,
-        97,1337,8,97,10,97,12,97,1340,9,97,1,97,1,97,1,98,1,98,1,98,5,98,
-        1347,8,98,10,98,12,98,1350,9,98,1,98,1,98,3,98,1354,8,98,1,99,1,
-        99,1,99,1,99,1,99,1,99,3,99,1362,8,99,1,99,1,99,3,99,1366,8,99,1,
-        99,3,99,1369,8,99,1,100,1,100,1,100,1,101,1,101,1,101,1,101,1,101,
-        1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,3,101,
-        1389,8,101,1,102,1,102,1,102,1,102,1,102,1,103,1,103,3,103,1398,
-        8,103,1,103,4,103,1401,8,103,11,103,12,103,1402,1,103,1,103,3,103,
-        1407,8,103,1,103,1,103,1,104,1,104,1,104,1,104,5,104,1415,8,104,
-        10,104,12,104,1418,9,104,1,104,1,104,1,104,1,105,1,105,1,105,1,105,
-        1,105,3,105,1428,8,105,1,106,1,106,1,106,1,106,3,106,1434,8,106,
-        1,106,1,106,1,107,1,107,1,107,1,107,3,107,1442,8,107,1,107,1,107,
-        1,107,3,107,1447,8,107,1,107,1,107,1,107,1,107,1,108,1,108,1,108,
-        1,108,1,108,1,109,1,109,1,110,1,110,1,110,1,110,1,110,3,110,1465,
-        8,110,1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,
-        1,111,1,111,1,111,1,112,1,112,1,112,1,112,1,112,3,112,1485,8,112,
-        3,112,1487,8,112,1,112,1,112,1,113,1,113,1,113,1,113,1,114,1,114,
-        1,114,3,114,1498,8,114,1,114,3,114,1501,8,114,1,114,1,114,1,114,
-        1,114,1,115,1,115,1,115,3,115,1510,8,115,1,115,1,115,1,115,5,115,
-        1515,8,115,10,115,12,115,1518,9,115,3,115,1520,8,115,1,115,1,115,
-        1,116,1,116,1,116,1,117,1,117,1,117,5,117,1530,8,117,10,117,12,117,
-        1533,9,117,1,118,1,118,1,118,1,118,1,118,5,118,1540,8,118,10,118,
-        12,118,1543,9,118,3,118,1545,8,118,1,118,1,118,1,119,1,119,1,119,
-        1,119,1,119,1,119,1,119,1,119,1,119,3,119,1558,8,119,1,120,1,120,
-        1,120,3,120,1563,8,120,1,121,1,121,1,121,1,121,1,121,1,121,3,121,
-        1571,8,121,1,122,1,122,1,123,1,123,3,123,1577,8,123,1,124,1,124,
-        1,125,1,125,1,125,1,125,5,125,1585,8,125,10,125,12,125,1588,9,125,
-        3,125,1590,8,125,1,125,1,125,1,126,1,126,1,126,1,126,1,126,1,126,
-        1,126,1,126,1,126,5,126,1603,8,126,10,126,12,126,1606,9,126,3,126,
-        1608,8,126,1,126,1,126,1,127,1,127,1,128,1,128,1,128,1,128,1,128,
-        3,128,1619,8,128,1,129,1,129,1,129,3,129,1624,8,129,1,129,3,129,
-        1627,8,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,3,129,
-        1637,8,129,1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,
+        1282,1,90,1,90,1,90,3,90,1288,8,90,3,90,1290,8,90,1,90,1,90,1,90,
+        1,90,3,90,1296,8,90,1,90,1,90,1,90,3,90,1301,8,90,1,91,1,91,3,91,
+        1305,8,91,1,92,1,92,1,92,1,92,5,92,1311,8,92,10,92,12,92,1314,9,
+        92,1,93,1,93,1,94,1,94,1,94,1,94,5,94,1322,8,94,10,94,12,94,1325,
+        9,94,1,95,1,95,1,96,1,96,1,96,5,96,1332,8,96,10,96,12,96,1335,9,
+        96,1,97,5,97,1338,8,97,10,97,12,97,1341,9,97,1,97,1,97,1,98,1,98,
+        1,98,5,98,1348,8,98,10,98,12,98,1351,9,98,1,98,1,98,3,98,1355,8,
+        98,1,99,1,99,1,99,1,99,1,99,1,99,3,99,1363,8,99,1,99,1,99,3,99,1367,
+        8,99,1,99,3,99,1370,8,99,1,100,1,100,1,100,1,101,1,101,1,101,1,101,
+        1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,
+        3,101,1390,8,101,1,102,1,102,1,102,1,102,1,102,1,103,1,103,3,103,
+        1399,8,103,1,103,4,103,1402,8,103,11,103,12,103,1403,1,103,1,103,
+        3,103,1408,8,103,1,103,1,103,1,104,1,104,1,104,1,104,5,104,1416,
+        8,104,10,104,12,104,1419,9,104,1,104,1,104,1,104,1,105,1,105,1,105,
+        1,105,1,105,3,105,1429,8,105,1,106,1,106,1,106,1,106,3,106,1435,
+        8,106,1,106,1,106,1,107,1,107,1,107,1,107,3,107,1443,8,107,1,107,
+        1,107,1,107,3,107,1448,8,107,1,107,1,107,1,107,1,107,1,108,1,108,
+        1,108,1,108,1,108,1,109,1,109,1,110,1,110,1,110,1,110,1,110,3,110,
+        1466,8,110,1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,
+        1,111,1,111,1,111,1,111,1,112,1,112,1,112,1,112,1,112,3,112,1486,
+        8,112,3,112,1488,8,112,1,112,1,112,1,113,1,113,1,113,1,113,1,114,
+        1,114,1,114,3,114,1499,8,114,1,114,3,114,1502,8,114,1,114,1,114,
+        1,114,1,114,1,115,1,115,1,115,3,115,1511,8,115,1,115,1,115,1,115,
+        5,115,1516,8,115,10,115,12,115,1519,9,115,3,115,1521,8,115,1,115,
+        1,115,1,116,1,116,1,116,1,117,1,117,1,117,5,117,1531,8,117,10,117,
+        12,117,1534,9,117,1,118,1,118,1,118,1,118,1,118,5,118,1541,8,118,
+        10,118,12,118,1544,9,118,3,118,1546,8,118,1,118,1,118,1,119,1,119,
+        1,119,1,119,1,119,1,119,1,119,1,119,1,119,3,119,1559,8,119,1,120,
+        1,120,1,120,3,120,1564,8,120,1,121,1,121,1,121,1,121,1,121,1,121,
+        3,121,1572,8,121,1,122,1,122,1,123,1,123,3,123,1578,8,123,1,124,
+        1,124,1,125,1,125,1,125,1,125,5,125,1586,8,125,10,125,12,125,1589,
+        9,125,3,125,1591,8,125,1,125,1,125,1,126,1,126,1,126,1,126,1,126,
+        1,126,1,126,1,126,1,126,5,126,1604,8,126,10,126,12,126,1607,9,126,
+        3,126,1609,8,126,1,126,1,126,1,127,1,127,1,128,1,128,1,128,1,128,
+        1,128,3,128,1620,8,128,1,129,1,129,1,129,3,129,1625,8,129,1,129,
+        3,129,1628,8,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,
+        3,129,1638,8,129,1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,
         1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,
-        1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,3,130,1667,8,130,
-        1,131,1,131,1,131,1,131,1,132,1,132,1,132,1,132,5,132,1677,8,132,
-        10,132,12,132,1680,9,132,1,132,1,132,1,133,1,133,1,133,1,133,1,133,
-        3,133,1689,8,133,1,133,1,133,1,133,3,133,1694,8,133,1,134,1,134,
-        1,134,1,134,3,134,1700,8,134,1,135,1,135,3,135,1704,8,135,1,135,
-        1,135,3,135,1708,8,135,1,135,3,135,1711,8,135,1,135,1,135,3,135,
-        1715,8,135,1,136,1,136,1,136,1,136,1,136,1,136,1,136,1,136,1,136,
-        1,136,5,136,1727,8,136,10,136,12,136,1730,9,136,1,136,1,136,1,136,
-        1,136,3,136,1736,8,136,1,136,1,136,1,136,1,136,1,136,5,136,1743,
-        8,136,10,136,12,136,1746,9,136,1,136,1,136,3,136,1750,8,136,1,137,
-        1,137,1,137,1,137,3,137,1756,8,137,1,137,3,137,1759,8,137,1,137,
-        1,137,1,137,1,137,1,137,1,137,1,137,3,137,1768,8,137,1,137,1,137,
-        3,137,1772,8,137,1,138,1,138,1,138,1,138,5,138,1778,8,138,10,138,
-        12,138,1781,9,138,1,138,1,138,1,138,1,138,1,138,1,138,5,138,1789,
-        8,138,10,138,12,138,1792,9,138,1,138,1,138,3,138,1796,8,138,1,139,
-        1,139,1,139,1,140,1,140,1,140,1,140,3,140,1805,8,140,1,141,1,141,
-        1,141,1,141,1,142,1,142,1,142,1,143,1,143,3,143,1816,8,143,1,144,
-        1,144,1,145,1,145,1,145,3,145,1823,8,145,1,146,1,146,1,147,1,147,
-        3,147,1829,8,147,1,148,1,148,1,148,0,0,149,0,2,4,6,8,10,12,14,16,
-        18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,
-        62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,
-        104,106,108,110,112,114,116,118,120,122,124,126,128,130,132,134,
-        136,138,140,142,144,146,148,150,152,154,156,158,160,162,164,166,
-        168,170,172,174,176,178,180,182,184,186,188,190,192,194,196,198,
-        200,202,204,206,208,210,212,214,216,218,220,222,224,226,228,230,
-        232,234,236,238,240,242,244,246,248,250,252,254,256,258,260,262,
-        264,266,268,270,272,274,276,278,280,282,284,286,288,290,292,294,
-        296,0,22,2,0,1,1,20,20,2,0,15,15,32,32,2,0,19,19,31,31,3,0,26,26,
-        45,45,62,62,2,0,58,58,69,69,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,83,
-        88,2,0,63,63,79,79,2,0,89,90,101,101,1,0,91,93,1,0,89,90,4,0,1,1,
-        3,3,43,43,56,56,2,0,13,14,25,25,1,0,65,67,2,0,26,26,62,62,1,0,110,
-        112,2,0,27,27,47,47,2,0,6,6,53,53,18,0,1,2,4,5,8,10,12,12,15,17,
-        19,20,22,24,35,35,37,37,39,41,44,44,47,50,52,52,54,55,58,60,70,70,
-        72,72,74,78,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,34,36,
-        36,38,38,42,43,46,46,51,51,53,53,56,57,61,61,63,69,71,71,73,73,20,
-        0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,35,35,37,37,39,41,44,
-        45,47,50,52,52,54,55,58,60,62,62,70,70,72,72,74,78,1989,0,298,1,
-        0,0,0,2,308,1,0,0,0,4,336,1,0,0,0,6,342,1,0,0,0,8,344,1,0,0,0,10,
-        353,1,0,0,0,12,358,1,0,0,0,14,376,1,0,0,0,16,378,1,0,0,0,18,385,
-        1,0,0,0,20,389,1,0,0,0,22,394,1,0,0,0,24,412,1,0,0,0,26,417,1,0,
-        0,0,28,447,1,0,0,0,30,450,1,0,0,0,32,463,1,0,0,0,34,469,1,0,0,0,
-        36,495,1,0,0,0,38,507,1,0,0,0,40,541,1,0,0,0,42,554,1,0,0,0,44,567,
-        1,0,0,0,46,569,1,0,0,0,48,579,1,0,0,0,50,584,1,0,0,0,52,598,1,0,
-        0,0,54,602,1,0,0,0,56,605,1,0,0,0,58,619,1,0,0,0,60,621,1,0,0,0,
-        62,652,1,0,0,0,64,654,1,0,0,0,66,672,1,0,0,0,68,675,1,0,0,0,70,686,
-        1,0,0,0,72,711,1,0,0,0,74,713,1,0,0,0,76,715,1,0,0,0,78,724,1,0,
-        0,0,80,728,1,0,0,0,82,734,1,0,0,0,84,739,1,0,0,0,86,743,1,0,0,0,
-        88,771,1,0,0,0,90,773,1,0,0,0,92,781,1,0,0,0,94,783,1,0,0,0,96,793,
-        1,0,0,0,98,796,1,0,0,0,100,799,1,0,0,0,102,803,1,0,0,0,104,806,1,
-        0,0,0,106,831,1,0,0,0,108,876,1,0,0,0,110,878,1,0,0,0,112,917,1,
-        0,0,0,114,919,1,0,0,0,116,955,1,0,0,0,118,957,1,0,0,0,120,960,1,
-        0,0,0,122,963,1,0,0,0,124,974,1,0,0,0,126,985,1,0,0,0,128,993,1,
-        0,0,0,130,1005,1,0,0,0,132,1041,1,0,0,0,134,1056,1,0,0,0,136,1082,
-        1,0,0,0,138,1084,1,0,0,0,140,1106,1,0,0,0,142,1131,1,0,0,0,144,1134,
-        1,0,0,0,146,1142,1,0,0,0,148,1144,1,0,0,0,150,1166,1,0,0,0,152,1169,
-        1,0,0,0,154,1173,1,0,0,0,156,1175,1,0,0,0,158,1177,1,0,0,0,160,1183,
-        1,0,0,0,162,1185,1,0,0,0,164,1193,1,0,0,0,166,1201,1,0,0,0,168,1212,
-        1,0,0,0,170,1217,1,0,0,0,172,1226,1,0,0,0,174,1228,1,0,0,0,176,1269,
-        1,0,0,0,178,1271,1,0,0,0,180,1280,1,0,0,0,182,1303,1,0,0,0,184,1305,
-        1,0,0,0,186,1314,1,0,0,0,188,1316,1,0,0,0,190,1325,1,0,0,0,192,1327,
-        1,0,0,0,194,1338,1,0,0,0,196,1343,1,0,0,0,198,1368,1,0,0,0,200,1370,
-        1,0,0,0,202,1388,1,0,0,0,204,1390,1,0,0,0,206,1395,1,0,0,0,208,1410,
-        1,0,0,0,210,1427,1,0,0,0,212,1429,1,0,0,0,214,1437,1,0,0,0,216,1452,
-        1,0,0,0,218,1457,1,0,0,0,220,1459,1,0,0,0,222,1466,1,0,0,0,224,1479,
-        1,0,0,0,226,1490,1,0,0,0,228,1494,1,0,0,0,230,1506,1,0,0,0,232,1523,
-        1,0,0,0,234,1531,1,0,0,0,236,1534,1,0,0,0,238,1557,1,0,0,0,240,1559,
-        1,0,0,0,242,1570,1,0,0,0,244,1572,1,0,0,0,246,1576,1,0,0,0,248,1578,
-        1,0,0,0,250,1580,1,0,0,0,252,1593,1,0,0,0,254,1611,1,0,0,0,256,1618,
-        1,0,0,0,258,1620,1,0,0,0,260,1666,1,0,0,0,262,1668,1,0,0,0,264,1672,
-        1,0,0,0,266,1683,1,0,0,0,268,1695,1,0,0,0,270,1701,1,0,0,0,272,1749,
-        1,0,0,0,274,1751,1,0,0,0,276,1795,1,0,0,0,278,1797,1,0,0,0,280,1800,
-        1,0,0,0,282,1806,1,0,0,0,284,1810,1,0,0,0,286,1815,1,0,0,0,288,1817,
-        1,0,0,0,290,1822,1,0,0,0,292,1824,1,0,0,0,294,1828,1,0,0,0,296,1830,
-        1,0,0,0,298,300,3,2,1,0,299,301,5,100,0,0,300,299,1,0,0,0,300,301,
-        1,0,0,0,301,302,1,0,0,0,302,303,5,0,0,1,303,1,1,0,0,0,304,309,3,
-        8,4,0,305,309,3,256,128,0,306,309,3,4,2,0,307,309,3,12,6,0,308,304,
-        1,0,0,0,308,305,1,0,0,0,308,306,1,0,0,0,308,307,1,0,0,0,309,3,1,
-        0,0,0,310,312,5,57,0,0,311,313,3,6,3,0,312,311,1,0,0,0,313,314,1,
-        0,0,0,314,312,1,0,0,0,314,315,1,0,0,0,315,317,1,0,0,0,316,318,3,
-        102,51,0,317,316,1,0,0,0,317,318,1,0,0,0,318,337,1,0,0,0,319,321,
-        5,57,0,0,320,322,3,6,3,0,321,320,1,0,0,0,322,323,1,0,0,0,323,321,
-        1,0,0,0,323,324,1,0,0,0,324,325,1,0,0,0,325,326,5,78,0,0,326,328,
-        3,86,43,0,327,329,3,102,51,0,328,327,1,0,0,0,328,329,1,0,0,0,329,
-        333,1,0,0,0,330,332,3,28,14,0,331,330,1,0,0,0,332,335,1,0,0,0,333,
-        331,1,0,0,0,333,334,1,0,0,0,334,337,1,0,0,0,335,333,1,0,0,0,336,
-        310,1,0,0,0,336,319,1,0,0,0,337,5,1,0,0,0,338,343,3,290,145,0,339,
-        343,5,1,0,0,340,343,5,35,0,0,341,343,5,8,0,0,342,338,1,0,0,0,342,
-        339,1,0,0,0,342,340,1,0,0,0,342,341,1,0,0,0,343,7,1,0,0,0,344,345,
-        5,55,0,0,345,346,3,290,145,0,346,347,5,86,0,0,347,348,3,10,5,0,348,
-        9,1,0,0,0,349,354,5,114,0,0,350,354,3,246,123,0,351,354,3,244,122,
-        0,352,354,3,290,145,0,353,349,1,0,0,0,353,350,1,0,0,0,353,351,1,
-        0,0,0,353,352,1,0,0,0,354,11,1,0,0,0,355,357,3,14,7,0,356,355,1,
-        0,0,0,357,360,1,0,0,0,358,356,1,0,0,0,358,359,1,0,0,0,359,361,1,
-        0,0,0,360,358,1,0,0,0,361,365,3,18,9,0,362,364,3,16,8,0,363,362,
-        1,0,0,0,364,367,1,0,0,0,365,363,1,0,0,0,365,366,1,0,0,0,366,371,
-        1,0,0,0,367,365,1,0,0,0,368,370,3,14,7,0,369,368,1,0,0,0,370,373,
-        1,0,0,0,371,369,1,0,0,0,371,372,1,0,0,0,372,13,1,0,0,0,373,371,1,
-        0,0,0,374,377,3,20,10,0,375,377,3,22,11,0,376,374,1,0,0,0,376,375,
-        1,0,0,0,377,15,1,0,0,0,378,380,5,70,0,0,379,381,7,0,0,0,380,379,
-        1,0,0,0,380,381,1,0,0,0,381,382,1,0,0,0,382,383,3,18,9,0,383,17,
-        1,0,0,0,384,386,3,28,14,0,385,384,1,0,0,0,386,387,1,0,0,0,387,385,
-        1,0,0,0,387,388,1,0,0,0,388,19,1,0,0,0,389,390,5,4,0,0,390,391,5,
-        46,0,0,391,392,5,61,0,0,392,393,3,160,80,0,393,21,1,0,0,0,394,395,
-        5,73,0,0,395,396,3,232,116,0,396,405,5,104,0,0,397,402,3,160,80,
-        0,398,399,5,98,0,0,399,401,3,160,80,0,400,398,1,0,0,0,401,404,1,
-        0,0,0,402,400,1,0,0,0,402,403,1,0,0,0,403,406,1,0,0,0,404,402,1,
-        0,0,0,405,397,1,0,0,0,405,406,1,0,0,0,406,407,1,0,0,0,407,408,5,
-        105,0,0,408,23,1,0,0,0,409,411,3,26,13,0,410,409,1,0,0,0,411,414,
-        1,0,0,0,412,410,1,0,0,0,412,413,1,0,0,0,413,415,1,0,0,0,414,412,
-        1,0,0,0,415,416,5,0,0,1,416,25,1,0,0,0,417,418,3,232,116,0,418,427,
-        5,104,0,0,419,424,3,160,80,0,420,421,5,98,0,0,421,423,3,160,80,0,
-        422,420,1,0,0,0,423,426,1,0,0,0,424,422,1,0,0,0,424,425,1,0,0,0,
-        425,428,1,0,0,0,426,424,1,0,0,0,427,419,1,0,0,0,427,428,1,0,0,0,
-        428,429,1,0,0,0,429,430,5,105,0,0,430,27,1,0,0,0,431,448,3,30,15,
-        0,432,448,3,32,16,0,433,448,3,36,18,0,434,448,3,34,17,0,435,448,
-        3,54,27,0,436,448,3,56,28,0,437,448,3,60,30,0,438,448,3,64,32,0,
-        439,448,3,68,34,0,440,448,3,82,41,0,441,448,3,84,42,0,442,448,3,
-        70,35,0,443,448,3,74,37,0,444,448,3,72,36,0,445,448,3,76,38,0,446,
-        448,3,80,40,0,447,431,1,0,0,0,447,432,1,0,0,0,447,433,1,0,0,0,447,
-        434,1,0,0,0,447,435,1,0,0,0,447,436,1,0,0,0,447,437,1,0,0,0,447,
-        438,1,0,0,0,447,439,1,0,0,0,447,440,1,0,0,0,447,441,1,0,0,0,447,
-        442,1,0,0,0,447,443,1,0,0,0,447,444,1,0,0,0,447,445,1,0,0,0,447,
-        446,1,0,0,0,448,29,1,0,0,0,449,451,5,48,0,0,450,449,1,0,0,0,450,
-        451,1,0,0,0,451,452,1,0,0,0,452,453,5,40,0,0,453,457,3,104,52,0,
-        454,456,3,14,7,0,455,454,1,0,0,0,456,459,1,0,0,0,457,455,1,0,0,0,
-        457,458,1,0,0,0,458,461,1,0,0,0,459,457,1,0,0,0,460,462,3,102,51,
-        0,461,460,1,0,0,0,461,462,1,0,0,0,462,31,1,0,0,0,463,464,5,72,0,
-        0,464,465,3,160,80,0,465,466,5,4,0,0,466,467,3,286,143,0,467,33,
-        1,0,0,0,468,470,5,48,0,0,469,468,1,0,0,0,469,470,1,0,0,0,470,471,
-        1,0,0,0,471,472,5,9,0,0,472,485,3,48,24,0,473,482,5,104,0,0,474,
-        479,3,160,80,0,475,476,5,98,0,0,476,478,3,160,80,0,477,475,1,0,0,
-        0,478,481,1,0,0,0,479,477,1,0,0,0,479,480,1,0,0,0,480,483,1,0,0,
-        0,481,479,1,0,0,0,482,474,1,0,0,0,482,483,1,0,0,0,483,484,1,0,0,
-        0,484,486,5,105,0,0,485,473,1,0,0,0,485,486,1,0,0,0,486,492,1,0,
-        0,0,487,490,5,78,0,0,488,491,5,91,0,0,489,491,3,50,25,0,490,488,
-        1,0,0,0,490,489,1,0,0,0,491,493,1,0,0,0,492,487,1,0,0,0,492,493,
-        1,0,0,0,493,35,1,0,0,0,494,496,5,48,0,0,495,494,1,0,0,0,495,496,
-        1,0,0,0,496,497,1,0,0,0,497,499,5,9,0,0,498,500,3,38,19,0,499,498,
-        1,0,0,0,499,500,1,0,0,0,500,501,1,0,0,0,501,502,5,108,0,0,502,503,
-        3,12,6,0,503,505,5,109,0,0,504,506,3,40,20,0,505,504,1,0,0,0,505,
-        506,1,0,0,0,506,37,1,0,0,0,507,517,5,104,0,0,508,518,5,91,0,0,509,
-        514,3,286,143,0,510,511,5,98,0,0,511,513,3,286,143,0,512,510,1,0,
-        0,0,513,516,1,0,0,0,514,512,1,0,0,0,514,515,1,0,0,0,515,518,1,0,
-        0,0,516,514,1,0,0,0,517,508,1,0,0,0,517,509,1,0,0,0,517,518,1,0,
-        0,0,518,519,1,0,0,0,519,520,5,105,0,0,520,39,1,0,0,0,521,522,5,35,
-        0,0,522,526,3,290,145,0,523,525,3,42,21,0,524,523,1,0,0,0,525,528,
-        1,0,0,0,526,524,1,0,0,0,526,527,1,0,0,0,527,542,1,0,0,0,528,526,
-        1,0,0,0,529,531,5,35,0,0,530,532,3,160,80,0,531,530,1,0,0,0,531,
-        532,1,0,0,0,532,533,1,0,0,0,533,534,3,290,145,0,534,538,3,290,145,
-        0,535,537,3,42,21,0,536,535,1,0,0,0,537,540,1,0,0,0,538,536,1,0,
-        0,0,538,539,1,0,0,0,539,542,1,0,0,0,540,538,1,0,0,0,541,521,1,0,
-        0,0,541,529,1,0,0,0,542,41,1,0,0,0,543,544,5,46,0,0,544,545,3,160,
-        80,0,545,546,3,290,145,0,546,555,1,0,0,0,547,548,5,47,0,0,548,549,
-        3,290,145,0,549,551,3,290,145,0,550,552,3,44,22,0,551,550,1,0,0,
-        0,551,552,1,0,0,0,552,555,1,0,0,0,553,555,3,46,23,0,554,543,1,0,
-        0,0,554,547,1,0,0,0,554,553,1,0,0,0,555,43,1,0,0,0,556,557,5,60,
-        0,0,557,568,3,290,145,0,558,560,5,27,0,0,559,558,1,0,0,0,559,560,
-        1,0,0,0,560,561,1,0,0,0,561,562,3,160,80,0,562,565,3,290,145,0,563,
-        564,5,60,0,0,564,566,3,290,145,0,565,563,1,0,0,0,565,566,1,0,0,0,
-        566,568,1,0,0,0,567,556,1,0,0,0,567,559,1,0,0,0,568,45,1,0,0,0,569,
-        570,3,290,145,0,570,571,3,290,145,0,571,572,5,4,0,0,572,573,3,286,
-        143,0,573,47,1,0,0,0,574,575,3,294,147,0,575,576,5,97,0,0,576,578,
-        1,0,0,0,577,574,1,0,0,0,578,581,1,0,0,0,579,577,1,0,0,0,579,580,
-        1,0,0,0,580,582,1,0,0,0,581,579,1,0,0,0,582,583,3,294,147,0,583,
-        49,1,0,0,0,584,589,3,52,26,0,585,586,5,98,0,0,586,588,3,52,26,0,
-        587,585,1,0,0,0,588,591,1,0,0,0,589,587,1,0,0,0,589,590,1,0,0,0,
-        590,593,1,0,0,0,591,589,1,0,0,0,592,594,3,102,51,0,593,592,1,0,0,
-        0,593,594,1,0,0,0,594,51,1,0,0,0,595,596,3,290,145,0,596,597,5,4,
-        0,0,597,599,1,0,0,0,598,595,1,0,0,0,598,599,1,0,0,0,599,600,1,0,
-        0,0,600,601,3,286,143,0,601,53,1,0,0,0,602,603,7,1,0,0,603,604,3,
-        104,52,0,604,55,1,0,0,0,605,606,5,41,0,0,606,610,3,106,53,0,607,
+        1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,3,130,1668,
+        8,130,1,131,1,131,1,131,1,131,1,132,1,132,1,132,1,132,5,132,1678,
+        8,132,10,132,12,132,1681,9,132,1,132,1,132,1,133,1,133,1,133,1,133,
+        1,133,3,133,1690,8,133,1,133,1,133,1,133,3,133,1695,8,133,1,134,
+        1,134,1,134,1,134,3,134,1701,8,134,1,135,1,135,3,135,1705,8,135,
+        1,135,1,135,3,135,1709,8,135,1,135,3,135,1712,8,135,1,135,1,135,
+        3,135,1716,8,135,1,136,1,136,1,136,1,136,1,136,1,136,1,136,1,136,
+        1,136,1,136,5,136,1728,8,136,10,136,12,136,1731,9,136,1,136,1,136,
+        1,136,1,136,3,136,1737,8,136,1,136,1,136,1,136,1,136,1,136,5,136,
+        1744,8,136,10,136,12,136,1747,9,136,1,136,1,136,3,136,1751,8,136,
+        1,137,1,137,1,137,1,137,3,137,1757,8,137,1,137,3,137,1760,8,137,
+        1,137,1,137,1,137,1,137,1,137,1,137,1,137,3,137,1769,8,137,1,137,
+        1,137,3,137,1773,8,137,1,138,1,138,1,138,1,138,5,138,1779,8,138,
+        10,138,12,138,1782,9,138,1,138,1,138,1,138,1,138,1,138,1,138,5,138,
+        1790,8,138,10,138,12,138,1793,9,138,1,138,1,138,3,138,1797,8,138,
+        1,139,1,139,1,139,1,140,1,140,1,140,1,140,3,140,1806,8,140,1,141,
+        1,141,1,141,1,141,1,142,1,142,1,142,1,143,1,143,3,143,1817,8,143,
+        1,144,1,144,1,145,1,145,1,145,3,145,1824,8,145,1,146,1,146,1,147,
+        1,147,3,147,1830,8,147,1,148,1,148,1,148,0,0,149,0,2,4,6,8,10,12,
+        14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,
+        58,60,62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,
+        102,104,106,108,110,112,114,116,118,120,122,124,126,128,130,132,
+        134,136,138,140,142,144,146,148,150,152,154,156,158,160,162,164,
+        166,168,170,172,174,176,178,180,182,184,186,188,190,192,194,196,
+        198,200,202,204,206,208,210,212,214,216,218,220,222,224,226,228,
+        230,232,234,236,238,240,242,244,246,248,250,252,254,256,258,260,
+        262,264,266,268,270,272,274,276,278,280,282,284,286,288,290,292,
+        294,296,0,22,2,0,1,1,20,20,2,0,15,15,32,32,2,0,19,19,31,31,3,0,26,
+        26,45,45,62,62,2,0,58,58,69,69,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,
+        83,88,2,0,63,63,79,79,2,0,89,90,101,101,1,0,91,93,1,0,89,90,4,0,
+        1,1,3,3,43,43,56,56,2,0,13,14,25,25,1,0,65,67,2,0,26,26,62,62,1,
+        0,110,112,2,0,27,27,47,47,2,0,6,6,53,53,18,0,1,2,4,5,8,10,12,12,
+        15,17,19,20,22,24,35,35,37,37,39,41,44,44,47,50,52,52,54,55,58,60,
+        70,70,72,72,74,78,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,
+        34,36,36,38,38,42,43,46,46,51,51,53,53,56,57,61,61,63,69,71,71,73,
+        73,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,35,35,37,37,39,
+        41,44,45,47,50,52,52,54,55,58,60,62,62,70,70,72,72,74,78,1991,0,
+        298,1,0,0,0,2,308,1,0,0,0,4,336,1,0,0,0,6,342,1,0,0,0,8,344,1,0,
+        0,0,10,353,1,0,0,0,12,358,1,0,0,0,14,376,1,0,0,0,16,378,1,0,0,0,
+        18,385,1,0,0,0,20,389,1,0,0,0,22,394,1,0,0,0,24,412,1,0,0,0,26,417,
+        1,0,0,0,28,447,1,0,0,0,30,450,1,0,0,0,32,463,1,0,0,0,34,469,1,0,
+        0,0,36,495,1,0,0,0,38,507,1,0,0,0,40,541,1,0,0,0,42,554,1,0,0,0,
+        44,567,1,0,0,0,46,569,1,0,0,0,48,579,1,0,0,0,50,584,1,0,0,0,52,598,
+        1,0,0,0,54,602,1,0,0,0,56,605,1,0,0,0,58,619,1,0,0,0,60,621,1,0,
+        0,0,62,652,1,0,0,0,64,654,1,0,0,0,66,672,1,0,0,0,68,675,1,0,0,0,
+        70,686,1,0,0,0,72,711,1,0,0,0,74,713,1,0,0,0,76,715,1,0,0,0,78,724,
+        1,0,0,0,80,728,1,0,0,0,82,734,1,0,0,0,84,739,1,0,0,0,86,743,1,0,
+        0,0,88,771,1,0,0,0,90,773,1,0,0,0,92,781,1,0,0,0,94,783,1,0,0,0,
+        96,793,1,0,0,0,98,796,1,0,0,0,100,799,1,0,0,0,102,803,1,0,0,0,104,
+        806,1,0,0,0,106,831,1,0,0,0,108,876,1,0,0,0,110,878,1,0,0,0,112,
+        917,1,0,0,0,114,919,1,0,0,0,116,955,1,0,0,0,118,957,1,0,0,0,120,
+        960,1,0,0,0,122,963,1,0,0,0,124,974,1,0,0,0,126,985,1,0,0,0,128,
+        993,1,0,0,0,130,1005,1,0,0,0,132,1041,1,0,0,0,134,1056,1,0,0,0,136,
+        1082,1,0,0,0,138,1084,1,0,0,0,140,1106,1,0,0,0,142,1131,1,0,0,0,
+        144,1134,1,0,0,0,146,1142,1,0,0,0,148,1144,1,0,0,0,150,1166,1,0,
+        0,0,152,1169,1,0,0,0,154,1173,1,0,0,0,156,1175,1,0,0,0,158,1177,
+        1,0,0,0,160,1183,1,0,0,0,162,1185,1,0,0,0,164,1193,1,0,0,0,166,1201,
+        1,0,0,0,168,1212,1,0,0,0,170,1217,1,0,0,0,172,1226,1,0,0,0,174,1228,
+        1,0,0,0,176,1269,1,0,0,0,178,1271,1,0,0,0,180,1280,1,0,0,0,182,1304,
+        1,0,0,0,184,1306,1,0,0,0,186,1315,1,0,0,0,188,1317,1,0,0,0,190,1326,
+        1,0,0,0,192,1328,1,0,0,0,194,1339,1,0,0,0,196,1344,1,0,0,0,198,1369,
+        1,0,0,0,200,1371,1,0,0,0,202,1389,1,0,0,0,204,1391,1,0,0,0,206,1396,
+        1,0,0,0,208,1411,1,0,0,0,210,1428,1,0,0,0,212,1430,1,0,0,0,214,1438,
+        1,0,0,0,216,1453,1,0,0,0,218,1458,1,0,0,0,220,1460,1,0,0,0,222,1467,
+        1,0,0,0,224,1480,1,0,0,0,226,1491,1,0,0,0,228,1495,1,0,0,0,230,1507,
+        1,0,0,0,232,1524,1,0,0,0,234,1532,1,0,0,0,236,1535,1,0,0,0,238,1558,
+        1,0,0,0,240,1560,1,0,0,0,242,1571,1,0,0,0,244,1573,1,0,0,0,246,1577,
+        1,0,0,0,248,1579,1,0,0,0,250,1581,1,0,0,0,252,1594,1,0,0,0,254,1612,
+        1,0,0,0,256,1619,1,0,0,0,258,1621,1,0,0,0,260,1667,1,0,0,0,262,1669,
+        1,0,0,0,264,1673,1,0,0,0,266,1684,1,0,0,0,268,1696,1,0,0,0,270,1702,
+        1,0,0,0,272,1750,1,0,0,0,274,1752,1,0,0,0,276,1796,1,0,0,0,278,1798,
+        1,0,0,0,280,1801,1,0,0,0,282,1807,1,0,0,0,284,1811,1,0,0,0,286,1816,
+        1,0,0,0,288,1818,1,0,0,0,290,1823,1,0,0,0,292,1825,1,0,0,0,294,1829,
+        1,0,0,0,296,1831,1,0,0,0,298,300,3,2,1,0,299,301,5,100,0,0,300,299,
+        1,0,0,0,300,301,1,0,0,0,301,302,1,0,0,0,302,303,5,0,0,1,303,1,1,
+        0,0,0,304,309,3,8,4,0,305,309,3,256,128,0,306,309,3,4,2,0,307,309,
+        3,12,6,0,308,304,1,0,0,0,308,305,1,0,0,0,308,306,1,0,0,0,308,307,
+        1,0,0,0,309,3,1,0,0,0,310,312,5,57,0,0,311,313,3,6,3,0,312,311,1,
+        0,0,0,313,314,1,0,0,0,314,312,1,0,0,0,314,315,1,0,0,0,315,317,1,
+        0,0,0,316,318,3,102,51,0,317,316,1,0,0,0,317,318,1,0,0,0,318,337,
+        1,0,0,0,319,321,5,57,0,0,320,322,3,6,3,0,321,320,1,0,0,0,322,323,
+        1,0,0,0,323,321,1,0,0,0,323,324,1,0,0,0,324,325,1,0,0,0,325,326,
+        5,78,0,0,326,328,3,86,43,0,327,329,3,102,51,0,328,327,1,0,0,0,328,
+        329,1,0,0,0,329,333,1,0,0,0,330,332,3,28,14,0,331,330,1,0,0,0,332,
+        335,1,0,0,0,333,331,1,0,0,0,333,334,1,0,0,0,334,337,1,0,0,0,335,
+        333,1,0,0,0,336,310,1,0,0,0,336,319,1,0,0,0,337,5,1,0,0,0,338,343,
+        3,290,145,0,339,343,5,1,0,0,340,343,5,35,0,0,341,343,5,8,0,0,342,
+        338,1,0,0,0,342,339,1,0,0,0,342,340,1,0,0,0,342,341,1,0,0,0,343,
+        7,1,0,0,0,344,345,5,55,0,0,345,346,3,290,145,0,346,347,5,86,0,0,
+        347,348,3,10,5,0,348,9,1,0,0,0,349,354,5,114,0,0,350,354,3,246,123,
+        0,351,354,3,244,122,0,352,354,3,290,145,0,353,349,1,0,0,0,353,350,
+        1,0,0,0,353,351,1,0,0,0,353,352,1,0,0,0,354,11,1,0,0,0,355,357,3,
+        14,7,0,356,355,1,0,0,0,357,360,1,0,0,0,358,356,1,0,0,0,358,359,1,
+        0,0,0,359,361,1,0,0,0,360,358,1,0,0,0,361,365,3,18,9,0,362,364,3,
+        16,8,0,363,362,1,0,0,0,364,367,1,0,0,0,365,363,1,0,0,0,365,366,1,
+        0,0,0,366,371,1,0,0,0,367,365,1,0,0,0,368,370,3,14,7,0,369,368,1,
+        0,0,0,370,373,1,0,0,0,371,369,1,0,0,0,371,372,1,0,0,0,372,13,1,0,
+        0,0,373,371,1,0,0,0,374,377,3,20,10,0,375,377,3,22,11,0,376,374,
+        1,0,0,0,376,375,1,0,0,0,377,15,1,0,0,0,378,380,5,70,0,0,379,381,
+        7,0,0,0,380,379,1,0,0,0,380,381,1,0,0,0,381,382,1,0,0,0,382,383,
+        3,18,9,0,383,17,1,0,0,0,384,386,3,28,14,0,385,384,1,0,0,0,386,387,
+        1,0,0,0,387,385,1,0,0,0,387,388,1,0,0,0,388,19,1,0,0,0,389,390,5,
+        4,0,0,390,391,5,46,0,0,391,392,5,61,0,0,392,393,3,160,80,0,393,21,
+        1,0,0,0,394,395,5,73,0,0,395,396,3,232,116,0,396,405,5,104,0,0,397,
+        402,3,160,80,0,398,399,5,98,0,0,399,401,3,160,80,0,400,398,1,0,0,
+        0,401,404,1,0,0,0,402,400,1,0,0,0,402,403,1,0,0,0,403,406,1,0,0,
+        0,404,402,1,0,0,0,405,397,1,0,0,0,405,406,1,0,0,0,406,407,1,0,0,
+        0,407,408,5,105,0,0,408,23,1,0,0,0,409,411,3,26,13,0,410,409,1,0,
+        0,0,411,414,1,0,0,0,412,410,1,0,0,0,412,413,1,0,0,0,413,415,1,0,
+        0,0,414,412,1,0,0,0,415,416,5,0,0,1,416,25,1,0,0,0,417,418,3,232,
+        116,0,418,427,5,104,0,0,419,424,3,160,80,0,420,421,5,98,0,0,421,
+        423,3,160,80,0,422,420,1,0,0,0,423,426,1,0,0,0,424,422,1,0,0,0,424,
+        425,1,0,0,0,425,428,1,0,0,0,426,424,1,0,0,0,427,419,1,0,0,0,427,
+        428,1,0,0,0,428,429,1,0,0,0,429,430,5,105,0,0,430,27,1,0,0,0,431,
+        448,3,30,15,0,432,448,3,32,16,0,433,448,3,36,18,0,434,448,3,34,17,
+        0,435,448,3,54,27,0,436,448,3,56,28,0,437,448,3,60,30,0,438,448,
+        3,64,32,0,439,448,3,68,34,0,440,448,3,82,41,0,441,448,3,84,42,0,
+        442,448,3,70,35,0,443,448,3,74,37,0,444,448,3,72,36,0,445,448,3,
+        76,38,0,446,448,3,80,40,0,447,431,1,0,0,0,447,432,1,0,0,0,447,433,
+        1,0,0,0,447,434,1,0,0,0,447,435,1,0,0,0,447,436,1,0,0,0,447,437,
+        1,0,0,0,447,438,1,0,0,0,447,439,1,0,0,0,447,440,1,0,0,0,447,441,
+        1,0,0,0,447,442,1,0,0,0,447,443,1,0,0,0,447,444,1,0,0,0,447,445,
+        1,0,0,0,447,446,1,0,0,0,448,29,1,0,0,0,449,451,5,48,0,0,450,449,
+        1,0,0,0,450,451,1,0,0,0,451,452,1,0,0,0,452,453,5,40,0,0,453,457,
+        3,104,52,0,454,456,3,14,7,0,455,454,1,0,0,0,456,459,1,0,0,0,457,
+        455,1,0,0,0,457,458,1,0,0,0,458,461,1,0,0,0,459,457,1,0,0,0,460,
+        462,3,102,51,0,461,460,1,0,0,0,461,462,1,0,0,0,462,31,1,0,0,0,463,
+        464,5,72,0,0,464,465,3,160,80,0,465,466,5,4,0,0,466,467,3,286,143,
+        0,467,33,1,0,0,0,468,470,5,48,0,0,469,468,1,0,0,0,469,470,1,0,0,
+        0,470,471,1,0,0,0,471,472,5,9,0,0,472,485,3,48,24,0,473,482,5,104,
+        0,0,474,479,3,160,80,0,475,476,5,98,0,0,476,478,3,160,80,0,477,475,
+        1,0,0,0,478,481,1,0,0,0,479,477,1,0,0,0,479,480,1,0,0,0,480,483,
+        1,0,0,0,481,479,1,0,0,0,482,474,1,0,0,0,482,483,1,0,0,0,483,484,
+        1,0,0,0,484,486,5,105,0,0,485,473,1,0,0,0,485,486,1,0,0,0,486,492,
+        1,0,0,0,487,490,5,78,0,0,488,491,5,91,0,0,489,491,3,50,25,0,490,
+        488,1,0,0,0,490,489,1,0,0,0,491,493,1,0,0,0,492,487,1,0,0,0,492,
+        493,1,0,0,0,493,35,1,0,0,0,494,496,5,48,0,0,495,494,1,0,0,0,495,
+        496,1,0,0,0,496,497,1,0,0,0,497,499,5,9,0,0,498,500,3,38,19,0,499,
+        498,1,0,0,0,499,500,1,0,0,0,500,501,1,0,0,0,501,502,5,108,0,0,502,
+        503,3,12,6,0,503,505,5,109,0,0,504,506,3,40,20,0,505,504,1,0,0,0,
+        505,506,1,0,0,0,506,37,1,0,0,0,507,517,5,104,0,0,508,518,5,91,0,
+        0,509,514,3,286,143,0,510,511,5,98,0,0,511,513,3,286,143,0,512,510,
+        1,0,0,0,513,516,1,0,0,0,514,512,1,0,0,0,514,515,1,0,0,0,515,518,
+        1,0,0,0,516,514,1,0,0,0,517,508,1,0,0,0,517,509,1,0,0,0,517,518,
+        1,0,0,0,518,519,1,0,0,0,519,520,5,105,0,0,520,39,1,0,0,0,521,522,
+        5,35,0,0,522,526,3,290,145,0,523,525,3,42,21,0,524,523,1,0,0,0,525,
+        528,1,0,0,0,526,524,1,0,0,0,526,527,1,0,0,0,527,542,1,0,0,0,528,
+        526,1,0,0,0,529,531,5,35,0,0,530,532,3,160,80,0,531,530,1,0,0,0,
+        531,532,1,0,0,0,532,533,1,0,0,0,533,534,3,290,145,0,534,538,3,290,
+        145,0,535,537,3,42,21,0,536,535,1,0,0,0,537,540,1,0,0,0,538,536,
+        1,0,0,0,538,539,1,0,0,0,539,542,1,0,0,0,540,538,1,0,0,0,541,521,
+        1,0,0,0,541,529,1,0,0,0,542,41,1,0,0,0,543,544,5,46,0,0,544,545,
+        3,160,80,0,545,546,3,290,145,0,546,555,1,0,0,0,547,548,5,47,0,0,
+        548,549,3,290,145,0,549,551,3,290,145,0,550,552,3,44,22,0,551,550,
+        1,0,0,0,551,552,1,0,0,0,552,555,1,0,0,0,553,555,3,46,23,0,554,543,
+        1,0,0,0,554,547,1,0,0,0,554,553,1,0,0,0,555,43,1,0,0,0,556,557,5,
+        60,0,0,557,568,3,290,145,0,558,560,5,27,0,0,559,558,1,0,0,0,559,
+        560,1,0,0,0,560,561,1,0,0,0,561,562,3,160,80,0,562,565,3,290,145,
+        0,563,564,5,60,0,0,564,566,3,290,145,0,565,563,1,0,0,0,565,566,1,
+        0,0,0,566,568,1,0,0,0,567,556,1,0,0,0,567,559,1,0,0,0,568,45,1,0,
+        0,0,569,570,3,290,145,0,570,571,3,290,145,0,571,572,5,4,0,0,572,
+        573,3,286,143,0,573,47,1,0,0,0,574,575,3,294,147,0,575,576,5,97,
+        0,0,576,578,1,0,0,0,577,574,1,0,0,0,578,581,1,0,0,0,579,577,1,0,
+        0,0,579,580,1,0,0,0,580,582,1,0,0,0,581,579,1,0,0,0,582,583,3,294,
+        147,0,583,49,1,0,0,0,584,589,3,52,26,0,585,586,5,98,0,0,586,588,
+        3,52,26,0,587,585,1,0,0,0,588,591,1,0,0,0,589,587,1,0,0,0,589,590,
+        1,0,0,0,590,593,1,0,0,0,591,589,1,0,0,0,592,594,3,102,51,0,593,592,
+        1,0,0,0,593,594,1,0,0,0,594,51,1,0,0,0,595,596,3,290,145,0,596,597,
+        5,4,0,0,597,599,1,0,0,0,598,595,1,0,0,0,598,599,1,0,0,0,599,600,
+        1,0,0,0,600,601,3,286,143,0,601,53,1,0,0,0,602,603,7,1,0,0,603,604,
+        3,104,52,0,604,55,1,0,0,0,605,606,5,41,0,0,606,610,3,106,53,0,607,
         609,3,58,29,0,608,607,1,0,0,0,609,612,1,0,0,0,610,608,1,0,0,0,610,
         611,1,0,0,0,611,57,1,0,0,0,612,610,1,0,0,0,613,614,5,47,0,0,614,
         615,5,40,0,0,615,620,3,60,30,0,616,617,5,47,0,0,617,618,5,15,0,0,
@@ -9619,212 +9627,213 @@ export class CypherParser extends antlr.Parser {
         0,0,1273,1275,3,180,90,0,1274,1272,1,0,0,0,1275,1278,1,0,0,0,1276,
         1274,1,0,0,0,1276,1277,1,0,0,0,1277,179,1,0,0,0,1278,1276,1,0,0,
         0,1279,1281,3,182,91,0,1280,1279,1,0,0,0,1281,1282,1,0,0,0,1282,
-        1280,1,0,0,0,1282,1283,1,0,0,0,1283,1288,1,0,0,0,1284,1285,5,76,
-        0,0,1285,1286,3,182,91,0,1286,1287,3,182,91,0,1287,1289,1,0,0,0,
-        1288,1284,1,0,0,0,1288,1289,1,0,0,0,1289,1294,1,0,0,0,1290,1291,
-        5,87,0,0,1291,1292,3,178,89,0,1292,1293,5,88,0,0,1293,1295,1,0,0,
-        0,1294,1290,1,0,0,0,1294,1295,1,0,0,0,1295,1299,1,0,0,0,1296,1297,
-        5,44,0,0,1297,1300,5,45,0,0,1298,1300,5,95,0,0,1299,1296,1,0,0,0,
-        1299,1298,1,0,0,0,1299,1300,1,0,0,0,1300,181,1,0,0,0,1301,1304,3,
-        290,145,0,1302,1304,5,45,0,0,1303,1301,1,0,0,0,1303,1302,1,0,0,0,
-        1304,183,1,0,0,0,1305,1311,3,188,94,0,1306,1307,3,186,93,0,1307,
-        1308,3,188,94,0,1308,1310,1,0,0,0,1309,1306,1,0,0,0,1310,1313,1,
-        0,0,0,1311,1309,1,0,0,0,1311,1312,1,0,0,0,1312,185,1,0,0,0,1313,
-        1311,1,0,0,0,1314,1315,7,9,0,0,1315,187,1,0,0,0,1316,1322,3,192,
-        96,0,1317,1318,3,190,95,0,1318,1319,3,192,96,0,1319,1321,1,0,0,0,
-        1320,1317,1,0,0,0,1321,1324,1,0,0,0,1322,1320,1,0,0,0,1322,1323,
-        1,0,0,0,1323,189,1,0,0,0,1324,1322,1,0,0,0,1325,1326,7,10,0,0,1326,
-        191,1,0,0,0,1327,1332,3,194,97,0,1328,1329,5,96,0,0,1329,1331,3,
-        194,97,0,1330,1328,1,0,0,0,1331,1334,1,0,0,0,1332,1330,1,0,0,0,1332,
-        1333,1,0,0,0,1333,193,1,0,0,0,1334,1332,1,0,0,0,1335,1337,7,11,0,
-        0,1336,1335,1,0,0,0,1337,1340,1,0,0,0,1338,1336,1,0,0,0,1338,1339,
-        1,0,0,0,1339,1341,1,0,0,0,1340,1338,1,0,0,0,1341,1342,3,196,98,0,
-        1342,195,1,0,0,0,1343,1348,3,202,101,0,1344,1347,3,198,99,0,1345,
-        1347,3,200,100,0,1346,1344,1,0,0,0,1346,1345,1,0,0,0,1347,1350,1,
-        0,0,0,1348,1346,1,0,0,0,1348,1349,1,0,0,0,1349,1353,1,0,0,0,1350,
-        1348,1,0,0,0,1351,1354,3,144,72,0,1352,1354,3,120,60,0,1353,1351,
-        1,0,0,0,1353,1352,1,0,0,0,1353,1354,1,0,0,0,1354,197,1,0,0,0,1355,
-        1356,5,106,0,0,1356,1357,3,160,80,0,1357,1358,5,107,0,0,1358,1369,
-        1,0,0,0,1359,1361,5,106,0,0,1360,1362,3,160,80,0,1361,1360,1,0,0,
-        0,1361,1362,1,0,0,0,1362,1363,1,0,0,0,1363,1365,5,80,0,0,1364,1366,
-        3,160,80,0,1365,1364,1,0,0,0,1365,1366,1,0,0,0,1366,1367,1,0,0,0,
-        1367,1369,5,107,0,0,1368,1355,1,0,0,0,1368,1359,1,0,0,0,1369,199,
-        1,0,0,0,1370,1371,5,97,0,0,1371,1372,3,254,127,0,1372,201,1,0,0,
-        0,1373,1389,3,204,102,0,1374,1389,3,228,114,0,1375,1389,3,212,106,
-        0,1376,1389,3,214,107,0,1377,1389,3,216,108,0,1378,1389,3,222,111,
-        0,1379,1389,3,224,112,0,1380,1389,3,242,121,0,1381,1389,3,240,120,
-        0,1382,1389,3,206,103,0,1383,1389,3,114,57,0,1384,1389,3,226,113,
-        0,1385,1389,3,230,115,0,1386,1389,3,236,118,0,1387,1389,3,286,143,
-        0,1388,1373,1,0,0,0,1388,1374,1,0,0,0,1388,1375,1,0,0,0,1388,1376,
-        1,0,0,0,1388,1377,1,0,0,0,1388,1378,1,0,0,0,1388,1379,1,0,0,0,1388,
-        1380,1,0,0,0,1388,1381,1,0,0,0,1388,1382,1,0,0,0,1388,1383,1,0,0,
-        0,1388,1384,1,0,0,0,1388,1385,1,0,0,0,1388,1386,1,0,0,0,1388,1387,
-        1,0,0,0,1389,203,1,0,0,0,1390,1391,5,13,0,0,1391,1392,5,104,0,0,
-        1392,1393,5,91,0,0,1393,1394,5,105,0,0,1394,205,1,0,0,0,1395,1397,
-        5,10,0,0,1396,1398,3,160,80,0,1397,1396,1,0,0,0,1397,1398,1,0,0,
-        0,1398,1400,1,0,0,0,1399,1401,3,208,104,0,1400,1399,1,0,0,0,1401,
-        1402,1,0,0,0,1402,1400,1,0,0,0,1402,1403,1,0,0,0,1403,1406,1,0,0,
-        0,1404,1405,5,22,0,0,1405,1407,3,160,80,0,1406,1404,1,0,0,0,1406,
-        1407,1,0,0,0,1407,1408,1,0,0,0,1408,1409,5,23,0,0,1409,207,1,0,0,
-        0,1410,1411,5,74,0,0,1411,1416,3,210,105,0,1412,1413,5,98,0,0,1413,
-        1415,3,210,105,0,1414,1412,1,0,0,0,1415,1418,1,0,0,0,1416,1414,1,
-        0,0,0,1416,1417,1,0,0,0,1417,1419,1,0,0,0,1418,1416,1,0,0,0,1419,
-        1420,5,60,0,0,1420,1421,3,160,80,0,1421,209,1,0,0,0,1422,1423,3,
-        172,86,0,1423,1424,3,160,80,0,1424,1428,1,0,0,0,1425,1428,3,176,
-        88,0,1426,1428,3,160,80,0,1427,1422,1,0,0,0,1427,1425,1,0,0,0,1427,
-        1426,1,0,0,0,1428,211,1,0,0,0,1429,1430,5,106,0,0,1430,1433,3,220,
-        110,0,1431,1432,5,102,0,0,1432,1434,3,160,80,0,1433,1431,1,0,0,0,
-        1433,1434,1,0,0,0,1434,1435,1,0,0,0,1435,1436,5,107,0,0,1436,213,
-        1,0,0,0,1437,1441,5,106,0,0,1438,1439,3,286,143,0,1439,1440,5,86,
-        0,0,1440,1442,1,0,0,0,1441,1438,1,0,0,0,1441,1442,1,0,0,0,1442,1443,
-        1,0,0,0,1443,1446,3,114,57,0,1444,1445,5,75,0,0,1445,1447,3,160,
-        80,0,1446,1444,1,0,0,0,1446,1447,1,0,0,0,1447,1448,1,0,0,0,1448,
-        1449,5,102,0,0,1449,1450,3,160,80,0,1450,1451,5,107,0,0,1451,215,
-        1,0,0,0,1452,1453,3,218,109,0,1453,1454,5,104,0,0,1454,1455,3,220,
-        110,0,1455,1456,5,105,0,0,1456,217,1,0,0,0,1457,1458,7,12,0,0,1458,
-        219,1,0,0,0,1459,1460,3,286,143,0,1460,1461,5,35,0,0,1461,1464,3,
-        160,80,0,1462,1463,5,75,0,0,1463,1465,3,160,80,0,1464,1462,1,0,0,
-        0,1464,1465,1,0,0,0,1465,221,1,0,0,0,1466,1467,5,51,0,0,1467,1468,
-        5,104,0,0,1468,1469,3,286,143,0,1469,1470,5,86,0,0,1470,1471,3,160,
-        80,0,1471,1472,5,98,0,0,1472,1473,3,286,143,0,1473,1474,5,35,0,0,
-        1474,1475,3,160,80,0,1475,1476,5,102,0,0,1476,1477,3,160,80,0,1477,
-        1478,5,105,0,0,1478,223,1,0,0,0,1479,1480,7,13,0,0,1480,1486,5,108,
-        0,0,1481,1487,3,12,6,0,1482,1484,3,104,52,0,1483,1485,3,102,51,0,
-        1484,1483,1,0,0,0,1484,1485,1,0,0,0,1485,1487,1,0,0,0,1486,1481,
-        1,0,0,0,1486,1482,1,0,0,0,1487,1488,1,0,0,0,1488,1489,5,109,0,0,
-        1489,225,1,0,0,0,1490,1491,5,104,0,0,1491,1492,3,160,80,0,1492,1493,
-        5,105,0,0,1493,227,1,0,0,0,1494,1495,3,232,116,0,1495,1497,5,104,
-        0,0,1496,1498,7,14,0,0,1497,1496,1,0,0,0,1497,1498,1,0,0,0,1498,
-        1500,1,0,0,0,1499,1501,3,160,80,0,1500,1499,1,0,0,0,1500,1501,1,
-        0,0,0,1501,1502,1,0,0,0,1502,1503,5,68,0,0,1503,1504,3,160,80,0,
-        1504,1505,5,105,0,0,1505,229,1,0,0,0,1506,1507,3,232,116,0,1507,
-        1509,5,104,0,0,1508,1510,7,0,0,0,1509,1508,1,0,0,0,1509,1510,1,0,
-        0,0,1510,1519,1,0,0,0,1511,1516,3,160,80,0,1512,1513,5,98,0,0,1513,
-        1515,3,160,80,0,1514,1512,1,0,0,0,1515,1518,1,0,0,0,1516,1514,1,
-        0,0,0,1516,1517,1,0,0,0,1517,1520,1,0,0,0,1518,1516,1,0,0,0,1519,
-        1511,1,0,0,0,1519,1520,1,0,0,0,1520,1521,1,0,0,0,1521,1522,5,105,
-        0,0,1522,231,1,0,0,0,1523,1524,3,234,117,0,1524,1525,3,290,145,0,
-        1525,233,1,0,0,0,1526,1527,3,290,145,0,1527,1528,5,97,0,0,1528,1530,
-        1,0,0,0,1529,1526,1,0,0,0,1530,1533,1,0,0,0,1531,1529,1,0,0,0,1531,
-        1532,1,0,0,0,1532,235,1,0,0,0,1533,1531,1,0,0,0,1534,1535,3,286,
-        143,0,1535,1544,5,108,0,0,1536,1541,3,238,119,0,1537,1538,5,98,0,
-        0,1538,1540,3,238,119,0,1539,1537,1,0,0,0,1540,1543,1,0,0,0,1541,
-        1539,1,0,0,0,1541,1542,1,0,0,0,1542,1545,1,0,0,0,1543,1541,1,0,0,
-        0,1544,1536,1,0,0,0,1544,1545,1,0,0,0,1545,1546,1,0,0,0,1546,1547,
-        5,109,0,0,1547,237,1,0,0,0,1548,1549,3,254,127,0,1549,1550,5,99,
-        0,0,1550,1551,3,160,80,0,1551,1558,1,0,0,0,1552,1553,5,97,0,0,1553,
-        1558,3,254,127,0,1554,1555,5,97,0,0,1555,1558,5,91,0,0,1556,1558,
-        3,286,143,0,1557,1548,1,0,0,0,1557,1552,1,0,0,0,1557,1554,1,0,0,
-        0,1557,1556,1,0,0,0,1558,239,1,0,0,0,1559,1562,5,103,0,0,1560,1563,
-        3,294,147,0,1561,1563,5,112,0,0,1562,1560,1,0,0,0,1562,1561,1,0,
-        0,0,1563,241,1,0,0,0,1564,1571,3,244,122,0,1565,1571,5,45,0,0,1566,
-        1571,3,246,123,0,1567,1571,5,114,0,0,1568,1571,3,250,125,0,1569,
-        1571,3,252,126,0,1570,1564,1,0,0,0,1570,1565,1,0,0,0,1570,1566,1,
-        0,0,0,1570,1567,1,0,0,0,1570,1568,1,0,0,0,1570,1569,1,0,0,0,1571,
-        243,1,0,0,0,1572,1573,7,15,0,0,1573,245,1,0,0,0,1574,1577,3,248,
-        124,0,1575,1577,5,113,0,0,1576,1574,1,0,0,0,1576,1575,1,0,0,0,1577,
-        247,1,0,0,0,1578,1579,7,16,0,0,1579,249,1,0,0,0,1580,1589,5,106,
-        0,0,1581,1586,3,160,80,0,1582,1583,5,98,0,0,1583,1585,3,160,80,0,
-        1584,1582,1,0,0,0,1585,1588,1,0,0,0,1586,1584,1,0,0,0,1586,1587,
-        1,0,0,0,1587,1590,1,0,0,0,1588,1586,1,0,0,0,1589,1581,1,0,0,0,1589,
-        1590,1,0,0,0,1590,1591,1,0,0,0,1591,1592,5,107,0,0,1592,251,1,0,
-        0,0,1593,1607,5,108,0,0,1594,1595,3,254,127,0,1595,1596,5,99,0,0,
-        1596,1604,3,160,80,0,1597,1598,5,98,0,0,1598,1599,3,254,127,0,1599,
-        1600,5,99,0,0,1600,1601,3,160,80,0,1601,1603,1,0,0,0,1602,1597,1,
-        0,0,0,1603,1606,1,0,0,0,1604,1602,1,0,0,0,1604,1605,1,0,0,0,1605,
-        1608,1,0,0,0,1606,1604,1,0,0,0,1607,1594,1,0,0,0,1607,1608,1,0,0,
-        0,1608,1609,1,0,0,0,1609,1610,5,109,0,0,1610,253,1,0,0,0,1611,1612,
-        3,294,147,0,1612,255,1,0,0,0,1613,1619,3,258,129,0,1614,1619,3,268,
-        134,0,1615,1619,3,270,135,0,1616,1619,3,274,137,0,1617,1619,3,280,
-        140,0,1618,1613,1,0,0,0,1618,1614,1,0,0,0,1618,1615,1,0,0,0,1618,
-        1616,1,0,0,0,1618,1617,1,0,0,0,1619,257,1,0,0,0,1620,1621,5,15,0,
-        0,1621,1623,5,11,0,0,1622,1624,3,290,145,0,1623,1622,1,0,0,0,1623,
-        1624,1,0,0,0,1624,1626,1,0,0,0,1625,1627,3,282,141,0,1626,1625,1,
-        0,0,0,1626,1627,1,0,0,0,1627,1628,1,0,0,0,1628,1629,7,17,0,0,1629,
-        1630,5,104,0,0,1630,1631,3,286,143,0,1631,1632,3,146,73,0,1632,1633,
-        5,105,0,0,1633,1634,7,18,0,0,1634,1636,3,260,130,0,1635,1637,3,102,
-        51,0,1636,1635,1,0,0,0,1636,1637,1,0,0,0,1637,259,1,0,0,0,1638,1639,
-        3,262,131,0,1639,1640,5,37,0,0,1640,1641,5,71,0,0,1641,1667,1,0,
-        0,0,1642,1643,3,264,132,0,1643,1644,5,37,0,0,1644,1645,5,71,0,0,
-        1645,1667,1,0,0,0,1646,1647,3,262,131,0,1647,1648,5,37,0,0,1648,
-        1649,5,44,0,0,1649,1650,5,45,0,0,1650,1667,1,0,0,0,1651,1652,3,262,
-        131,0,1652,1653,5,37,0,0,1653,1654,5,42,0,0,1654,1655,5,38,0,0,1655,
-        1667,1,0,0,0,1656,1657,3,264,132,0,1657,1658,5,37,0,0,1658,1659,
-        5,42,0,0,1659,1660,5,38,0,0,1660,1667,1,0,0,0,1661,1662,3,262,131,
-        0,1662,1663,5,37,0,0,1663,1664,7,8,0,0,1664,1665,3,266,133,0,1665,
-        1667,1,0,0,0,1666,1638,1,0,0,0,1666,1642,1,0,0,0,1666,1646,1,0,0,
-        0,1666,1651,1,0,0,0,1666,1656,1,0,0,0,1666,1661,1,0,0,0,1667,261,
-        1,0,0,0,1668,1669,3,286,143,0,1669,1670,5,97,0,0,1670,1671,3,254,
-        127,0,1671,263,1,0,0,0,1672,1673,5,104,0,0,1673,1678,3,262,131,0,
-        1674,1675,5,98,0,0,1675,1677,3,262,131,0,1676,1674,1,0,0,0,1677,
-        1680,1,0,0,0,1678,1676,1,0,0,0,1678,1679,1,0,0,0,1679,1681,1,0,0,
-        0,1680,1678,1,0,0,0,1681,1682,5,105,0,0,1682,265,1,0,0,0,1683,1688,
-        3,290,145,0,1684,1685,5,87,0,0,1685,1686,3,266,133,0,1686,1687,5,
-        88,0,0,1687,1689,1,0,0,0,1688,1684,1,0,0,0,1688,1689,1,0,0,0,1689,
-        1693,1,0,0,0,1690,1691,5,104,0,0,1691,1692,5,112,0,0,1692,1694,5,
-        105,0,0,1693,1690,1,0,0,0,1693,1694,1,0,0,0,1694,267,1,0,0,0,1695,
-        1696,5,21,0,0,1696,1697,5,11,0,0,1697,1699,3,290,145,0,1698,1700,
-        3,284,142,0,1699,1698,1,0,0,0,1699,1700,1,0,0,0,1700,269,1,0,0,0,
-        1701,1703,5,15,0,0,1702,1704,5,71,0,0,1703,1702,1,0,0,0,1703,1704,
-        1,0,0,0,1704,1705,1,0,0,0,1705,1707,5,36,0,0,1706,1708,3,290,145,
-        0,1707,1706,1,0,0,0,1707,1708,1,0,0,0,1708,1710,1,0,0,0,1709,1711,
-        3,282,141,0,1710,1709,1,0,0,0,1710,1711,1,0,0,0,1711,1712,1,0,0,
-        0,1712,1714,3,272,136,0,1713,1715,3,102,51,0,1714,1713,1,0,0,0,1714,
-        1715,1,0,0,0,1715,271,1,0,0,0,1716,1717,5,27,0,0,1717,1718,5,104,
-        0,0,1718,1719,3,286,143,0,1719,1720,3,146,73,0,1720,1721,5,105,0,
-        0,1721,1722,5,47,0,0,1722,1723,5,104,0,0,1723,1728,3,262,131,0,1724,
-        1725,5,98,0,0,1725,1727,3,262,131,0,1726,1724,1,0,0,0,1727,1730,
-        1,0,0,0,1728,1726,1,0,0,0,1728,1729,1,0,0,0,1729,1731,1,0,0,0,1730,
-        1728,1,0,0,0,1731,1732,5,105,0,0,1732,1750,1,0,0,0,1733,1735,5,47,
-        0,0,1734,1736,5,99,0,0,1735,1734,1,0,0,0,1735,1736,1,0,0,0,1736,
-        1737,1,0,0,0,1737,1738,3,154,77,0,1738,1739,5,104,0,0,1739,1744,
-        3,254,127,0,1740,1741,5,98,0,0,1741,1743,3,254,127,0,1742,1740,1,
-        0,0,0,1743,1746,1,0,0,0,1744,1742,1,0,0,0,1744,1745,1,0,0,0,1745,
-        1747,1,0,0,0,1746,1744,1,0,0,0,1747,1748,5,105,0,0,1748,1750,1,0,
-        0,0,1749,1716,1,0,0,0,1749,1733,1,0,0,0,1750,273,1,0,0,0,1751,1752,
-        5,15,0,0,1752,1753,3,290,145,0,1753,1755,5,36,0,0,1754,1756,3,290,
-        145,0,1755,1754,1,0,0,0,1755,1756,1,0,0,0,1756,1758,1,0,0,0,1757,
-        1759,3,282,141,0,1758,1757,1,0,0,0,1758,1759,1,0,0,0,1759,1760,1,
-        0,0,0,1760,1761,5,27,0,0,1761,1762,5,104,0,0,1762,1763,3,286,143,
-        0,1763,1764,3,146,73,0,1764,1765,5,105,0,0,1765,1767,5,47,0,0,1766,
-        1768,3,290,145,0,1767,1766,1,0,0,0,1767,1768,1,0,0,0,1768,1769,1,
-        0,0,0,1769,1771,3,276,138,0,1770,1772,3,278,139,0,1771,1770,1,0,
-        0,0,1771,1772,1,0,0,0,1772,275,1,0,0,0,1773,1774,5,104,0,0,1774,
-        1779,3,262,131,0,1775,1776,5,98,0,0,1776,1778,3,262,131,0,1777,1775,
-        1,0,0,0,1778,1781,1,0,0,0,1779,1777,1,0,0,0,1779,1780,1,0,0,0,1780,
-        1782,1,0,0,0,1781,1779,1,0,0,0,1782,1783,5,105,0,0,1783,1796,1,0,
-        0,0,1784,1785,5,106,0,0,1785,1790,3,262,131,0,1786,1787,5,98,0,0,
-        1787,1789,3,262,131,0,1788,1786,1,0,0,0,1789,1792,1,0,0,0,1790,1788,
-        1,0,0,0,1790,1791,1,0,0,0,1791,1793,1,0,0,0,1792,1790,1,0,0,0,1793,
-        1794,5,107,0,0,1794,1796,1,0,0,0,1795,1773,1,0,0,0,1795,1784,1,0,
-        0,0,1796,277,1,0,0,0,1797,1798,3,290,145,0,1798,1799,3,252,126,0,
-        1799,279,1,0,0,0,1800,1801,5,21,0,0,1801,1802,5,36,0,0,1802,1804,
-        3,290,145,0,1803,1805,3,284,142,0,1804,1803,1,0,0,0,1804,1805,1,
-        0,0,0,1805,281,1,0,0,0,1806,1807,5,34,0,0,1807,1808,5,44,0,0,1808,
-        1809,5,25,0,0,1809,283,1,0,0,0,1810,1811,5,34,0,0,1811,1812,5,25,
-        0,0,1812,285,1,0,0,0,1813,1816,3,290,145,0,1814,1816,3,288,144,0,
-        1815,1813,1,0,0,0,1815,1814,1,0,0,0,1816,287,1,0,0,0,1817,1818,7,
-        19,0,0,1818,289,1,0,0,0,1819,1823,5,116,0,0,1820,1823,5,115,0,0,
-        1821,1823,3,292,146,0,1822,1819,1,0,0,0,1822,1820,1,0,0,0,1822,1821,
-        1,0,0,0,1823,291,1,0,0,0,1824,1825,7,20,0,0,1825,293,1,0,0,0,1826,
-        1829,3,290,145,0,1827,1829,3,296,148,0,1828,1826,1,0,0,0,1828,1827,
-        1,0,0,0,1829,295,1,0,0,0,1830,1831,7,21,0,0,1831,297,1,0,0,0,228,
-        300,308,314,317,323,328,333,336,342,353,358,365,371,376,380,387,
-        402,405,412,424,427,447,450,457,461,469,479,482,485,490,492,495,
-        499,505,514,517,526,531,538,541,551,554,559,565,567,579,589,593,
-        598,610,619,627,652,660,672,675,683,695,701,704,708,711,721,730,
-        737,743,747,750,753,760,768,771,777,779,790,801,811,817,821,826,
-        831,837,842,847,852,857,865,873,876,887,896,901,908,913,917,923,
-        927,931,934,938,943,947,951,955,966,971,979,985,993,997,1005,1013,
-        1023,1027,1036,1041,1045,1049,1051,1056,1061,1068,1073,1079,1082,
-        1086,1090,1093,1096,1100,1106,1112,1117,1128,1131,1136,1142,1146,
-        1154,1158,1160,1164,1166,1169,1181,1190,1198,1206,1212,1223,1232,
-        1254,1258,1263,1266,1269,1276,1282,1288,1294,1299,1303,1311,1322,
-        1332,1338,1346,1348,1353,1361,1365,1368,1388,1397,1402,1406,1416,
-        1427,1433,1441,1446,1464,1484,1486,1497,1500,1509,1516,1519,1531,
-        1541,1544,1557,1562,1570,1576,1586,1589,1604,1607,1618,1623,1626,
-        1636,1666,1678,1688,1693,1699,1703,1707,1710,1714,1728,1735,1744,
-        1749,1755,1758,1767,1771,1779,1790,1795,1804,1815,1822,1828
+        1280,1,0,0,0,1282,1283,1,0,0,0,1283,1289,1,0,0,0,1284,1285,5,76,
+        0,0,1285,1287,3,182,91,0,1286,1288,3,182,91,0,1287,1286,1,0,0,0,
+        1287,1288,1,0,0,0,1288,1290,1,0,0,0,1289,1284,1,0,0,0,1289,1290,
+        1,0,0,0,1290,1295,1,0,0,0,1291,1292,5,87,0,0,1292,1293,3,178,89,
+        0,1293,1294,5,88,0,0,1294,1296,1,0,0,0,1295,1291,1,0,0,0,1295,1296,
+        1,0,0,0,1296,1300,1,0,0,0,1297,1298,5,44,0,0,1298,1301,5,45,0,0,
+        1299,1301,5,95,0,0,1300,1297,1,0,0,0,1300,1299,1,0,0,0,1300,1301,
+        1,0,0,0,1301,181,1,0,0,0,1302,1305,3,290,145,0,1303,1305,5,45,0,
+        0,1304,1302,1,0,0,0,1304,1303,1,0,0,0,1305,183,1,0,0,0,1306,1312,
+        3,188,94,0,1307,1308,3,186,93,0,1308,1309,3,188,94,0,1309,1311,1,
+        0,0,0,1310,1307,1,0,0,0,1311,1314,1,0,0,0,1312,1310,1,0,0,0,1312,
+        1313,1,0,0,0,1313,185,1,0,0,0,1314,1312,1,0,0,0,1315,1316,7,9,0,
+        0,1316,187,1,0,0,0,1317,1323,3,192,96,0,1318,1319,3,190,95,0,1319,
+        1320,3,192,96,0,1320,1322,1,0,0,0,1321,1318,1,0,0,0,1322,1325,1,
+        0,0,0,1323,1321,1,0,0,0,1323,1324,1,0,0,0,1324,189,1,0,0,0,1325,
+        1323,1,0,0,0,1326,1327,7,10,0,0,1327,191,1,0,0,0,1328,1333,3,194,
+        97,0,1329,1330,5,96,0,0,1330,1332,3,194,97,0,1331,1329,1,0,0,0,1332,
+        1335,1,0,0,0,1333,1331,1,0,0,0,1333,1334,1,0,0,0,1334,193,1,0,0,
+        0,1335,1333,1,0,0,0,1336,1338,7,11,0,0,1337,1336,1,0,0,0,1338,1341,
+        1,0,0,0,1339,1337,1,0,0,0,1339,1340,1,0,0,0,1340,1342,1,0,0,0,1341,
+        1339,1,0,0,0,1342,1343,3,196,98,0,1343,195,1,0,0,0,1344,1349,3,202,
+        101,0,1345,1348,3,198,99,0,1346,1348,3,200,100,0,1347,1345,1,0,0,
+        0,1347,1346,1,0,0,0,1348,1351,1,0,0,0,1349,1347,1,0,0,0,1349,1350,
+        1,0,0,0,1350,1354,1,0,0,0,1351,1349,1,0,0,0,1352,1355,3,144,72,0,
+        1353,1355,3,120,60,0,1354,1352,1,0,0,0,1354,1353,1,0,0,0,1354,1355,
+        1,0,0,0,1355,197,1,0,0,0,1356,1357,5,106,0,0,1357,1358,3,160,80,
+        0,1358,1359,5,107,0,0,1359,1370,1,0,0,0,1360,1362,5,106,0,0,1361,
+        1363,3,160,80,0,1362,1361,1,0,0,0,1362,1363,1,0,0,0,1363,1364,1,
+        0,0,0,1364,1366,5,80,0,0,1365,1367,3,160,80,0,1366,1365,1,0,0,0,
+        1366,1367,1,0,0,0,1367,1368,1,0,0,0,1368,1370,5,107,0,0,1369,1356,
+        1,0,0,0,1369,1360,1,0,0,0,1370,199,1,0,0,0,1371,1372,5,97,0,0,1372,
+        1373,3,254,127,0,1373,201,1,0,0,0,1374,1390,3,204,102,0,1375,1390,
+        3,228,114,0,1376,1390,3,212,106,0,1377,1390,3,214,107,0,1378,1390,
+        3,216,108,0,1379,1390,3,222,111,0,1380,1390,3,224,112,0,1381,1390,
+        3,242,121,0,1382,1390,3,240,120,0,1383,1390,3,206,103,0,1384,1390,
+        3,114,57,0,1385,1390,3,226,113,0,1386,1390,3,230,115,0,1387,1390,
+        3,236,118,0,1388,1390,3,286,143,0,1389,1374,1,0,0,0,1389,1375,1,
+        0,0,0,1389,1376,1,0,0,0,1389,1377,1,0,0,0,1389,1378,1,0,0,0,1389,
+        1379,1,0,0,0,1389,1380,1,0,0,0,1389,1381,1,0,0,0,1389,1382,1,0,0,
+        0,1389,1383,1,0,0,0,1389,1384,1,0,0,0,1389,1385,1,0,0,0,1389,1386,
+        1,0,0,0,1389,1387,1,0,0,0,1389,1388,1,0,0,0,1390,203,1,0,0,0,1391,
+        1392,5,13,0,0,1392,1393,5,104,0,0,1393,1394,5,91,0,0,1394,1395,5,
+        105,0,0,1395,205,1,0,0,0,1396,1398,5,10,0,0,1397,1399,3,160,80,0,
+        1398,1397,1,0,0,0,1398,1399,1,0,0,0,1399,1401,1,0,0,0,1400,1402,
+        3,208,104,0,1401,1400,1,0,0,0,1402,1403,1,0,0,0,1403,1401,1,0,0,
+        0,1403,1404,1,0,0,0,1404,1407,1,0,0,0,1405,1406,5,22,0,0,1406,1408,
+        3,160,80,0,1407,1405,1,0,0,0,1407,1408,1,0,0,0,1408,1409,1,0,0,0,
+        1409,1410,5,23,0,0,1410,207,1,0,0,0,1411,1412,5,74,0,0,1412,1417,
+        3,210,105,0,1413,1414,5,98,0,0,1414,1416,3,210,105,0,1415,1413,1,
+        0,0,0,1416,1419,1,0,0,0,1417,1415,1,0,0,0,1417,1418,1,0,0,0,1418,
+        1420,1,0,0,0,1419,1417,1,0,0,0,1420,1421,5,60,0,0,1421,1422,3,160,
+        80,0,1422,209,1,0,0,0,1423,1424,3,172,86,0,1424,1425,3,160,80,0,
+        1425,1429,1,0,0,0,1426,1429,3,176,88,0,1427,1429,3,160,80,0,1428,
+        1423,1,0,0,0,1428,1426,1,0,0,0,1428,1427,1,0,0,0,1429,211,1,0,0,
+        0,1430,1431,5,106,0,0,1431,1434,3,220,110,0,1432,1433,5,102,0,0,
+        1433,1435,3,160,80,0,1434,1432,1,0,0,0,1434,1435,1,0,0,0,1435,1436,
+        1,0,0,0,1436,1437,5,107,0,0,1437,213,1,0,0,0,1438,1442,5,106,0,0,
+        1439,1440,3,286,143,0,1440,1441,5,86,0,0,1441,1443,1,0,0,0,1442,
+        1439,1,0,0,0,1442,1443,1,0,0,0,1443,1444,1,0,0,0,1444,1447,3,114,
+        57,0,1445,1446,5,75,0,0,1446,1448,3,160,80,0,1447,1445,1,0,0,0,1447,
+        1448,1,0,0,0,1448,1449,1,0,0,0,1449,1450,5,102,0,0,1450,1451,3,160,
+        80,0,1451,1452,5,107,0,0,1452,215,1,0,0,0,1453,1454,3,218,109,0,
+        1454,1455,5,104,0,0,1455,1456,3,220,110,0,1456,1457,5,105,0,0,1457,
+        217,1,0,0,0,1458,1459,7,12,0,0,1459,219,1,0,0,0,1460,1461,3,286,
+        143,0,1461,1462,5,35,0,0,1462,1465,3,160,80,0,1463,1464,5,75,0,0,
+        1464,1466,3,160,80,0,1465,1463,1,0,0,0,1465,1466,1,0,0,0,1466,221,
+        1,0,0,0,1467,1468,5,51,0,0,1468,1469,5,104,0,0,1469,1470,3,286,143,
+        0,1470,1471,5,86,0,0,1471,1472,3,160,80,0,1472,1473,5,98,0,0,1473,
+        1474,3,286,143,0,1474,1475,5,35,0,0,1475,1476,3,160,80,0,1476,1477,
+        5,102,0,0,1477,1478,3,160,80,0,1478,1479,5,105,0,0,1479,223,1,0,
+        0,0,1480,1481,7,13,0,0,1481,1487,5,108,0,0,1482,1488,3,12,6,0,1483,
+        1485,3,104,52,0,1484,1486,3,102,51,0,1485,1484,1,0,0,0,1485,1486,
+        1,0,0,0,1486,1488,1,0,0,0,1487,1482,1,0,0,0,1487,1483,1,0,0,0,1488,
+        1489,1,0,0,0,1489,1490,5,109,0,0,1490,225,1,0,0,0,1491,1492,5,104,
+        0,0,1492,1493,3,160,80,0,1493,1494,5,105,0,0,1494,227,1,0,0,0,1495,
+        1496,3,232,116,0,1496,1498,5,104,0,0,1497,1499,7,14,0,0,1498,1497,
+        1,0,0,0,1498,1499,1,0,0,0,1499,1501,1,0,0,0,1500,1502,3,160,80,0,
+        1501,1500,1,0,0,0,1501,1502,1,0,0,0,1502,1503,1,0,0,0,1503,1504,
+        5,68,0,0,1504,1505,3,160,80,0,1505,1506,5,105,0,0,1506,229,1,0,0,
+        0,1507,1508,3,232,116,0,1508,1510,5,104,0,0,1509,1511,7,0,0,0,1510,
+        1509,1,0,0,0,1510,1511,1,0,0,0,1511,1520,1,0,0,0,1512,1517,3,160,
+        80,0,1513,1514,5,98,0,0,1514,1516,3,160,80,0,1515,1513,1,0,0,0,1516,
+        1519,1,0,0,0,1517,1515,1,0,0,0,1517,1518,1,0,0,0,1518,1521,1,0,0,
+        0,1519,1517,1,0,0,0,1520,1512,1,0,0,0,1520,1521,1,0,0,0,1521,1522,
+        1,0,0,0,1522,1523,5,105,0,0,1523,231,1,0,0,0,1524,1525,3,234,117,
+        0,1525,1526,3,290,145,0,1526,233,1,0,0,0,1527,1528,3,290,145,0,1528,
+        1529,5,97,0,0,1529,1531,1,0,0,0,1530,1527,1,0,0,0,1531,1534,1,0,
+        0,0,1532,1530,1,0,0,0,1532,1533,1,0,0,0,1533,235,1,0,0,0,1534,1532,
+        1,0,0,0,1535,1536,3,286,143,0,1536,1545,5,108,0,0,1537,1542,3,238,
+        119,0,1538,1539,5,98,0,0,1539,1541,3,238,119,0,1540,1538,1,0,0,0,
+        1541,1544,1,0,0,0,1542,1540,1,0,0,0,1542,1543,1,0,0,0,1543,1546,
+        1,0,0,0,1544,1542,1,0,0,0,1545,1537,1,0,0,0,1545,1546,1,0,0,0,1546,
+        1547,1,0,0,0,1547,1548,5,109,0,0,1548,237,1,0,0,0,1549,1550,3,254,
+        127,0,1550,1551,5,99,0,0,1551,1552,3,160,80,0,1552,1559,1,0,0,0,
+        1553,1554,5,97,0,0,1554,1559,3,254,127,0,1555,1556,5,97,0,0,1556,
+        1559,5,91,0,0,1557,1559,3,286,143,0,1558,1549,1,0,0,0,1558,1553,
+        1,0,0,0,1558,1555,1,0,0,0,1558,1557,1,0,0,0,1559,239,1,0,0,0,1560,
+        1563,5,103,0,0,1561,1564,3,294,147,0,1562,1564,5,112,0,0,1563,1561,
+        1,0,0,0,1563,1562,1,0,0,0,1564,241,1,0,0,0,1565,1572,3,244,122,0,
+        1566,1572,5,45,0,0,1567,1572,3,246,123,0,1568,1572,5,114,0,0,1569,
+        1572,3,250,125,0,1570,1572,3,252,126,0,1571,1565,1,0,0,0,1571,1566,
+        1,0,0,0,1571,1567,1,0,0,0,1571,1568,1,0,0,0,1571,1569,1,0,0,0,1571,
+        1570,1,0,0,0,1572,243,1,0,0,0,1573,1574,7,15,0,0,1574,245,1,0,0,
+        0,1575,1578,3,248,124,0,1576,1578,5,113,0,0,1577,1575,1,0,0,0,1577,
+        1576,1,0,0,0,1578,247,1,0,0,0,1579,1580,7,16,0,0,1580,249,1,0,0,
+        0,1581,1590,5,106,0,0,1582,1587,3,160,80,0,1583,1584,5,98,0,0,1584,
+        1586,3,160,80,0,1585,1583,1,0,0,0,1586,1589,1,0,0,0,1587,1585,1,
+        0,0,0,1587,1588,1,0,0,0,1588,1591,1,0,0,0,1589,1587,1,0,0,0,1590,
+        1582,1,0,0,0,1590,1591,1,0,0,0,1591,1592,1,0,0,0,1592,1593,5,107,
+        0,0,1593,251,1,0,0,0,1594,1608,5,108,0,0,1595,1596,3,254,127,0,1596,
+        1597,5,99,0,0,1597,1605,3,160,80,0,1598,1599,5,98,0,0,1599,1600,
+        3,254,127,0,1600,1601,5,99,0,0,1601,1602,3,160,80,0,1602,1604,1,
+        0,0,0,1603,1598,1,0,0,0,1604,1607,1,0,0,0,1605,1603,1,0,0,0,1605,
+        1606,1,0,0,0,1606,1609,1,0,0,0,1607,1605,1,0,0,0,1608,1595,1,0,0,
+        0,1608,1609,1,0,0,0,1609,1610,1,0,0,0,1610,1611,5,109,0,0,1611,253,
+        1,0,0,0,1612,1613,3,294,147,0,1613,255,1,0,0,0,1614,1620,3,258,129,
+        0,1615,1620,3,268,134,0,1616,1620,3,270,135,0,1617,1620,3,274,137,
+        0,1618,1620,3,280,140,0,1619,1614,1,0,0,0,1619,1615,1,0,0,0,1619,
+        1616,1,0,0,0,1619,1617,1,0,0,0,1619,1618,1,0,0,0,1620,257,1,0,0,
+        0,1621,1622,5,15,0,0,1622,1624,5,11,0,0,1623,1625,3,290,145,0,1624,
+        1623,1,0,0,0,1624,1625,1,0,0,0,1625,1627,1,0,0,0,1626,1628,3,282,
+        141,0,1627,1626,1,0,0,0,1627,1628,1,0,0,0,1628,1629,1,0,0,0,1629,
+        1630,7,17,0,0,1630,1631,5,104,0,0,1631,1632,3,286,143,0,1632,1633,
+        3,146,73,0,1633,1634,5,105,0,0,1634,1635,7,18,0,0,1635,1637,3,260,
+        130,0,1636,1638,3,102,51,0,1637,1636,1,0,0,0,1637,1638,1,0,0,0,1638,
+        259,1,0,0,0,1639,1640,3,262,131,0,1640,1641,5,37,0,0,1641,1642,5,
+        71,0,0,1642,1668,1,0,0,0,1643,1644,3,264,132,0,1644,1645,5,37,0,
+        0,1645,1646,5,71,0,0,1646,1668,1,0,0,0,1647,1648,3,262,131,0,1648,
+        1649,5,37,0,0,1649,1650,5,44,0,0,1650,1651,5,45,0,0,1651,1668,1,
+        0,0,0,1652,1653,3,262,131,0,1653,1654,5,37,0,0,1654,1655,5,42,0,
+        0,1655,1656,5,38,0,0,1656,1668,1,0,0,0,1657,1658,3,264,132,0,1658,
+        1659,5,37,0,0,1659,1660,5,42,0,0,1660,1661,5,38,0,0,1661,1668,1,
+        0,0,0,1662,1663,3,262,131,0,1663,1664,5,37,0,0,1664,1665,7,8,0,0,
+        1665,1666,3,266,133,0,1666,1668,1,0,0,0,1667,1639,1,0,0,0,1667,1643,
+        1,0,0,0,1667,1647,1,0,0,0,1667,1652,1,0,0,0,1667,1657,1,0,0,0,1667,
+        1662,1,0,0,0,1668,261,1,0,0,0,1669,1670,3,286,143,0,1670,1671,5,
+        97,0,0,1671,1672,3,254,127,0,1672,263,1,0,0,0,1673,1674,5,104,0,
+        0,1674,1679,3,262,131,0,1675,1676,5,98,0,0,1676,1678,3,262,131,0,
+        1677,1675,1,0,0,0,1678,1681,1,0,0,0,1679,1677,1,0,0,0,1679,1680,
+        1,0,0,0,1680,1682,1,0,0,0,1681,1679,1,0,0,0,1682,1683,5,105,0,0,
+        1683,265,1,0,0,0,1684,1689,3,290,145,0,1685,1686,5,87,0,0,1686,1687,
+        3,266,133,0,1687,1688,5,88,0,0,1688,1690,1,0,0,0,1689,1685,1,0,0,
+        0,1689,1690,1,0,0,0,1690,1694,1,0,0,0,1691,1692,5,104,0,0,1692,1693,
+        5,112,0,0,1693,1695,5,105,0,0,1694,1691,1,0,0,0,1694,1695,1,0,0,
+        0,1695,267,1,0,0,0,1696,1697,5,21,0,0,1697,1698,5,11,0,0,1698,1700,
+        3,290,145,0,1699,1701,3,284,142,0,1700,1699,1,0,0,0,1700,1701,1,
+        0,0,0,1701,269,1,0,0,0,1702,1704,5,15,0,0,1703,1705,5,71,0,0,1704,
+        1703,1,0,0,0,1704,1705,1,0,0,0,1705,1706,1,0,0,0,1706,1708,5,36,
+        0,0,1707,1709,3,290,145,0,1708,1707,1,0,0,0,1708,1709,1,0,0,0,1709,
+        1711,1,0,0,0,1710,1712,3,282,141,0,1711,1710,1,0,0,0,1711,1712,1,
+        0,0,0,1712,1713,1,0,0,0,1713,1715,3,272,136,0,1714,1716,3,102,51,
+        0,1715,1714,1,0,0,0,1715,1716,1,0,0,0,1716,271,1,0,0,0,1717,1718,
+        5,27,0,0,1718,1719,5,104,0,0,1719,1720,3,286,143,0,1720,1721,3,146,
+        73,0,1721,1722,5,105,0,0,1722,1723,5,47,0,0,1723,1724,5,104,0,0,
+        1724,1729,3,262,131,0,1725,1726,5,98,0,0,1726,1728,3,262,131,0,1727,
+        1725,1,0,0,0,1728,1731,1,0,0,0,1729,1727,1,0,0,0,1729,1730,1,0,0,
+        0,1730,1732,1,0,0,0,1731,1729,1,0,0,0,1732,1733,5,105,0,0,1733,1751,
+        1,0,0,0,1734,1736,5,47,0,0,1735,1737,5,99,0,0,1736,1735,1,0,0,0,
+        1736,1737,1,0,0,0,1737,1738,1,0,0,0,1738,1739,3,154,77,0,1739,1740,
+        5,104,0,0,1740,1745,3,254,127,0,1741,1742,5,98,0,0,1742,1744,3,254,
+        127,0,1743,1741,1,0,0,0,1744,1747,1,0,0,0,1745,1743,1,0,0,0,1745,
+        1746,1,0,0,0,1746,1748,1,0,0,0,1747,1745,1,0,0,0,1748,1749,5,105,
+        0,0,1749,1751,1,0,0,0,1750,1717,1,0,0,0,1750,1734,1,0,0,0,1751,273,
+        1,0,0,0,1752,1753,5,15,0,0,1753,1754,3,290,145,0,1754,1756,5,36,
+        0,0,1755,1757,3,290,145,0,1756,1755,1,0,0,0,1756,1757,1,0,0,0,1757,
+        1759,1,0,0,0,1758,1760,3,282,141,0,1759,1758,1,0,0,0,1759,1760,1,
+        0,0,0,1760,1761,1,0,0,0,1761,1762,5,27,0,0,1762,1763,5,104,0,0,1763,
+        1764,3,286,143,0,1764,1765,3,146,73,0,1765,1766,5,105,0,0,1766,1768,
+        5,47,0,0,1767,1769,3,290,145,0,1768,1767,1,0,0,0,1768,1769,1,0,0,
+        0,1769,1770,1,0,0,0,1770,1772,3,276,138,0,1771,1773,3,278,139,0,
+        1772,1771,1,0,0,0,1772,1773,1,0,0,0,1773,275,1,0,0,0,1774,1775,5,
+        104,0,0,1775,1780,3,262,131,0,1776,1777,5,98,0,0,1777,1779,3,262,
+        131,0,1778,1776,1,0,0,0,1779,1782,1,0,0,0,1780,1778,1,0,0,0,1780,
+        1781,1,0,0,0,1781,1783,1,0,0,0,1782,1780,1,0,0,0,1783,1784,5,105,
+        0,0,1784,1797,1,0,0,0,1785,1786,5,106,0,0,1786,1791,3,262,131,0,
+        1787,1788,5,98,0,0,1788,1790,3,262,131,0,1789,1787,1,0,0,0,1790,
+        1793,1,0,0,0,1791,1789,1,0,0,0,1791,1792,1,0,0,0,1792,1794,1,0,0,
+        0,1793,1791,1,0,0,0,1794,1795,5,107,0,0,1795,1797,1,0,0,0,1796,1774,
+        1,0,0,0,1796,1785,1,0,0,0,1797,277,1,0,0,0,1798,1799,3,290,145,0,
+        1799,1800,3,252,126,0,1800,279,1,0,0,0,1801,1802,5,21,0,0,1802,1803,
+        5,36,0,0,1803,1805,3,290,145,0,1804,1806,3,284,142,0,1805,1804,1,
+        0,0,0,1805,1806,1,0,0,0,1806,281,1,0,0,0,1807,1808,5,34,0,0,1808,
+        1809,5,44,0,0,1809,1810,5,25,0,0,1810,283,1,0,0,0,1811,1812,5,34,
+        0,0,1812,1813,5,25,0,0,1813,285,1,0,0,0,1814,1817,3,290,145,0,1815,
+        1817,3,288,144,0,1816,1814,1,0,0,0,1816,1815,1,0,0,0,1817,287,1,
+        0,0,0,1818,1819,7,19,0,0,1819,289,1,0,0,0,1820,1824,5,116,0,0,1821,
+        1824,5,115,0,0,1822,1824,3,292,146,0,1823,1820,1,0,0,0,1823,1821,
+        1,0,0,0,1823,1822,1,0,0,0,1824,291,1,0,0,0,1825,1826,7,20,0,0,1826,
+        293,1,0,0,0,1827,1830,3,290,145,0,1828,1830,3,296,148,0,1829,1827,
+        1,0,0,0,1829,1828,1,0,0,0,1830,295,1,0,0,0,1831,1832,7,21,0,0,1832,
+        297,1,0,0,0,229,300,308,314,317,323,328,333,336,342,353,358,365,
+        371,376,380,387,402,405,412,424,427,447,450,457,461,469,479,482,
+        485,490,492,495,499,505,514,517,526,531,538,541,551,554,559,565,
+        567,579,589,593,598,610,619,627,652,660,672,675,683,695,701,704,
+        708,711,721,730,737,743,747,750,753,760,768,771,777,779,790,801,
+        811,817,821,826,831,837,842,847,852,857,865,873,876,887,896,901,
+        908,913,917,923,927,931,934,938,943,947,951,955,966,971,979,985,
+        993,997,1005,1013,1023,1027,1036,1041,1045,1049,1051,1056,1061,1068,
+        1073,1079,1082,1086,1090,1093,1096,1100,1106,1112,1117,1128,1131,
+        1136,1142,1146,1154,1158,1160,1164,1166,1169,1181,1190,1198,1206,
+        1212,1223,1232,1254,1258,1263,1266,1269,1276,1282,1287,1289,1295,
+        1300,1304,1312,1323,1333,1339,1347,1349,1354,1362,1366,1369,1389,
+        1398,1403,1407,1417,1428,1434,1442,1447,1465,1485,1487,1498,1501,
+        1510,1517,1520,1532,1542,1545,1558,1563,1571,1577,1587,1590,1605,
+        1608,1619,1624,1627,1637,1667,1679,1689,1694,1700,1704,1708,1711,
+        1715,1729,1736,1745,1750,1756,1759,1768,1772,1780,1791,1796,1805,
+        1816,1823,1829
     ];
 
     private static __ATN: antlr.ATN;
