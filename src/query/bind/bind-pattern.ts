@@ -82,7 +82,7 @@ export class PatternBinder {
           ...(r.range && { range: r.range }),
           ...(properties && { properties }),
           ...(r.quantified && { quantified: this.quantifiedPath(r.quantified, quantified.get(r)!, scope, mode) }),
-          ...(r.range && r.quantified === undefined && path.selector !== undefined && path.relationships.length === 1 && { searched_as: this.oneHop(r, properties) }),
+          ...(r.range && r.quantified === undefined && (path.selector !== undefined || path.shortest !== undefined) && { searched_as: this.oneHop(r, properties) }),
           span: r.span,
         };
       }),

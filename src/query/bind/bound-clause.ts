@@ -33,9 +33,10 @@ export interface BoundRelationshipPattern {
   /** A quantified path pattern (see QuantifiedPath); `variable` then holds every relationship it matched, in order. */
   readonly quantified?: BoundQuantifiedPath;
   /**
-   * A variable-length relationship that is a selected path's only relationship, written as the
+   * A variable-length relationship of a selected path (or of shortestPath), written as the
    * quantified path pattern of one hop it equals (over hidden singletons, with no group variables):
-   * the search by length (SearchRepeat) runs it when the bidirectional search cannot.
+   * the search by length (SearchRepeat alone, SearchPaths beside other parts) runs it when the
+   * bidirectional search cannot.
    */
   readonly searched_as?: BoundQuantifiedPath;
   readonly span: Span;

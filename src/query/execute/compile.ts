@@ -12,6 +12,7 @@ import { subqueryInTransactions } from './in-transactions-op.js';
 import { loadCsv } from './load-csv-op.js';
 import { repeat } from './repeat-op.js';
 import { searchRepeat } from './search-repeat-op.js';
+import { searchPaths } from './search-paths-op.js';
 import { selectPaths } from './select-paths-op.js';
 import { subquery } from './subquery-op.js';
 import { valueHashJoin } from './value-join-op.js';
@@ -44,6 +45,8 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
       return repeat(op, c(op.input), c(op.inner), env);
     case 'select_paths':
       return selectPaths(op, c(op.input), c(op.inner), env);
+    case 'search_paths':
+      return searchPaths(op, c(op.input), op.parts.map((p) => c(p.inner)), op.accept !== undefined ? c(op.accept) : undefined, env);
     case 'vector_search':
       return vectorSearch(op, c(op.input), env);
     case 'rel_unique':

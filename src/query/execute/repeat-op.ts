@@ -7,6 +7,9 @@ import { after, finish, loop, type Flow } from './slices.js';
 
 export type RepeatOp = Extract<LogicalOp, { op: 'repeat' }>;
 
+/** What finding an iteration needs: where it enters and leaves, and what it keeps of each match. */
+export type IterationShape = Pick<RepeatOp, 'entry' | 'exit' | 'inner_rels' | 'groups'>;
+
 /** One match of a quantified path's inner path from a given node. */
 export interface Iteration {
   readonly exit: Value;
@@ -122,12 +125,12 @@ export function repeat(op: RepeatOp, input: PhysicalOp, inner: PhysicalOp, env: 
 }
 
 /** Bytes one kept iteration of `op` costs against the memory budget. */
-export function iterationBytes(op: RepeatOp): number {
+export function iterationBytes(op: IterationShape): number {
   return ITERATION_OVERHEAD_BYTES + ITERATION_VALUE_BYTES * (op.inner_rels.length * 2 + op.groups.length);
 }
 
 /** Every match of one iteration from `at`, gathered with the row as the inner plan's argument. */
-export function iterationsFrom(op: RepeatOp, inner: PhysicalOp, row: Row, at: Value): Iteration[] {
+export function iterationsFrom(op: IterationShape, inner: PhysicalOp, row: Row, at: Value): Iteration[] {
   const saved = row[op.entry] as Value;
   row[op.entry] = at;
   const found: Iteration[] = [];

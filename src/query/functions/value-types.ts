@@ -67,12 +67,16 @@ const SYNONYMS: ReadonlyMap<string, TypeName> = new Map<string, TypeName>([
   ['DATE', 'DATE'],
   ['LOCAL TIME', 'LOCAL TIME'],
   ['TIME WITHOUT TIME ZONE', 'LOCAL TIME'],
+  ['TIME WITHOUT TIMEZONE', 'LOCAL TIME'],
   ['ZONED TIME', 'ZONED TIME'],
   ['TIME WITH TIME ZONE', 'ZONED TIME'],
+  ['TIME WITH TIMEZONE', 'ZONED TIME'],
   ['LOCAL DATETIME', 'LOCAL DATETIME'],
   ['TIMESTAMP WITHOUT TIME ZONE', 'LOCAL DATETIME'],
+  ['TIMESTAMP WITHOUT TIMEZONE', 'LOCAL DATETIME'],
   ['ZONED DATETIME', 'ZONED DATETIME'],
   ['TIMESTAMP WITH TIME ZONE', 'ZONED DATETIME'],
+  ['TIMESTAMP WITH TIMEZONE', 'ZONED DATETIME'],
   ['DURATION', 'DURATION'],
   ['POINT', 'POINT'],
   ['VECTOR', 'VECTOR'],
@@ -111,6 +115,14 @@ export function resolveWrittenType(written: readonly WrittenAlternative[]): Cyph
   const out: TypeAlternative[] = [];
   for (const w of written) {
     const spelled = w.words.map((x) => x.toUpperCase()).join(' ');
+    // `INTEGER LIST` and `INTEGER ARRAY` are LIST<INTEGER> written the other way round (the manual's synonyms).
+    const last = spelled.split(' ').pop();
+    if (w.words.length > 1 && w.element === undefined && (last === 'LIST' || last === 'ARRAY') && !SYNONYMS.has(spelled)) {
+      const element = resolveWrittenType([{ words: w.words.slice(0, -1), not_null: false }]);
+      if (typeof element === 'string') return element;
+      out.push({ name: 'LIST', element, not_null: w.not_null });
+      continue;
+    }
     const name = SYNONYMS.get(spelled);
     if (name === undefined) return `unknown type ${spelled}`;
     if (name === 'LIST') {

@@ -306,8 +306,16 @@ projectionItems
     | projectionItem (COMMA projectionItem)*
     ;
 
+// Neo4j 5 lets a projection name a column after a literal keyword (`WITH 123 AS true`); the name is
+// then read only in backticks (`RETURN \`true\``), as an unquoted `true` stays the literal.
 projectionItem
-    : expression (AS variable)?
+    : expression (AS (variable | literalAlias))?
+    ;
+
+literalAlias
+    : TRUE
+    | FALSE
+    | NULL
     ;
 
 order
@@ -548,9 +556,10 @@ valueTypeExpression
     : valueTypeAlternative (PIPE valueTypeAlternative)*
     ;
 
-// `!` is the shorthand for NOT NULL the Neo4j 5 manual gives (`INTEGER!`, `LIST<STRING!>`).
+// `!` is the shorthand for NOT NULL the Neo4j 5 manual gives (`INTEGER!`, `LIST<STRING!>`). After WITH
+// come `TIME ZONE` or the manual's one-word synonym `TIMEZONE` (`TIMESTAMP WITH TIMEZONE`).
 valueTypeAlternative
-    : valueTypeWord+ (WITH valueTypeWord valueTypeWord)? (LT valueTypeExpression GT)? (NOT NULL | BANG)?
+    : valueTypeWord+ (WITH valueTypeWord valueTypeWord?)? (LT valueTypeExpression GT)? (NOT NULL | BANG)?
     ;
 
 valueTypeWord

@@ -21,6 +21,8 @@ export function ownSlots(op: LogicalOp): readonly number[] {
       return [op.rel, op.to, ...op.groups.map((g) => g.group)];
     case 'select_paths':
       return op.slots;
+    case 'search_paths':
+      return op.parts.flatMap((p) => [p.rel, p.to, ...p.groups.map((g) => g.group)]);
     case 'project':
       return op.items.map((i) => i.variable);
     case 'aggregate':

@@ -108,6 +108,17 @@ export function readSlots(plan: LogicalOp): Set<number> {
         slots([op.start, op.end, ...op.rels, ...op.slots]);
         expr(op.count);
         break;
+      case 'search_paths':
+        // The parts' plans and the accept plan read the enclosing row too: what they read is read here.
+        slots([op.from, op.to]);
+        expr(op.count);
+        for (const p of op.parts) {
+          for (const s of readSlots(p.inner)) out.add(s);
+          slots([p.entry, p.exit, p.rel, p.to, ...p.inner_rels, ...p.groups.map((g) => g.inner)]);
+          expr(p.exit_test);
+        }
+        if (op.accept !== undefined) for (const s of readSlots(op.accept)) out.add(s);
+        break;
       case 'rel_unique':
       case 'distinct':
         slots(op.slots);

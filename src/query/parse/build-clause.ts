@@ -417,10 +417,13 @@ export class ClauseBuilder {
       const exprCtx = item.expression();
       const expression = this.b.expression(exprCtx);
       const alias = item.variable();
+      // `AS true`: the column is named as written, a name only backticks can read again.
+      const literal = item.literalAlias()?.getText();
       const text = this.b.source.slice(this.b.source.span(exprCtx));
       return {
         expression,
         ...(alias !== null && { alias: variableName(alias) }),
+        ...(literal !== undefined && { alias: literal }),
         text,
         span: this.b.source.span(item),
       };

@@ -102,7 +102,13 @@ export function stringValue(token: string, span: Span, fail: LiteralError): stri
   return out;
 }
 
-/** The name of an escaped identifier: backticks removed, a doubled backtick is one backtick. */
+/**
+ * The name of an escaped identifier: backticks removed, a doubled backtick is one backtick, and `\uxxxx`
+ * (four hex digits) is that UTF-16 code unit, as the Neo4j 5 manual's naming rules allow in backticks.
+ */
 export function escapedName(token: string): string {
-  return token.slice(1, -1).replace(/``/g, '`');
+  return token
+    .slice(1, -1)
+    .replace(/``/g, '`')
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }

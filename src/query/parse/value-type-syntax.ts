@@ -4,7 +4,7 @@ import { symbolicName } from './builder.js';
 
 /**
  * The type of a type predicate as written: each alternative's name words (`TIME WITH TIME ZONE` keeps
- * its WITH), its element type, and NOT NULL (or its shorthand `!`). Which names exist is checked by resolveWrittenType.
+ * its WITH; `INTEGER LIST` is a list type written after its element), its element type, and NOT NULL (or its shorthand `!`). Which names exist is checked by resolveWrittenType.
  */
 export function writtenValueType(ctx: ValueTypeExpressionContext): WrittenAlternative[] {
   return ctx.valueTypeAlternative().map(writtenAlternative);
@@ -15,8 +15,12 @@ function writtenAlternative(ctx: ValueTypeAlternativeContext): WrittenAlternativ
     const name = w.symbolicName();
     return name === null ? 'NULL' : symbolicName(name);
   });
-  // The grammar puts the two words after WITH last: `TIME WITH TIME ZONE`.
-  if (ctx.WITH() !== null) words.splice(words.length - 2, 0, 'WITH');
+  // The grammar puts the words after WITH last: `TIME WITH TIME ZONE`, `TIME WITH TIMEZONE`.
+  const withToken = ctx.WITH();
+  if (withToken !== null) {
+    const after = ctx.valueTypeWord().filter((w) => w.start!.tokenIndex > withToken.symbol.tokenIndex).length;
+    words.splice(words.length - after, 0, 'WITH');
+  }
   const element = ctx.valueTypeExpression();
   return { words, ...(element !== null && { element: writtenValueType(element) }), not_null: ctx.NOT() !== null || ctx.BANG() !== null };
 }

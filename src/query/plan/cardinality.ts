@@ -154,6 +154,9 @@ export function estimateRows(op: LogicalOp, counts: GraphCounts): number {
       const into = op.into ? 1 / Math.max(1, counts.nodes) : 1;
       return estimateRows(op.input, counts) * varLengthFanout(Math.max(1, estimateRows(op.inner, counts)), op.range) * into;
     }
+    case 'search_paths':
+      // At most `count` paths (or groups) per partition: one partition with `into`, a far end per node without.
+      return estimateRows(op.input, counts) * op.selector.count * (op.into ? 1 : Math.max(1, counts.nodes));
     case 'select_paths':
       return Math.min(estimateRows(op.input, counts) * estimateRows(op.inner, counts), estimateRows(op.input, counts) * op.selector.count * counts.nodes);
     case 'rel_unique':

@@ -199,6 +199,12 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
       }
       return [op.into ? 'Repeat(Into)' : 'Repeat(All)', { pattern, ...(groups !== '' && { groups }) }];
     }
+    case 'search_paths': {
+      const parts = op.parts.map((p) => (p.single ? `-[${n(p.rel)}]- (${n(p.to)})` : `(...){${p.range.min},${p.range.max === Infinity ? '' : p.range.max}} (${n(p.to)})`));
+      const pattern = `(${n(op.from)}) ${parts.join(' ')}`;
+      const selector = selectorText(op.selector, op.count, names);
+      return [op.into ? 'SearchPaths(Into)' : 'SearchPaths(All)', { selector, pattern, ...(op.leftwards && { direction: 'leftwards' }), ...(op.accept !== undefined && { path_filter: 'yes' }) }];
+    }
     case 'select_paths':
       return ['SelectPaths', { selector: selectorText(op.selector, op.count, names), partition: `(${n(op.start)}), (${n(op.end)})` }];
     case 'vector_search':

@@ -19,6 +19,31 @@ export interface RepeatSelection {
 }
 
 /**
+ * One part of a path searched by length (`search_paths`): a relationship of the path, matched one
+ * iteration at a time. A fixed relationship is one iteration of one hop (`single`); a quantified path
+ * pattern, or a variable-length relationship as the one-hop pattern it equals, is `range` iterations.
+ */
+export interface SearchPart {
+  /** One iteration from the node in `entry` (set on its argument row) to the node it leaves in `exit`. */
+  readonly inner: LogicalOp;
+  readonly entry: number;
+  readonly exit: number;
+  /** The inner relationship slots, in pattern order. */
+  readonly inner_rels: readonly number[];
+  readonly groups: readonly { readonly inner: number; readonly group: number }[];
+  /** Invariant: 0 <= min <= max (max may be Infinity); a single part is {1, 1}. */
+  readonly range: { readonly min: number; readonly max: number };
+  /** `rel` and `to` hold one relationship and node, not lists (and there are no groups). */
+  readonly single: boolean;
+  /** The path's relationship slot: the relationship, or the list of the iterations' relationships in pattern order. */
+  readonly rel: number;
+  /** The path's node the part ends at (in search order). */
+  readonly to: number;
+  /** What the node the part ends at must satisfy, read with `to` written, before the path goes on from it. */
+  readonly exit_test?: BoundExpression;
+}
+
+/**
  * The logical plan: a tree of operators over rows of slots (a row is an array indexed by
  * `BoundVariable.id`). Every operator but `argument` and `union` reads an `input` and is run once per
  * argument row, so a subtree placed under another operator's input is a nested loop: `MATCH (a), (b)`
@@ -174,6 +199,28 @@ export type LogicalOp =
       readonly end: number;
       readonly rels: readonly number[];
       readonly slots: readonly number[];
+    }
+  /**
+   * A selective path selector over a path of several parts (fixed relationships, quantified path
+   * patterns, variable-length relationships), searched breadth first by length over (node, part,
+   * iterations of the part) states from the node in `from` (the path's first node, or its last when
+   * `leftwards`); with `into`, to the node `to` holds. `parts` are in search order. Predicates over one
+   * part's nodes and relationships are inside the parts; `accept`, a plan over the argument row with the
+   * whole path written (its path variables included), holds the rest of the pre-filters: a path counts
+   * toward the selector only when it yields a row.
+   */
+  | {
+      readonly op: 'search_paths';
+      readonly input: LogicalOp;
+      readonly selector: PathSelector;
+      /** A parameter standing for `selector.count`, read per input row. */
+      readonly count?: BoundExpression;
+      readonly from: number;
+      readonly to: number;
+      readonly into: boolean;
+      readonly leftwards: boolean;
+      readonly parts: readonly SearchPart[];
+      readonly accept?: LogicalOp;
     }
   /**
    * The nearest nodes for a top-k ordered by `vector_distance(variable.key, query)`: a vector index of

@@ -157,13 +157,24 @@ Feature: KeywordsAsNames - keywords as unquoted variable, property-key, label an
       | true    | 2        |
     And no side effects
 
-  Scenario: [12] null, true and false stay literals and cannot be variables
+  Scenario: [12] null, true and false stay literals and cannot name a pattern or UNWIND variable
     Given any graph
     When executing query:
       """
-      WITH 1 AS null RETURN null
+      UNWIND [1] AS null RETURN null
       """
     Then a SyntaxError should be raised at compile time: UnexpectedSyntax
+
+  Scenario: [12b] A projection may name a column null, true or false, read again only in backticks
+    Given any graph
+    When executing query:
+      """
+      WITH 1 AS null, 2 AS true RETURN null AS n, `null` AS a, true AS t, `true` AS b
+      """
+    Then the result should be, in any order:
+      | n    | a | t    | b |
+      | null | 1 | true | 2 |
+    And no side effects
 
   Scenario: [13] A keyword variable that is not in scope is an undefined variable
     Given any graph

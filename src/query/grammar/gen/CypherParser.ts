@@ -184,108 +184,109 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_projectionBody = 48;
     public static readonly RULE_projectionItems = 49;
     public static readonly RULE_projectionItem = 50;
-    public static readonly RULE_order = 51;
-    public static readonly RULE_skip = 52;
-    public static readonly RULE_limit = 53;
-    public static readonly RULE_sortItem = 54;
-    public static readonly RULE_where = 55;
-    public static readonly RULE_pattern = 56;
-    public static readonly RULE_patternPart = 57;
-    public static readonly RULE_pathSelector = 58;
-    public static readonly RULE_shortestPathPattern = 59;
-    public static readonly RULE_patternElement = 60;
-    public static readonly RULE_relationshipsPattern = 61;
-    public static readonly RULE_nodePattern = 62;
-    public static readonly RULE_isLabelExpression = 63;
-    public static readonly RULE_labelExpression = 64;
-    public static readonly RULE_labelDisjunction = 65;
-    public static readonly RULE_labelConjunction = 66;
-    public static readonly RULE_labelNegation = 67;
-    public static readonly RULE_labelAtom = 68;
-    public static readonly RULE_patternElementChain = 69;
-    public static readonly RULE_quantifiedPath = 70;
-    public static readonly RULE_pathQuantifier = 71;
-    public static readonly RULE_relationshipPattern = 72;
-    public static readonly RULE_relationshipDetail = 73;
-    public static readonly RULE_properties = 74;
-    public static readonly RULE_relationshipTypes = 75;
-    public static readonly RULE_nodeLabels = 76;
-    public static readonly RULE_nodeLabel = 77;
-    public static readonly RULE_dynamicName = 78;
-    public static readonly RULE_rangeLiteral = 79;
-    public static readonly RULE_rangeBound = 80;
-    public static readonly RULE_labelName = 81;
-    public static readonly RULE_relTypeName = 82;
-    public static readonly RULE_propertyExpression = 83;
-    public static readonly RULE_expression = 84;
-    public static readonly RULE_orExpression = 85;
-    public static readonly RULE_xorExpression = 86;
-    public static readonly RULE_andExpression = 87;
-    public static readonly RULE_notExpression = 88;
-    public static readonly RULE_comparisonExpression = 89;
-    public static readonly RULE_comparisonOperator = 90;
-    public static readonly RULE_predicateExpression = 91;
-    public static readonly RULE_predicateSuffix = 92;
-    public static readonly RULE_valueTypeExpression = 93;
-    public static readonly RULE_valueTypeAlternative = 94;
-    public static readonly RULE_valueTypeWord = 95;
-    public static readonly RULE_addOrSubtractExpression = 96;
-    public static readonly RULE_addOrSubtractOperator = 97;
-    public static readonly RULE_multiplyDivideModuloExpression = 98;
-    public static readonly RULE_multiplyDivideModuloOperator = 99;
-    public static readonly RULE_powerOfExpression = 100;
-    public static readonly RULE_unaryAddOrSubtractExpression = 101;
-    public static readonly RULE_nonArithmeticOperatorExpression = 102;
-    public static readonly RULE_listOperator = 103;
-    public static readonly RULE_propertyLookup = 104;
-    public static readonly RULE_atom = 105;
-    public static readonly RULE_countStar = 106;
-    public static readonly RULE_caseExpression = 107;
-    public static readonly RULE_caseAlternative = 108;
-    public static readonly RULE_caseWhenOperand = 109;
-    public static readonly RULE_listComprehension = 110;
-    public static readonly RULE_patternComprehension = 111;
-    public static readonly RULE_quantifierExpression = 112;
-    public static readonly RULE_quantifier = 113;
-    public static readonly RULE_filterExpression = 114;
-    public static readonly RULE_reduceExpression = 115;
-    public static readonly RULE_subqueryExpression = 116;
-    public static readonly RULE_parenthesizedExpression = 117;
-    public static readonly RULE_trimFromExpression = 118;
-    public static readonly RULE_functionInvocation = 119;
-    public static readonly RULE_functionName = 120;
-    public static readonly RULE_namespace = 121;
-    public static readonly RULE_mapProjection = 122;
-    public static readonly RULE_mapProjectionItem = 123;
-    public static readonly RULE_parameter = 124;
-    public static readonly RULE_literal = 125;
-    public static readonly RULE_booleanLiteral = 126;
-    public static readonly RULE_numberLiteral = 127;
-    public static readonly RULE_integerLiteral = 128;
-    public static readonly RULE_listLiteral = 129;
-    public static readonly RULE_mapLiteral = 130;
-    public static readonly RULE_propertyKeyName = 131;
-    public static readonly RULE_schemaCommand = 132;
-    public static readonly RULE_createConstraint = 133;
-    public static readonly RULE_constraintRequirement = 134;
-    public static readonly RULE_propertyReference = 135;
-    public static readonly RULE_propertyReferenceList = 136;
-    public static readonly RULE_typeName = 137;
-    public static readonly RULE_dropConstraint = 138;
-    public static readonly RULE_createIndex = 139;
-    public static readonly RULE_indexTarget = 140;
-    public static readonly RULE_createSearchIndex = 141;
-    public static readonly RULE_searchIndexProperties = 142;
-    public static readonly RULE_indexOptions = 143;
-    public static readonly RULE_dropIndex = 144;
-    public static readonly RULE_ifNotExists = 145;
-    public static readonly RULE_ifExists = 146;
-    public static readonly RULE_variable = 147;
-    public static readonly RULE_keywordVariable = 148;
-    public static readonly RULE_symbolicName = 149;
-    public static readonly RULE_nonReservedKeyword = 150;
-    public static readonly RULE_schemaName = 151;
-    public static readonly RULE_reservedWord = 152;
+    public static readonly RULE_literalAlias = 51;
+    public static readonly RULE_order = 52;
+    public static readonly RULE_skip = 53;
+    public static readonly RULE_limit = 54;
+    public static readonly RULE_sortItem = 55;
+    public static readonly RULE_where = 56;
+    public static readonly RULE_pattern = 57;
+    public static readonly RULE_patternPart = 58;
+    public static readonly RULE_pathSelector = 59;
+    public static readonly RULE_shortestPathPattern = 60;
+    public static readonly RULE_patternElement = 61;
+    public static readonly RULE_relationshipsPattern = 62;
+    public static readonly RULE_nodePattern = 63;
+    public static readonly RULE_isLabelExpression = 64;
+    public static readonly RULE_labelExpression = 65;
+    public static readonly RULE_labelDisjunction = 66;
+    public static readonly RULE_labelConjunction = 67;
+    public static readonly RULE_labelNegation = 68;
+    public static readonly RULE_labelAtom = 69;
+    public static readonly RULE_patternElementChain = 70;
+    public static readonly RULE_quantifiedPath = 71;
+    public static readonly RULE_pathQuantifier = 72;
+    public static readonly RULE_relationshipPattern = 73;
+    public static readonly RULE_relationshipDetail = 74;
+    public static readonly RULE_properties = 75;
+    public static readonly RULE_relationshipTypes = 76;
+    public static readonly RULE_nodeLabels = 77;
+    public static readonly RULE_nodeLabel = 78;
+    public static readonly RULE_dynamicName = 79;
+    public static readonly RULE_rangeLiteral = 80;
+    public static readonly RULE_rangeBound = 81;
+    public static readonly RULE_labelName = 82;
+    public static readonly RULE_relTypeName = 83;
+    public static readonly RULE_propertyExpression = 84;
+    public static readonly RULE_expression = 85;
+    public static readonly RULE_orExpression = 86;
+    public static readonly RULE_xorExpression = 87;
+    public static readonly RULE_andExpression = 88;
+    public static readonly RULE_notExpression = 89;
+    public static readonly RULE_comparisonExpression = 90;
+    public static readonly RULE_comparisonOperator = 91;
+    public static readonly RULE_predicateExpression = 92;
+    public static readonly RULE_predicateSuffix = 93;
+    public static readonly RULE_valueTypeExpression = 94;
+    public static readonly RULE_valueTypeAlternative = 95;
+    public static readonly RULE_valueTypeWord = 96;
+    public static readonly RULE_addOrSubtractExpression = 97;
+    public static readonly RULE_addOrSubtractOperator = 98;
+    public static readonly RULE_multiplyDivideModuloExpression = 99;
+    public static readonly RULE_multiplyDivideModuloOperator = 100;
+    public static readonly RULE_powerOfExpression = 101;
+    public static readonly RULE_unaryAddOrSubtractExpression = 102;
+    public static readonly RULE_nonArithmeticOperatorExpression = 103;
+    public static readonly RULE_listOperator = 104;
+    public static readonly RULE_propertyLookup = 105;
+    public static readonly RULE_atom = 106;
+    public static readonly RULE_countStar = 107;
+    public static readonly RULE_caseExpression = 108;
+    public static readonly RULE_caseAlternative = 109;
+    public static readonly RULE_caseWhenOperand = 110;
+    public static readonly RULE_listComprehension = 111;
+    public static readonly RULE_patternComprehension = 112;
+    public static readonly RULE_quantifierExpression = 113;
+    public static readonly RULE_quantifier = 114;
+    public static readonly RULE_filterExpression = 115;
+    public static readonly RULE_reduceExpression = 116;
+    public static readonly RULE_subqueryExpression = 117;
+    public static readonly RULE_parenthesizedExpression = 118;
+    public static readonly RULE_trimFromExpression = 119;
+    public static readonly RULE_functionInvocation = 120;
+    public static readonly RULE_functionName = 121;
+    public static readonly RULE_namespace = 122;
+    public static readonly RULE_mapProjection = 123;
+    public static readonly RULE_mapProjectionItem = 124;
+    public static readonly RULE_parameter = 125;
+    public static readonly RULE_literal = 126;
+    public static readonly RULE_booleanLiteral = 127;
+    public static readonly RULE_numberLiteral = 128;
+    public static readonly RULE_integerLiteral = 129;
+    public static readonly RULE_listLiteral = 130;
+    public static readonly RULE_mapLiteral = 131;
+    public static readonly RULE_propertyKeyName = 132;
+    public static readonly RULE_schemaCommand = 133;
+    public static readonly RULE_createConstraint = 134;
+    public static readonly RULE_constraintRequirement = 135;
+    public static readonly RULE_propertyReference = 136;
+    public static readonly RULE_propertyReferenceList = 137;
+    public static readonly RULE_typeName = 138;
+    public static readonly RULE_dropConstraint = 139;
+    public static readonly RULE_createIndex = 140;
+    public static readonly RULE_indexTarget = 141;
+    public static readonly RULE_createSearchIndex = 142;
+    public static readonly RULE_searchIndexProperties = 143;
+    public static readonly RULE_indexOptions = 144;
+    public static readonly RULE_dropIndex = 145;
+    public static readonly RULE_ifNotExists = 146;
+    public static readonly RULE_ifExists = 147;
+    public static readonly RULE_variable = 148;
+    public static readonly RULE_keywordVariable = 149;
+    public static readonly RULE_symbolicName = 150;
+    public static readonly RULE_nonReservedKeyword = 151;
+    public static readonly RULE_schemaName = 152;
+    public static readonly RULE_reservedWord = 153;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
@@ -339,27 +340,28 @@ export class CypherParser extends antlr.Parser {
         "removeClause", "removeItem", "deleteClause", "foreachClause", "orderSkipLimitClause", 
         "finishClause", "letClause", "letItem", "filterClause", "withClause", 
         "returnClause", "projectionBody", "projectionItems", "projectionItem", 
-        "order", "skip", "limit", "sortItem", "where", "pattern", "patternPart", 
-        "pathSelector", "shortestPathPattern", "patternElement", "relationshipsPattern", 
-        "nodePattern", "isLabelExpression", "labelExpression", "labelDisjunction", 
-        "labelConjunction", "labelNegation", "labelAtom", "patternElementChain", 
-        "quantifiedPath", "pathQuantifier", "relationshipPattern", "relationshipDetail", 
-        "properties", "relationshipTypes", "nodeLabels", "nodeLabel", "dynamicName", 
-        "rangeLiteral", "rangeBound", "labelName", "relTypeName", "propertyExpression", 
-        "expression", "orExpression", "xorExpression", "andExpression", 
-        "notExpression", "comparisonExpression", "comparisonOperator", "predicateExpression", 
-        "predicateSuffix", "valueTypeExpression", "valueTypeAlternative", 
-        "valueTypeWord", "addOrSubtractExpression", "addOrSubtractOperator", 
-        "multiplyDivideModuloExpression", "multiplyDivideModuloOperator", 
-        "powerOfExpression", "unaryAddOrSubtractExpression", "nonArithmeticOperatorExpression", 
-        "listOperator", "propertyLookup", "atom", "countStar", "caseExpression", 
-        "caseAlternative", "caseWhenOperand", "listComprehension", "patternComprehension", 
-        "quantifierExpression", "quantifier", "filterExpression", "reduceExpression", 
-        "subqueryExpression", "parenthesizedExpression", "trimFromExpression", 
-        "functionInvocation", "functionName", "namespace", "mapProjection", 
-        "mapProjectionItem", "parameter", "literal", "booleanLiteral", "numberLiteral", 
-        "integerLiteral", "listLiteral", "mapLiteral", "propertyKeyName", 
-        "schemaCommand", "createConstraint", "constraintRequirement", "propertyReference", 
+        "literalAlias", "order", "skip", "limit", "sortItem", "where", "pattern", 
+        "patternPart", "pathSelector", "shortestPathPattern", "patternElement", 
+        "relationshipsPattern", "nodePattern", "isLabelExpression", "labelExpression", 
+        "labelDisjunction", "labelConjunction", "labelNegation", "labelAtom", 
+        "patternElementChain", "quantifiedPath", "pathQuantifier", "relationshipPattern", 
+        "relationshipDetail", "properties", "relationshipTypes", "nodeLabels", 
+        "nodeLabel", "dynamicName", "rangeLiteral", "rangeBound", "labelName", 
+        "relTypeName", "propertyExpression", "expression", "orExpression", 
+        "xorExpression", "andExpression", "notExpression", "comparisonExpression", 
+        "comparisonOperator", "predicateExpression", "predicateSuffix", 
+        "valueTypeExpression", "valueTypeAlternative", "valueTypeWord", 
+        "addOrSubtractExpression", "addOrSubtractOperator", "multiplyDivideModuloExpression", 
+        "multiplyDivideModuloOperator", "powerOfExpression", "unaryAddOrSubtractExpression", 
+        "nonArithmeticOperatorExpression", "listOperator", "propertyLookup", 
+        "atom", "countStar", "caseExpression", "caseAlternative", "caseWhenOperand", 
+        "listComprehension", "patternComprehension", "quantifierExpression", 
+        "quantifier", "filterExpression", "reduceExpression", "subqueryExpression", 
+        "parenthesizedExpression", "trimFromExpression", "functionInvocation", 
+        "functionName", "namespace", "mapProjection", "mapProjectionItem", 
+        "parameter", "literal", "booleanLiteral", "numberLiteral", "integerLiteral", 
+        "listLiteral", "mapLiteral", "propertyKeyName", "schemaCommand", 
+        "createConstraint", "constraintRequirement", "propertyReference", 
         "propertyReferenceList", "typeName", "dropConstraint", "createIndex", 
         "indexTarget", "createSearchIndex", "searchIndexProperties", "indexOptions", 
         "dropIndex", "ifNotExists", "ifExists", "variable", "keywordVariable", 
@@ -387,19 +389,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 306;
-            this.statement();
             this.state = 308;
+            this.statement();
+            this.state = 310;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 105) {
                 {
-                this.state = 307;
+                this.state = 309;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 310;
+            this.state = 312;
             this.match(CypherParser.EOF);
             }
         }
@@ -420,41 +422,41 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 317;
+            this.state = 319;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 312;
+                this.state = 314;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 313;
+                this.state = 315;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 314;
+                this.state = 316;
                 this.showCommand();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 315;
+                this.state = 317;
                 this.terminateCommand();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 316;
+                this.state = 318;
                 this.query();
                 }
                 break;
@@ -478,44 +480,44 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 4, CypherParser.RULE_showCommand);
         let _la: number;
         try {
-            this.state = 354;
+            this.state = 356;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 10, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 319;
-                this.match(CypherParser.SHOW);
                 this.state = 321;
+                this.match(CypherParser.SHOW);
+                this.state = 323;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 do {
                     {
                     {
-                    this.state = 320;
+                    this.state = 322;
                     this.showWord();
                     }
                     }
-                    this.state = 323;
+                    this.state = 325;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690378) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121);
-                this.state = 326;
+                this.state = 328;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 2057) !== 0)) {
                     {
-                    this.state = 325;
+                    this.state = 327;
                     this.transactionIds();
                     }
                 }
 
-                this.state = 329;
+                this.state = 331;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 80) {
                     {
-                    this.state = 328;
+                    this.state = 330;
                     this.where();
                     }
                 }
@@ -525,66 +527,66 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 331;
-                this.match(CypherParser.SHOW);
                 this.state = 333;
+                this.match(CypherParser.SHOW);
+                this.state = 335;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 do {
                     {
                     {
-                    this.state = 332;
+                    this.state = 334;
                     this.showWord();
                     }
                     }
-                    this.state = 335;
+                    this.state = 337;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690378) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121);
-                this.state = 338;
+                this.state = 340;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 2057) !== 0)) {
                     {
-                    this.state = 337;
+                    this.state = 339;
                     this.transactionIds();
                     }
                 }
 
-                this.state = 340;
+                this.state = 342;
                 this.match(CypherParser.YIELD);
-                this.state = 341;
-                this.projectionBody();
                 this.state = 343;
+                this.projectionBody();
+                this.state = 345;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 80) {
                     {
-                    this.state = 342;
+                    this.state = 344;
                     this.where();
                     }
                 }
 
-                this.state = 348;
+                this.state = 350;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 2193) !== 0)) {
                     {
                     {
-                    this.state = 345;
+                    this.state = 347;
                     this.clause();
                     }
                     }
-                    this.state = 350;
+                    this.state = 352;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 352;
+                this.state = 354;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 57 || _la === 58) {
                     {
-                    this.state = 351;
+                    this.state = 353;
                     this.chainedTransactionCommand();
                     }
                 }
@@ -613,51 +615,51 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 356;
-            this.match(CypherParser.TERMINATE);
-            this.state = 357;
-            this.showWord();
             this.state = 358;
+            this.match(CypherParser.TERMINATE);
+            this.state = 359;
+            this.showWord();
+            this.state = 360;
             this.transactionIds();
-            this.state = 373;
+            this.state = 375;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 83) {
                 {
-                this.state = 359;
+                this.state = 361;
                 this.match(CypherParser.YIELD);
-                this.state = 360;
-                this.projectionBody();
                 this.state = 362;
+                this.projectionBody();
+                this.state = 364;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 80) {
                     {
-                    this.state = 361;
+                    this.state = 363;
                     this.where();
                     }
                 }
 
-                this.state = 367;
+                this.state = 369;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 2193) !== 0)) {
                     {
                     {
-                    this.state = 364;
+                    this.state = 366;
                     this.clause();
                     }
                     }
-                    this.state = 369;
+                    this.state = 371;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 371;
+                this.state = 373;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 57 || _la === 58) {
                     {
-                    this.state = 370;
+                    this.state = 372;
                     this.chainedTransactionCommand();
                     }
                 }
@@ -687,7 +689,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 375;
+            this.state = 377;
             _la = this.tokenStream.LA(1);
             if(!(_la === 57 || _la === 58)) {
             this.errorHandler.recoverInline(this);
@@ -696,73 +698,73 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 376;
+            this.state = 378;
             this.showWord();
-            this.state = 385;
+            this.state = 387;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 16, this.context) ) {
             case 1:
                 {
-                this.state = 377;
+                this.state = 379;
                 this.expression();
-                this.state = 382;
+                this.state = 384;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 103) {
                     {
                     {
-                    this.state = 378;
+                    this.state = 380;
                     this.match(CypherParser.COMMA);
-                    this.state = 379;
+                    this.state = 381;
                     this.expression();
                     }
                     }
-                    this.state = 384;
+                    this.state = 386;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
                 break;
             }
-            this.state = 401;
+            this.state = 403;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 83) {
                 {
-                this.state = 387;
+                this.state = 389;
                 this.match(CypherParser.YIELD);
-                this.state = 388;
-                this.projectionBody();
                 this.state = 390;
+                this.projectionBody();
+                this.state = 392;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 80) {
                     {
-                    this.state = 389;
+                    this.state = 391;
                     this.where();
                     }
                 }
 
-                this.state = 395;
+                this.state = 397;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 2193) !== 0)) {
                     {
                     {
-                    this.state = 392;
+                    this.state = 394;
                     this.clause();
                     }
                     }
-                    this.state = 397;
+                    this.state = 399;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 399;
+                this.state = 401;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 57 || _la === 58) {
                     {
-                    this.state = 398;
+                    this.state = 400;
                     this.chainedTransactionCommand();
                     }
                 }
@@ -792,21 +794,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 403;
+            this.state = 405;
             this.transactionIdsItem();
-            this.state = 408;
+            this.state = 410;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 103) {
                 {
                 {
-                this.state = 404;
+                this.state = 406;
                 this.match(CypherParser.COMMA);
-                this.state = 405;
+                this.state = 407;
                 this.transactionIdsItem();
                 }
                 }
-                this.state = 410;
+                this.state = 412;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -829,27 +831,27 @@ export class CypherParser extends antlr.Parser {
         let localContext = new TransactionIdsItemContext(this.context, this.state);
         this.enterRule(localContext, 12, CypherParser.RULE_transactionIdsItem);
         try {
-            this.state = 414;
+            this.state = 416;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 411;
+                this.state = 413;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 412;
+                this.state = 414;
                 this.parameter();
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 413;
+                this.state = 415;
                 this.listLiteral();
                 }
                 break;
@@ -874,7 +876,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ShowWordContext(this.context, this.state);
         this.enterRule(localContext, 14, CypherParser.RULE_showWord);
         try {
-            this.state = 420;
+            this.state = 422;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -922,28 +924,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 416;
+                this.state = 418;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.ALL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 417;
+                this.state = 419;
                 this.match(CypherParser.ALL);
                 }
                 break;
             case CypherParser.IN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 418;
+                this.state = 420;
                 this.match(CypherParser.IN);
                 }
                 break;
             case CypherParser.BY:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 419;
+                this.state = 421;
                 this.match(CypherParser.BY);
                 }
                 break;
@@ -970,13 +972,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 422;
-            this.match(CypherParser.SET);
-            this.state = 423;
-            this.symbolicName();
             this.state = 424;
-            this.match(CypherParser.EQ);
+            this.match(CypherParser.SET);
             this.state = 425;
+            this.symbolicName();
+            this.state = 426;
+            this.match(CypherParser.EQ);
+            this.state = 427;
             this.sessionValue();
             }
         }
@@ -997,13 +999,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 18, CypherParser.RULE_sessionValue);
         try {
-            this.state = 431;
+            this.state = 433;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 427;
+                this.state = 429;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -1013,7 +1015,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 428;
+                this.state = 430;
                 this.numberLiteral();
                 }
                 break;
@@ -1021,7 +1023,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 429;
+                this.state = 431;
                 this.booleanLiteral();
                 }
                 break;
@@ -1070,7 +1072,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 430;
+                this.state = 432;
                 this.symbolicName();
                 }
                 break;
@@ -1098,47 +1100,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 436;
+            this.state = 438;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 78) {
                 {
                 {
-                this.state = 433;
+                this.state = 435;
                 this.queryOption();
                 }
                 }
-                this.state = 438;
+                this.state = 440;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 439;
+            this.state = 441;
             this.singleQuery();
-            this.state = 443;
+            this.state = 445;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 75) {
                 {
                 {
-                this.state = 440;
+                this.state = 442;
                 this.unionPart();
                 }
                 }
-                this.state = 445;
+                this.state = 447;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 449;
+            this.state = 451;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 78) {
                 {
                 {
-                this.state = 446;
+                this.state = 448;
                 this.queryOption();
                 }
                 }
-                this.state = 451;
+                this.state = 453;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1161,20 +1163,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 22, CypherParser.RULE_queryOption);
         try {
-            this.state = 454;
+            this.state = 456;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 452;
+                this.state = 454;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 453;
+                this.state = 455;
                 this.queryHint();
                 }
                 break;
@@ -1202,14 +1204,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 456;
-            this.match(CypherParser.UNION);
             this.state = 458;
+            this.match(CypherParser.UNION);
+            this.state = 460;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 20) {
                 {
-                this.state = 457;
+                this.state = 459;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -1221,7 +1223,7 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 460;
+            this.state = 462;
             this.singleQuery();
             }
         }
@@ -1245,17 +1247,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 463;
+            this.state = 465;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 462;
+                this.state = 464;
                 this.clause();
                 }
                 }
-                this.state = 465;
+                this.state = 467;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 2193) !== 0));
@@ -1280,13 +1282,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 467;
-            this.match(CypherParser.AS);
-            this.state = 468;
-            this.match(CypherParser.OF);
             this.state = 469;
-            this.match(CypherParser.TIMESTAMP);
+            this.match(CypherParser.AS);
             this.state = 470;
+            this.match(CypherParser.OF);
+            this.state = 471;
+            this.match(CypherParser.TIMESTAMP);
+            this.state = 472;
             this.expression();
             }
         }
@@ -1310,39 +1312,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 472;
-            this.match(CypherParser.USING);
-            this.state = 473;
-            this.functionName();
             this.state = 474;
+            this.match(CypherParser.USING);
+            this.state = 475;
+            this.functionName();
+            this.state = 476;
             this.match(CypherParser.LPAREN);
-            this.state = 483;
+            this.state = 485;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3222274047) !== 0) || ((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 16299) !== 0)) {
                 {
-                this.state = 475;
+                this.state = 477;
                 this.expression();
-                this.state = 480;
+                this.state = 482;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 103) {
                     {
                     {
-                    this.state = 476;
+                    this.state = 478;
                     this.match(CypherParser.COMMA);
-                    this.state = 477;
+                    this.state = 479;
                     this.expression();
                     }
                     }
-                    this.state = 482;
+                    this.state = 484;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 485;
+            this.state = 487;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1366,21 +1368,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 490;
+            this.state = 492;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121) {
                 {
                 {
-                this.state = 487;
+                this.state = 489;
                 this.hintCall();
                 }
                 }
-                this.state = 492;
+                this.state = 494;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 493;
+            this.state = 495;
             this.match(CypherParser.EOF);
             }
         }
@@ -1404,37 +1406,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 495;
+            this.state = 497;
             this.functionName();
-            this.state = 496;
+            this.state = 498;
             this.match(CypherParser.LPAREN);
-            this.state = 505;
+            this.state = 507;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3222274047) !== 0) || ((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 16299) !== 0)) {
                 {
-                this.state = 497;
+                this.state = 499;
                 this.expression();
-                this.state = 502;
+                this.state = 504;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 103) {
                     {
                     {
-                    this.state = 498;
+                    this.state = 500;
                     this.match(CypherParser.COMMA);
-                    this.state = 499;
+                    this.state = 501;
                     this.expression();
                     }
                     }
-                    this.state = 504;
+                    this.state = 506;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 507;
+            this.state = 509;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1455,125 +1457,125 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 36, CypherParser.RULE_clause);
         try {
-            this.state = 526;
+            this.state = 528;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 36, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 509;
+                this.state = 511;
                 this.matchClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 510;
+                this.state = 512;
                 this.unwindClause();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 511;
+                this.state = 513;
                 this.subqueryCallClause();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 512;
+                this.state = 514;
                 this.callClause();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 513;
+                this.state = 515;
                 this.createClause();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 514;
+                this.state = 516;
                 this.mergeClause();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 515;
+                this.state = 517;
                 this.setClause();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 516;
+                this.state = 518;
                 this.removeClause();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 517;
+                this.state = 519;
                 this.deleteClause();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 518;
+                this.state = 520;
                 this.withClause();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 519;
+                this.state = 521;
                 this.returnClause();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 520;
+                this.state = 522;
                 this.foreachClause();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 521;
+                this.state = 523;
                 this.finishClause();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 522;
+                this.state = 524;
                 this.orderSkipLimitClause();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 523;
+                this.state = 525;
                 this.letClause();
                 }
                 break;
             case 16:
                 this.enterOuterAlt(localContext, 16);
                 {
-                this.state = 524;
+                this.state = 526;
                 this.filterClause();
                 }
                 break;
             case 17:
                 this.enterOuterAlt(localContext, 17);
                 {
-                this.state = 525;
+                this.state = 527;
                 this.loadCsvClause();
                 }
                 break;
@@ -1600,42 +1602,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 529;
+            this.state = 531;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 528;
+                this.state = 530;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 531;
+            this.state = 533;
             this.match(CypherParser.MATCH);
-            this.state = 532;
+            this.state = 534;
             this.pattern();
-            this.state = 536;
+            this.state = 538;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 38, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 533;
+                    this.state = 535;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 538;
+                this.state = 540;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 38, this.context);
             }
-            this.state = 540;
+            this.state = 542;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 80) {
                 {
-                this.state = 539;
+                this.state = 541;
                 this.where();
                 }
             }
@@ -1661,13 +1663,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 542;
-            this.match(CypherParser.UNWIND);
-            this.state = 543;
-            this.expression();
             this.state = 544;
-            this.match(CypherParser.AS);
+            this.match(CypherParser.UNWIND);
             this.state = 545;
+            this.expression();
+            this.state = 546;
+            this.match(CypherParser.AS);
+            this.state = 547;
             this.variable();
             }
         }
@@ -1691,38 +1693,38 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 547;
+            this.state = 549;
             this.match(CypherParser.LOAD);
-            this.state = 548;
+            this.state = 550;
             this.match(CypherParser.CSV);
-            this.state = 551;
+            this.state = 553;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 81) {
                 {
-                this.state = 549;
+                this.state = 551;
                 this.match(CypherParser.WITH);
-                this.state = 550;
+                this.state = 552;
                 this.match(CypherParser.HEADERS);
                 }
             }
 
-            this.state = 553;
-            this.match(CypherParser.FROM);
-            this.state = 554;
-            this.expression();
             this.state = 555;
-            this.match(CypherParser.AS);
+            this.match(CypherParser.FROM);
             this.state = 556;
+            this.expression();
+            this.state = 557;
+            this.match(CypherParser.AS);
+            this.state = 558;
             this.variable();
-            this.state = 559;
+            this.state = 561;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 73) {
                 {
-                this.state = 557;
+                this.state = 559;
                 this.match(CypherParser.FIELDTERMINATOR);
-                this.state = 558;
+                this.state = 560;
                 this.match(CypherParser.StringLiteral);
                 }
             }
@@ -1749,71 +1751,71 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 562;
+            this.state = 564;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 561;
+                this.state = 563;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 564;
+            this.state = 566;
             this.match(CypherParser.CALL);
-            this.state = 565;
+            this.state = 567;
             this.procedureName();
-            this.state = 578;
+            this.state = 580;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 109) {
                 {
-                this.state = 566;
+                this.state = 568;
                 this.match(CypherParser.LPAREN);
-                this.state = 575;
+                this.state = 577;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3222274047) !== 0) || ((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 16299) !== 0)) {
                     {
-                    this.state = 567;
+                    this.state = 569;
                     this.expression();
-                    this.state = 572;
+                    this.state = 574;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     while (_la === 103) {
                         {
                         {
-                        this.state = 568;
+                        this.state = 570;
                         this.match(CypherParser.COMMA);
-                        this.state = 569;
+                        this.state = 571;
                         this.expression();
                         }
                         }
-                        this.state = 574;
+                        this.state = 576;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 577;
+                this.state = 579;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 585;
+            this.state = 587;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 83) {
                 {
-                this.state = 580;
+                this.state = 582;
                 this.match(CypherParser.YIELD);
-                this.state = 583;
+                this.state = 585;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 581;
+                    this.state = 583;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1900,7 +1902,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 582;
+                    this.state = 584;
                     this.yieldItems();
                     }
                     break;
@@ -1932,40 +1934,40 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 588;
+            this.state = 590;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 48) {
                 {
-                this.state = 587;
+                this.state = 589;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 590;
-            this.match(CypherParser.CALL);
             this.state = 592;
+            this.match(CypherParser.CALL);
+            this.state = 594;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 109) {
                 {
-                this.state = 591;
+                this.state = 593;
                 this.subqueryScope();
                 }
             }
 
-            this.state = 594;
-            this.match(CypherParser.LBRACE);
-            this.state = 595;
-            this.query();
             this.state = 596;
-            this.match(CypherParser.RBRACE);
+            this.match(CypherParser.LBRACE);
+            this.state = 597;
+            this.query();
             this.state = 598;
+            this.match(CypherParser.RBRACE);
+            this.state = 600;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 35) {
                 {
-                this.state = 597;
+                this.state = 599;
                 this.inTransactions();
                 }
             }
@@ -1992,14 +1994,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 600;
+            this.state = 602;
             this.match(CypherParser.LPAREN);
-            this.state = 610;
+            this.state = 612;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 {
-                this.state = 601;
+                this.state = 603;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -2086,21 +2088,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 602;
+                this.state = 604;
                 this.variable();
-                this.state = 607;
+                this.state = 609;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 103) {
                     {
                     {
-                    this.state = 603;
+                    this.state = 605;
                     this.match(CypherParser.COMMA);
-                    this.state = 604;
+                    this.state = 606;
                     this.variable();
                     }
                     }
-                    this.state = 609;
+                    this.state = 611;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2111,7 +2113,7 @@ export class CypherParser extends antlr.Parser {
             default:
                 break;
             }
-            this.state = 612;
+            this.state = 614;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2133,29 +2135,29 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 50, CypherParser.RULE_inTransactions);
         try {
             let alternative: number;
-            this.state = 634;
+            this.state = 636;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 56, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 614;
+                this.state = 616;
                 this.match(CypherParser.IN);
-                this.state = 615;
+                this.state = 617;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 619;
+                this.state = 621;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 53, this.context);
                 while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                     if (alternative === 1) {
                         {
                         {
-                        this.state = 616;
+                        this.state = 618;
                         this.inTransactionsParameter();
                         }
                         }
                     }
-                    this.state = 621;
+                    this.state = 623;
                     this.errorHandler.sync(this);
                     alternative = this.interpreter.adaptivePredict(this.tokenStream, 53, this.context);
                 }
@@ -2164,35 +2166,35 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 622;
-                this.match(CypherParser.IN);
                 this.state = 624;
+                this.match(CypherParser.IN);
+                this.state = 626;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 54, this.context) ) {
                 case 1:
                     {
-                    this.state = 623;
+                    this.state = 625;
                     localContext._concurrency = this.expression();
                     }
                     break;
                 }
-                this.state = 626;
+                this.state = 628;
                 localContext._concurrentWord = this.symbolicName();
-                this.state = 627;
+                this.state = 629;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 631;
+                this.state = 633;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 55, this.context);
                 while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                     if (alternative === 1) {
                         {
                         {
-                        this.state = 628;
+                        this.state = 630;
                         this.inTransactionsParameter();
                         }
                         }
                     }
-                    this.state = 633;
+                    this.state = 635;
                     this.errorHandler.sync(this);
                     alternative = this.interpreter.adaptivePredict(this.tokenStream, 55, this.context);
                 }
@@ -2217,18 +2219,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new InTransactionsParameterContext(this.context, this.state);
         this.enterRule(localContext, 52, CypherParser.RULE_inTransactionsParameter);
         try {
-            this.state = 647;
+            this.state = 649;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
             case 1:
                 localContext = new InTransactionsRowsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 636;
-                this.match(CypherParser.OF);
-                this.state = 637;
-                (localContext as InTransactionsRowsContext)._batchSize = this.expression();
                 this.state = 638;
+                this.match(CypherParser.OF);
+                this.state = 639;
+                (localContext as InTransactionsRowsContext)._batchSize = this.expression();
+                this.state = 640;
                 (localContext as InTransactionsRowsContext)._rowsWord = this.symbolicName();
                 }
                 break;
@@ -2236,18 +2238,18 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InTransactionsErrorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 640;
-                this.match(CypherParser.ON);
-                this.state = 641;
-                (localContext as InTransactionsErrorContext)._errorWord = this.symbolicName();
                 this.state = 642;
-                (localContext as InTransactionsErrorContext)._errorMode = this.symbolicName();
+                this.match(CypherParser.ON);
+                this.state = 643;
+                (localContext as InTransactionsErrorContext)._errorWord = this.symbolicName();
                 this.state = 644;
+                (localContext as InTransactionsErrorContext)._errorMode = this.symbolicName();
+                this.state = 646;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 57, this.context) ) {
                 case 1:
                     {
-                    this.state = 643;
+                    this.state = 645;
                     this.inTransactionsRetry();
                     }
                     break;
@@ -2258,7 +2260,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InTransactionsStatusContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 646;
+                this.state = 648;
                 this.inTransactionsReport();
                 }
                 break;
@@ -2282,43 +2284,43 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 54, CypherParser.RULE_inTransactionsRetry);
         let _la: number;
         try {
-            this.state = 660;
+            this.state = 662;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 61, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 649;
+                this.state = 651;
                 this.match(CypherParser.THEN);
-                this.state = 650;
+                this.state = 652;
                 localContext._thenMode = this.symbolicName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 652;
+                this.state = 654;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
                 case 1:
                     {
-                    this.state = 651;
+                    this.state = 653;
                     this.match(CypherParser.FOR);
                     }
                     break;
                 }
-                this.state = 654;
+                this.state = 656;
                 localContext._duration = this.expression();
-                this.state = 655;
+                this.state = 657;
                 localContext._unitWord = this.symbolicName();
-                this.state = 658;
+                this.state = 660;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 61) {
                     {
-                    this.state = 656;
+                    this.state = 658;
                     this.match(CypherParser.THEN);
-                    this.state = 657;
+                    this.state = 659;
                     localContext._thenMode = this.symbolicName();
                     }
                 }
@@ -2346,13 +2348,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 662;
-            localContext._reportWord = this.symbolicName();
-            this.state = 663;
-            localContext._statusWord = this.symbolicName();
             this.state = 664;
-            this.match(CypherParser.AS);
+            localContext._reportWord = this.symbolicName();
             this.state = 665;
+            localContext._statusWord = this.symbolicName();
+            this.state = 666;
+            this.match(CypherParser.AS);
+            this.state = 667;
             this.variable();
             }
         }
@@ -2376,25 +2378,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 672;
+            this.state = 674;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 62, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 667;
+                    this.state = 669;
                     this.schemaName();
-                    this.state = 668;
+                    this.state = 670;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 674;
+                this.state = 676;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 62, this.context);
             }
-            this.state = 675;
+            this.state = 677;
             this.schemaName();
             }
         }
@@ -2418,30 +2420,30 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 677;
+            this.state = 679;
             this.yieldItem();
-            this.state = 682;
+            this.state = 684;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 103) {
                 {
                 {
-                this.state = 678;
+                this.state = 680;
                 this.match(CypherParser.COMMA);
-                this.state = 679;
+                this.state = 681;
                 this.yieldItem();
                 }
                 }
-                this.state = 684;
+                this.state = 686;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 686;
+            this.state = 688;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 80) {
                 {
-                this.state = 685;
+                this.state = 687;
                 this.where();
                 }
             }
@@ -2467,19 +2469,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 691;
+            this.state = 693;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
             case 1:
                 {
-                this.state = 688;
+                this.state = 690;
                 this.symbolicName();
-                this.state = 689;
+                this.state = 691;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 693;
+            this.state = 695;
             this.variable();
             }
         }
@@ -2503,7 +2505,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 695;
+            this.state = 697;
             _la = this.tokenStream.LA(1);
             if(!(_la === 15 || _la === 32)) {
             this.errorHandler.recoverInline(this);
@@ -2512,7 +2514,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 696;
+            this.state = 698;
             this.pattern();
             }
         }
@@ -2536,21 +2538,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 698;
+            this.state = 700;
             this.match(CypherParser.MERGE);
-            this.state = 699;
+            this.state = 701;
             this.patternPart();
-            this.state = 703;
+            this.state = 705;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 47) {
                 {
                 {
-                this.state = 700;
+                this.state = 702;
                 this.mergeAction();
                 }
                 }
-                this.state = 705;
+                this.state = 707;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2573,28 +2575,28 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MergeActionContext(this.context, this.state);
         this.enterRule(localContext, 68, CypherParser.RULE_mergeAction);
         try {
-            this.state = 712;
+            this.state = 714;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 67, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 706;
-                this.match(CypherParser.ON);
-                this.state = 707;
-                this.match(CypherParser.MATCH);
                 this.state = 708;
+                this.match(CypherParser.ON);
+                this.state = 709;
+                this.match(CypherParser.MATCH);
+                this.state = 710;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 709;
-                this.match(CypherParser.ON);
-                this.state = 710;
-                this.match(CypherParser.CREATE);
                 this.state = 711;
+                this.match(CypherParser.ON);
+                this.state = 712;
+                this.match(CypherParser.CREATE);
+                this.state = 713;
                 this.setClause();
                 }
                 break;
@@ -2620,23 +2622,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 714;
+            this.state = 716;
             this.match(CypherParser.SET);
-            this.state = 715;
+            this.state = 717;
             this.setItem();
-            this.state = 720;
+            this.state = 722;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 103) {
                 {
                 {
-                this.state = 716;
+                this.state = 718;
                 this.match(CypherParser.COMMA);
-                this.state = 717;
+                this.state = 719;
                 this.setItem();
                 }
                 }
-                this.state = 722;
+                this.state = 724;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2659,18 +2661,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SetItemContext(this.context, this.state);
         this.enterRule(localContext, 72, CypherParser.RULE_setItem);
         try {
-            this.state = 745;
+            this.state = 747;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 69, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 723;
-                this.propertyExpression();
-                this.state = 724;
-                this.match(CypherParser.EQ);
                 this.state = 725;
+                this.propertyExpression();
+                this.state = 726;
+                this.match(CypherParser.EQ);
+                this.state = 727;
                 this.expression();
                 }
                 break;
@@ -2678,11 +2680,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 727;
-                this.variable();
-                this.state = 728;
-                this.match(CypherParser.EQ);
                 this.state = 729;
+                this.variable();
+                this.state = 730;
+                this.match(CypherParser.EQ);
+                this.state = 731;
                 this.expression();
                 }
                 break;
@@ -2690,11 +2692,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 731;
-                this.variable();
-                this.state = 732;
-                this.match(CypherParser.PLUSEQ);
                 this.state = 733;
+                this.variable();
+                this.state = 734;
+                this.match(CypherParser.PLUSEQ);
+                this.state = 735;
                 this.expression();
                 }
                 break;
@@ -2702,9 +2704,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 735;
+                this.state = 737;
                 this.variable();
-                this.state = 736;
+                this.state = 738;
                 this.nodeLabels();
                 }
                 break;
@@ -2712,17 +2714,17 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 738;
-                this.atom();
-                this.state = 739;
-                this.match(CypherParser.LBRACK);
                 this.state = 740;
-                (localContext as SetDynamicPropertyContext)._key = this.expression();
+                this.atom();
                 this.state = 741;
-                this.match(CypherParser.RBRACK);
+                this.match(CypherParser.LBRACK);
                 this.state = 742;
-                this.match(CypherParser.EQ);
+                (localContext as SetDynamicPropertyContext)._key = this.expression();
                 this.state = 743;
+                this.match(CypherParser.RBRACK);
+                this.state = 744;
+                this.match(CypherParser.EQ);
+                this.state = 745;
                 (localContext as SetDynamicPropertyContext)._value = this.expression();
                 }
                 break;
@@ -2748,23 +2750,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 747;
+            this.state = 749;
             this.match(CypherParser.REMOVE);
-            this.state = 748;
+            this.state = 750;
             this.removeItem();
-            this.state = 753;
+            this.state = 755;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 103) {
                 {
                 {
-                this.state = 749;
+                this.state = 751;
                 this.match(CypherParser.COMMA);
-                this.state = 750;
+                this.state = 752;
                 this.removeItem();
                 }
                 }
-                this.state = 755;
+                this.state = 757;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2787,16 +2789,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new RemoveItemContext(this.context, this.state);
         this.enterRule(localContext, 76, CypherParser.RULE_removeItem);
         try {
-            this.state = 765;
+            this.state = 767;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 71, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 756;
+                this.state = 758;
                 this.variable();
-                this.state = 757;
+                this.state = 759;
                 this.nodeLabels();
                 }
                 break;
@@ -2804,7 +2806,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 759;
+                this.state = 761;
                 this.propertyExpression();
                 }
                 break;
@@ -2812,13 +2814,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemoveDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 760;
-                this.atom();
-                this.state = 761;
-                this.match(CypherParser.LBRACK);
                 this.state = 762;
-                this.expression();
+                this.atom();
                 this.state = 763;
+                this.match(CypherParser.LBRACK);
+                this.state = 764;
+                this.expression();
+                this.state = 765;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -2844,12 +2846,12 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 768;
+            this.state = 770;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19 || _la === 31) {
                 {
-                this.state = 767;
+                this.state = 769;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 19 || _la === 31)) {
                 this.errorHandler.recoverInline(this);
@@ -2861,23 +2863,23 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 770;
+            this.state = 772;
             this.match(CypherParser.DELETE);
-            this.state = 771;
+            this.state = 773;
             this.expression();
-            this.state = 776;
+            this.state = 778;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 103) {
                 {
                 {
-                this.state = 772;
+                this.state = 774;
                 this.match(CypherParser.COMMA);
-                this.state = 773;
+                this.state = 775;
                 this.expression();
                 }
                 }
-                this.state = 778;
+                this.state = 780;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2903,33 +2905,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 779;
-            this.match(CypherParser.FOREACH);
-            this.state = 780;
-            this.match(CypherParser.LPAREN);
             this.state = 781;
-            this.variable();
+            this.match(CypherParser.FOREACH);
             this.state = 782;
-            this.match(CypherParser.IN);
+            this.match(CypherParser.LPAREN);
             this.state = 783;
-            this.expression();
+            this.variable();
             this.state = 784;
-            this.match(CypherParser.PIPE);
+            this.match(CypherParser.IN);
+            this.state = 785;
+            this.expression();
             this.state = 786;
+            this.match(CypherParser.PIPE);
+            this.state = 788;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 785;
+                this.state = 787;
                 this.clause();
                 }
                 }
-                this.state = 788;
+                this.state = 790;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 148177795) !== 0) || ((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 2193) !== 0));
-            this.state = 790;
+            this.state = 792;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2950,30 +2952,30 @@ export class CypherParser extends antlr.Parser {
         let localContext = new OrderSkipLimitClauseContext(this.context, this.state);
         this.enterRule(localContext, 82, CypherParser.RULE_orderSkipLimitClause);
         try {
-            this.state = 804;
+            this.state = 806;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ORDER:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 792;
-                this.order();
                 this.state = 794;
+                this.order();
+                this.state = 796;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 75, this.context) ) {
                 case 1:
                     {
-                    this.state = 793;
+                    this.state = 795;
                     this.skip();
                     }
                     break;
                 }
-                this.state = 797;
+                this.state = 799;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 76, this.context) ) {
                 case 1:
                     {
-                    this.state = 796;
+                    this.state = 798;
                     this.limit();
                     }
                     break;
@@ -2984,14 +2986,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.OFFSET:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 799;
-                this.skip();
                 this.state = 801;
+                this.skip();
+                this.state = 803;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 77, this.context) ) {
                 case 1:
                     {
-                    this.state = 800;
+                    this.state = 802;
                     this.limit();
                     }
                     break;
@@ -3001,7 +3003,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.LIMIT:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 803;
+                this.state = 805;
                 this.limit();
                 }
                 break;
@@ -3028,7 +3030,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 806;
+            this.state = 808;
             this.match(CypherParser.FINISH);
             }
         }
@@ -3052,23 +3054,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 808;
+            this.state = 810;
             this.match(CypherParser.LET);
-            this.state = 809;
+            this.state = 811;
             this.letItem();
-            this.state = 814;
+            this.state = 816;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 103) {
                 {
                 {
-                this.state = 810;
+                this.state = 812;
                 this.match(CypherParser.COMMA);
-                this.state = 811;
+                this.state = 813;
                 this.letItem();
                 }
                 }
-                this.state = 816;
+                this.state = 818;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3093,11 +3095,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 817;
-            this.variable();
-            this.state = 818;
-            this.match(CypherParser.EQ);
             this.state = 819;
+            this.variable();
+            this.state = 820;
+            this.match(CypherParser.EQ);
+            this.state = 821;
             this.expression();
             }
         }
@@ -3120,19 +3122,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 821;
-            this.match(CypherParser.FILTER);
             this.state = 823;
+            this.match(CypherParser.FILTER);
+            this.state = 825;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 80, this.context) ) {
             case 1:
                 {
-                this.state = 822;
+                this.state = 824;
                 this.match(CypherParser.WHERE);
                 }
                 break;
             }
-            this.state = 825;
+            this.state = 827;
             this.expression();
             }
         }
@@ -3156,16 +3158,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 827;
+            this.state = 829;
             this.match(CypherParser.WITH);
-            this.state = 828;
-            this.projectionBody();
             this.state = 830;
+            this.projectionBody();
+            this.state = 832;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 80) {
                 {
-                this.state = 829;
+                this.state = 831;
                 this.where();
                 }
             }
@@ -3191,9 +3193,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 832;
+            this.state = 834;
             this.match(CypherParser.RETURN);
-            this.state = 833;
+            this.state = 835;
             this.projectionBody();
             }
         }
@@ -3216,44 +3218,44 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 836;
+            this.state = 838;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 82, this.context) ) {
             case 1:
                 {
-                this.state = 835;
+                this.state = 837;
                 this.match(CypherParser.DISTINCT);
                 }
                 break;
             }
-            this.state = 838;
-            this.projectionItems();
             this.state = 840;
+            this.projectionItems();
+            this.state = 842;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 83, this.context) ) {
             case 1:
                 {
-                this.state = 839;
+                this.state = 841;
                 this.order();
                 }
                 break;
             }
-            this.state = 843;
+            this.state = 845;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 84, this.context) ) {
             case 1:
                 {
-                this.state = 842;
+                this.state = 844;
                 this.skip();
                 }
                 break;
             }
-            this.state = 846;
+            this.state = 848;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 85, this.context) ) {
             case 1:
                 {
-                this.state = 845;
+                this.state = 847;
                 this.limit();
                 }
                 break;
@@ -3278,27 +3280,27 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 98, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 864;
+            this.state = 866;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 848;
+                this.state = 850;
                 this.match(CypherParser.STAR);
-                this.state = 853;
+                this.state = 855;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 103) {
                     {
                     {
-                    this.state = 849;
+                    this.state = 851;
                     this.match(CypherParser.COMMA);
-                    this.state = 850;
+                    this.state = 852;
                     this.projectionItem();
                     }
                     }
-                    this.state = 855;
+                    this.state = 857;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3402,21 +3404,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 856;
+                this.state = 858;
                 this.projectionItem();
-                this.state = 861;
+                this.state = 863;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 103) {
                     {
                     {
-                    this.state = 857;
+                    this.state = 859;
                     this.match(CypherParser.COMMA);
-                    this.state = 858;
+                    this.state = 860;
                     this.projectionItem();
                     }
                     }
-                    this.state = 863;
+                    this.state = 865;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3445,17 +3447,116 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 866;
+            this.state = 868;
             this.expression();
-            this.state = 869;
+            this.state = 874;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 89, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 90, this.context) ) {
             case 1:
                 {
-                this.state = 867;
+                this.state = 869;
                 this.match(CypherParser.AS);
-                this.state = 868;
-                this.variable();
+                this.state = 872;
+                this.errorHandler.sync(this);
+                switch (this.tokenStream.LA(1)) {
+                case CypherParser.ALL:
+                case CypherParser.AND:
+                case CypherParser.ANY:
+                case CypherParser.AS:
+                case CypherParser.ASC:
+                case CypherParser.ASSERT:
+                case CypherParser.ASCENDING:
+                case CypherParser.BY:
+                case CypherParser.CALL:
+                case CypherParser.CASE:
+                case CypherParser.CONSTRAINT:
+                case CypherParser.CONTAINS:
+                case CypherParser.COUNT:
+                case CypherParser.COLLECT:
+                case CypherParser.CREATE:
+                case CypherParser.DELETE:
+                case CypherParser.DESC:
+                case CypherParser.DESCENDING:
+                case CypherParser.DETACH:
+                case CypherParser.DISTINCT:
+                case CypherParser.DROP:
+                case CypherParser.ELSE:
+                case CypherParser.END:
+                case CypherParser.ENDS:
+                case CypherParser.EXISTS:
+                case CypherParser.FOR:
+                case CypherParser.FOREACH:
+                case CypherParser.FINISH:
+                case CypherParser.LET:
+                case CypherParser.NODETACH:
+                case CypherParser.INSERT:
+                case CypherParser.FILTER:
+                case CypherParser.IF:
+                case CypherParser.IN:
+                case CypherParser.INDEX:
+                case CypherParser.IS:
+                case CypherParser.KEY:
+                case CypherParser.LIMIT:
+                case CypherParser.MATCH:
+                case CypherParser.MERGE:
+                case CypherParser.NODE:
+                case CypherParser.NONE:
+                case CypherParser.NOT:
+                case CypherParser.OF:
+                case CypherParser.ON:
+                case CypherParser.OPTIONAL:
+                case CypherParser.OR:
+                case CypherParser.ORDER:
+                case CypherParser.REDUCE:
+                case CypherParser.REMOVE:
+                case CypherParser.REQUIRE:
+                case CypherParser.RETURN:
+                case CypherParser.SET:
+                case CypherParser.SINGLE:
+                case CypherParser.SHOW:
+                case CypherParser.TERMINATE:
+                case CypherParser.SKIP_:
+                case CypherParser.STARTS:
+                case CypherParser.THEN:
+                case CypherParser.TIMESTAMP:
+                case CypherParser.TYPED:
+                case CypherParser.NORMALIZED:
+                case CypherParser.LEADING:
+                case CypherParser.TRAILING:
+                case CypherParser.BOTH:
+                case CypherParser.FROM:
+                case CypherParser.LOAD:
+                case CypherParser.CSV:
+                case CypherParser.HEADERS:
+                case CypherParser.FIELDTERMINATOR:
+                case CypherParser.OFFSET:
+                case CypherParser.UNION:
+                case CypherParser.UNIQUE:
+                case CypherParser.UNWIND:
+                case CypherParser.USING:
+                case CypherParser.WHEN:
+                case CypherParser.WHERE:
+                case CypherParser.WITH:
+                case CypherParser.XOR:
+                case CypherParser.YIELD:
+                case CypherParser.EscapedSymbolicName:
+                case CypherParser.UnescapedSymbolicName:
+                    {
+                    this.state = 870;
+                    this.variable();
+                    }
+                    break;
+                case CypherParser.FALSE:
+                case CypherParser.NULL:
+                case CypherParser.TRUE:
+                    {
+                    this.state = 871;
+                    this.literalAlias();
+                    }
+                    break;
+                default:
+                    throw new antlr.NoViableAltException(this);
+                }
                 }
                 break;
             }
@@ -3474,32 +3575,63 @@ export class CypherParser extends antlr.Parser {
         }
         return localContext;
     }
-    public order(): OrderContext {
-        let localContext = new OrderContext(this.context, this.state);
-        this.enterRule(localContext, 102, CypherParser.RULE_order);
+    public literalAlias(): LiteralAliasContext {
+        let localContext = new LiteralAliasContext(this.context, this.state);
+        this.enterRule(localContext, 102, CypherParser.RULE_literalAlias);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 871;
-            this.match(CypherParser.ORDER);
-            this.state = 872;
-            this.match(CypherParser.BY);
-            this.state = 873;
-            this.sortItem();
+            this.state = 876;
+            _la = this.tokenStream.LA(1);
+            if(!(_la === 26 || _la === 45 || _la === 63)) {
+            this.errorHandler.recoverInline(this);
+            }
+            else {
+                this.errorHandler.reportMatch(this);
+                this.consume();
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public order(): OrderContext {
+        let localContext = new OrderContext(this.context, this.state);
+        this.enterRule(localContext, 104, CypherParser.RULE_order);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
             this.state = 878;
+            this.match(CypherParser.ORDER);
+            this.state = 879;
+            this.match(CypherParser.BY);
+            this.state = 880;
+            this.sortItem();
+            this.state = 885;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 103) {
                 {
                 {
-                this.state = 874;
+                this.state = 881;
                 this.match(CypherParser.COMMA);
-                this.state = 875;
+                this.state = 882;
                 this.sortItem();
                 }
                 }
-                this.state = 880;
+                this.state = 887;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3520,12 +3652,12 @@ export class CypherParser extends antlr.Parser {
     }
     public skip(): SkipContext {
         let localContext = new SkipContext(this.context, this.state);
-        this.enterRule(localContext, 104, CypherParser.RULE_skip);
+        this.enterRule(localContext, 106, CypherParser.RULE_skip);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 881;
+            this.state = 888;
             _la = this.tokenStream.LA(1);
             if(!(_la === 59 || _la === 74)) {
             this.errorHandler.recoverInline(this);
@@ -3534,7 +3666,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 882;
+            this.state = 889;
             this.expression();
             }
         }
@@ -3553,13 +3685,13 @@ export class CypherParser extends antlr.Parser {
     }
     public limit(): LimitContext {
         let localContext = new LimitContext(this.context, this.state);
-        this.enterRule(localContext, 106, CypherParser.RULE_limit);
+        this.enterRule(localContext, 108, CypherParser.RULE_limit);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 884;
+            this.state = 891;
             this.match(CypherParser.LIMIT);
-            this.state = 885;
+            this.state = 892;
             this.expression();
             }
         }
@@ -3578,19 +3710,19 @@ export class CypherParser extends antlr.Parser {
     }
     public sortItem(): SortItemContext {
         let localContext = new SortItemContext(this.context, this.state);
-        this.enterRule(localContext, 108, CypherParser.RULE_sortItem);
+        this.enterRule(localContext, 110, CypherParser.RULE_sortItem);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 887;
+            this.state = 894;
             this.expression();
-            this.state = 889;
+            this.state = 896;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 888;
+                this.state = 895;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -3619,13 +3751,13 @@ export class CypherParser extends antlr.Parser {
     }
     public where(): WhereContext {
         let localContext = new WhereContext(this.context, this.state);
-        this.enterRule(localContext, 110, CypherParser.RULE_where);
+        this.enterRule(localContext, 112, CypherParser.RULE_where);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 891;
+            this.state = 898;
             this.match(CypherParser.WHERE);
-            this.state = 892;
+            this.state = 899;
             this.expression();
             }
         }
@@ -3644,26 +3776,26 @@ export class CypherParser extends antlr.Parser {
     }
     public pattern(): PatternContext {
         let localContext = new PatternContext(this.context, this.state);
-        this.enterRule(localContext, 112, CypherParser.RULE_pattern);
+        this.enterRule(localContext, 114, CypherParser.RULE_pattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 894;
+            this.state = 901;
             this.patternPart();
-            this.state = 899;
+            this.state = 906;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 103) {
                 {
                 {
-                this.state = 895;
+                this.state = 902;
                 this.match(CypherParser.COMMA);
-                this.state = 896;
+                this.state = 903;
                 this.patternPart();
                 }
                 }
-                this.state = 901;
+                this.state = 908;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3684,32 +3816,32 @@ export class CypherParser extends antlr.Parser {
     }
     public patternPart(): PatternPartContext {
         let localContext = new PatternPartContext(this.context, this.state);
-        this.enterRule(localContext, 114, CypherParser.RULE_patternPart);
+        this.enterRule(localContext, 116, CypherParser.RULE_patternPart);
         try {
-            this.state = 919;
+            this.state = 926;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 96, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 97, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 905;
+                this.state = 912;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 93, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 94, this.context) ) {
                 case 1:
                     {
-                    this.state = 902;
+                    this.state = 909;
                     this.variable();
-                    this.state = 903;
+                    this.state = 910;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 909;
+                this.state = 916;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LPAREN:
                     {
-                    this.state = 907;
+                    this.state = 914;
                     this.patternElement();
                     }
                     break;
@@ -3757,7 +3889,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 908;
+                    this.state = 915;
                     this.shortestPathPattern();
                     }
                     break;
@@ -3769,21 +3901,21 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 914;
+                this.state = 921;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 95, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 96, this.context) ) {
                 case 1:
                     {
-                    this.state = 911;
+                    this.state = 918;
                     this.variable();
-                    this.state = 912;
+                    this.state = 919;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 916;
+                this.state = 923;
                 this.pathSelector();
-                this.state = 917;
+                this.state = 924;
                 this.patternElement();
                 }
                 break;
@@ -3804,29 +3936,29 @@ export class CypherParser extends antlr.Parser {
     }
     public pathSelector(): PathSelectorContext {
         let localContext = new PathSelectorContext(this.context, this.state);
-        this.enterRule(localContext, 116, CypherParser.RULE_pathSelector);
+        this.enterRule(localContext, 118, CypherParser.RULE_pathSelector);
         let _la: number;
         try {
-            this.state = 964;
+            this.state = 971;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 104, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 105, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 921;
+                this.state = 928;
                 this.match(CypherParser.ALL);
-                this.state = 925;
+                this.state = 932;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121) {
                     {
                     {
-                    this.state = 922;
+                    this.state = 929;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 927;
+                    this.state = 934;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3835,30 +3967,30 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 928;
+                this.state = 935;
                 this.match(CypherParser.ANY);
-                this.state = 930;
+                this.state = 937;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 115)) & ~0x1F) === 0 && ((1 << (_la - 115)) & 7) !== 0)) {
                     {
-                    this.state = 929;
+                    this.state = 936;
                     localContext._count = this.integerLiteral();
                     }
                 }
 
-                this.state = 935;
+                this.state = 942;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121) {
                     {
                     {
-                    this.state = 932;
+                    this.state = 939;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 937;
+                    this.state = 944;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3867,31 +3999,31 @@ export class CypherParser extends antlr.Parser {
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 938;
+                this.state = 945;
                 localContext._symbolicName = this.symbolicName();
                 localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 940;
+                this.state = 947;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 115)) & ~0x1F) === 0 && ((1 << (_la - 115)) & 7) !== 0)) {
                     {
-                    this.state = 939;
+                    this.state = 946;
                     localContext._count = this.integerLiteral();
                     }
                 }
 
-                this.state = 945;
+                this.state = 952;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121) {
                     {
                     {
-                    this.state = 942;
+                    this.state = 949;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 947;
+                    this.state = 954;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3900,22 +4032,22 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 948;
+                this.state = 955;
                 this.match(CypherParser.ANY);
-                this.state = 949;
+                this.state = 956;
                 localContext._countParameter = this.parameter();
-                this.state = 953;
+                this.state = 960;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121) {
                     {
                     {
-                    this.state = 950;
+                    this.state = 957;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 955;
+                    this.state = 962;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3924,23 +4056,23 @@ export class CypherParser extends antlr.Parser {
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 956;
+                this.state = 963;
                 localContext._symbolicName = this.symbolicName();
                 localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 957;
+                this.state = 964;
                 localContext._countParameter = this.parameter();
-                this.state = 961;
+                this.state = 968;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121) {
                     {
                     {
-                    this.state = 958;
+                    this.state = 965;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 963;
+                    this.state = 970;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3963,17 +4095,17 @@ export class CypherParser extends antlr.Parser {
     }
     public shortestPathPattern(): ShortestPathPatternContext {
         let localContext = new ShortestPathPatternContext(this.context, this.state);
-        this.enterRule(localContext, 118, CypherParser.RULE_shortestPathPattern);
+        this.enterRule(localContext, 120, CypherParser.RULE_shortestPathPattern);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 966;
+            this.state = 973;
             this.symbolicName();
-            this.state = 967;
+            this.state = 974;
             this.match(CypherParser.LPAREN);
-            this.state = 968;
+            this.state = 975;
             this.patternElement();
-            this.state = 969;
+            this.state = 976;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3992,28 +4124,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElement(): PatternElementContext {
         let localContext = new PatternElementContext(this.context, this.state);
-        this.enterRule(localContext, 120, CypherParser.RULE_patternElement);
+        this.enterRule(localContext, 122, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 1005;
+            this.state = 1012;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 110, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 111, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 971;
+                this.state = 978;
                 this.nodePattern();
-                this.state = 975;
+                this.state = 982;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 92)) & ~0x1F) === 0 && ((1 << (_la - 92)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 972;
+                    this.state = 979;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 977;
+                    this.state = 984;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -4022,40 +4154,40 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 978;
+                this.state = 985;
                 this.match(CypherParser.LPAREN);
-                this.state = 979;
+                this.state = 986;
                 this.patternElement();
-                this.state = 980;
+                this.state = 987;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 982;
+                this.state = 989;
                 this.quantifiedPath();
-                this.state = 984;
+                this.state = 991;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 106, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 107, this.context) ) {
                 case 1:
                     {
-                    this.state = 983;
+                    this.state = 990;
                     this.nodePattern();
                     }
                     break;
                 }
-                this.state = 989;
+                this.state = 996;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 92)) & ~0x1F) === 0 && ((1 << (_la - 92)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 986;
+                    this.state = 993;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 991;
+                    this.state = 998;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -4064,35 +4196,35 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 992;
+                this.state = 999;
                 this.match(CypherParser.LPAREN);
-                this.state = 996;
+                this.state = 1003;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2147475455) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1048575) !== 0) || _la === 120 || _la === 121) {
                     {
-                    this.state = 993;
+                    this.state = 1000;
                     localContext._subpath = this.variable();
-                    this.state = 994;
+                    this.state = 1001;
                     this.match(CypherParser.EQ);
                     }
                 }
 
-                this.state = 998;
+                this.state = 1005;
                 this.patternElement();
-                this.state = 1001;
+                this.state = 1008;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 80) {
                     {
-                    this.state = 999;
+                    this.state = 1006;
                     this.match(CypherParser.WHERE);
-                    this.state = 1000;
+                    this.state = 1007;
                     this.expression();
                     }
                 }
 
-                this.state = 1003;
+                this.state = 1010;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -4113,14 +4245,14 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipsPattern(): RelationshipsPatternContext {
         let localContext = new RelationshipsPatternContext(this.context, this.state);
-        this.enterRule(localContext, 122, CypherParser.RULE_relationshipsPattern);
+        this.enterRule(localContext, 124, CypherParser.RULE_relationshipsPattern);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1007;
+            this.state = 1014;
             this.nodePattern();
-            this.state = 1009;
+            this.state = 1016;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -4128,7 +4260,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1008;
+                    this.state = 1015;
                     this.patternElementChain();
                     }
                     }
@@ -4136,9 +4268,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1011;
+                this.state = 1018;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 111, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 112, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -4157,109 +4289,109 @@ export class CypherParser extends antlr.Parser {
     }
     public nodePattern(): NodePatternContext {
         let localContext = new NodePatternContext(this.context, this.state);
-        this.enterRule(localContext, 124, CypherParser.RULE_nodePattern);
+        this.enterRule(localContext, 126, CypherParser.RULE_nodePattern);
         let _la: number;
         try {
-            this.state = 1043;
+            this.state = 1050;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 119, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 120, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1013;
+                this.state = 1020;
                 this.match(CypherParser.LPAREN);
-                this.state = 1015;
-                this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 112, this.context) ) {
-                case 1:
-                    {
-                    this.state = 1014;
-                    this.variable();
-                    }
-                    break;
-                }
-                this.state = 1019;
+                this.state = 1022;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 113, this.context) ) {
                 case 1:
                     {
-                    this.state = 1017;
+                    this.state = 1021;
+                    this.variable();
+                    }
+                    break;
+                }
+                this.state = 1026;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 114, this.context) ) {
+                case 1:
+                    {
+                    this.state = 1024;
                     this.nodeLabels();
                     }
                     break;
                 case 2:
                     {
-                    this.state = 1018;
+                    this.state = 1025;
                     this.labelExpression();
                     }
                     break;
                 }
-                this.state = 1022;
+                this.state = 1029;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 108 || _la === 113) {
                     {
-                    this.state = 1021;
+                    this.state = 1028;
                     this.properties();
                     }
                 }
 
-                this.state = 1026;
+                this.state = 1033;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 80) {
                     {
-                    this.state = 1024;
+                    this.state = 1031;
                     this.match(CypherParser.WHERE);
-                    this.state = 1025;
+                    this.state = 1032;
                     localContext._nodeWhere = this.expression();
                     }
                 }
 
-                this.state = 1028;
+                this.state = 1035;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1029;
+                this.state = 1036;
                 this.match(CypherParser.LPAREN);
-                this.state = 1031;
+                this.state = 1038;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 117, this.context) ) {
                 case 1:
                     {
-                    this.state = 1030;
+                    this.state = 1037;
                     this.variable();
                     }
                     break;
                 }
-                this.state = 1033;
+                this.state = 1040;
                 this.isLabelExpression();
-                this.state = 1035;
+                this.state = 1042;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 108 || _la === 113) {
                     {
-                    this.state = 1034;
+                    this.state = 1041;
                     this.properties();
                     }
                 }
 
-                this.state = 1039;
+                this.state = 1046;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 80) {
                     {
-                    this.state = 1037;
+                    this.state = 1044;
                     this.match(CypherParser.WHERE);
-                    this.state = 1038;
+                    this.state = 1045;
                     localContext._nodeWhere = this.expression();
                     }
                 }
 
-                this.state = 1041;
+                this.state = 1048;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -4280,13 +4412,13 @@ export class CypherParser extends antlr.Parser {
     }
     public isLabelExpression(): IsLabelExpressionContext {
         let localContext = new IsLabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 126, CypherParser.RULE_isLabelExpression);
+        this.enterRule(localContext, 128, CypherParser.RULE_isLabelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1045;
+            this.state = 1052;
             this.match(CypherParser.IS);
-            this.state = 1046;
+            this.state = 1053;
             this.labelDisjunction();
             }
         }
@@ -4305,13 +4437,13 @@ export class CypherParser extends antlr.Parser {
     }
     public labelExpression(): LabelExpressionContext {
         let localContext = new LabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 128, CypherParser.RULE_labelExpression);
+        this.enterRule(localContext, 130, CypherParser.RULE_labelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1048;
+            this.state = 1055;
             this.match(CypherParser.COLON);
-            this.state = 1049;
+            this.state = 1056;
             this.labelDisjunction();
             }
         }
@@ -4330,41 +4462,41 @@ export class CypherParser extends antlr.Parser {
     }
     public labelDisjunction(): LabelDisjunctionContext {
         let localContext = new LabelDisjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 130, CypherParser.RULE_labelDisjunction);
+        this.enterRule(localContext, 132, CypherParser.RULE_labelDisjunction);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1051;
+            this.state = 1058;
             this.labelConjunction();
-            this.state = 1059;
+            this.state = 1066;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 121, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 122, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1052;
+                    this.state = 1059;
                     this.match(CypherParser.PIPE);
-                    this.state = 1054;
+                    this.state = 1061;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 104) {
                         {
-                        this.state = 1053;
+                        this.state = 1060;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 1056;
+                    this.state = 1063;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 1061;
+                this.state = 1068;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 121, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 122, this.context);
             }
             }
         }
@@ -4383,26 +4515,26 @@ export class CypherParser extends antlr.Parser {
     }
     public labelConjunction(): LabelConjunctionContext {
         let localContext = new LabelConjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 132, CypherParser.RULE_labelConjunction);
+        this.enterRule(localContext, 134, CypherParser.RULE_labelConjunction);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1062;
+            this.state = 1069;
             this.labelNegation();
-            this.state = 1067;
+            this.state = 1074;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 99) {
                 {
                 {
-                this.state = 1063;
+                this.state = 1070;
                 this.match(CypherParser.AMP);
-                this.state = 1064;
+                this.state = 1071;
                 this.labelNegation();
                 }
                 }
-                this.state = 1069;
+                this.state = 1076;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4423,17 +4555,17 @@ export class CypherParser extends antlr.Parser {
     }
     public labelNegation(): LabelNegationContext {
         let localContext = new LabelNegationContext(this.context, this.state);
-        this.enterRule(localContext, 134, CypherParser.RULE_labelNegation);
+        this.enterRule(localContext, 136, CypherParser.RULE_labelNegation);
         try {
-            this.state = 1073;
+            this.state = 1080;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1070;
+                this.state = 1077;
                 this.match(CypherParser.BANG);
-                this.state = 1071;
+                this.state = 1078;
                 this.labelNegation();
                 }
                 break;
@@ -4526,7 +4658,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1072;
+                this.state = 1079;
                 this.labelAtom();
                 }
                 break;
@@ -4549,9 +4681,9 @@ export class CypherParser extends antlr.Parser {
     }
     public labelAtom(): LabelAtomContext {
         let localContext = new LabelAtomContext(this.context, this.state);
-        this.enterRule(localContext, 136, CypherParser.RULE_labelAtom);
+        this.enterRule(localContext, 138, CypherParser.RULE_labelAtom);
         try {
-            this.state = 1081;
+            this.state = 1088;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -4641,25 +4773,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1075;
+                this.state = 1082;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1076;
+                this.state = 1083;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1077;
+                this.state = 1084;
                 this.match(CypherParser.LPAREN);
-                this.state = 1078;
+                this.state = 1085;
                 this.labelDisjunction();
-                this.state = 1079;
+                this.state = 1086;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -4682,44 +4814,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElementChain(): PatternElementChainContext {
         let localContext = new PatternElementChainContext(this.context, this.state);
-        this.enterRule(localContext, 138, CypherParser.RULE_patternElementChain);
+        this.enterRule(localContext, 140, CypherParser.RULE_patternElementChain);
         let _la: number;
         try {
-            this.state = 1093;
+            this.state = 1100;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 126, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 127, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1083;
+                this.state = 1090;
                 this.relationshipPattern();
-                this.state = 1085;
+                this.state = 1092;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 94)) & ~0x1F) === 0 && ((1 << (_la - 94)) & 524293) !== 0)) {
                     {
-                    this.state = 1084;
+                    this.state = 1091;
                     this.pathQuantifier();
                     }
                 }
 
-                this.state = 1087;
+                this.state = 1094;
                 this.nodePattern();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1089;
+                this.state = 1096;
                 this.quantifiedPath();
-                this.state = 1090;
+                this.state = 1097;
                 this.nodePattern();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1092;
+                this.state = 1099;
                 this.quantifiedPath();
                 }
                 break;
@@ -4740,102 +4872,102 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifiedPath(): QuantifiedPathContext {
         let localContext = new QuantifiedPathContext(this.context, this.state);
-        this.enterRule(localContext, 140, CypherParser.RULE_quantifiedPath);
+        this.enterRule(localContext, 142, CypherParser.RULE_quantifiedPath);
         let _la: number;
         try {
-            this.state = 1129;
+            this.state = 1136;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 131, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1095;
+                this.state = 1102;
                 this.match(CypherParser.LPAREN);
-                this.state = 1096;
+                this.state = 1103;
                 this.nodePattern();
-                this.state = 1097;
+                this.state = 1104;
                 this.relationshipPattern();
-                this.state = 1098;
+                this.state = 1105;
                 this.nodePattern();
-                this.state = 1101;
+                this.state = 1108;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 80) {
                     {
-                    this.state = 1099;
+                    this.state = 1106;
                     this.match(CypherParser.WHERE);
-                    this.state = 1100;
+                    this.state = 1107;
                     this.expression();
                     }
                 }
 
-                this.state = 1103;
+                this.state = 1110;
                 this.match(CypherParser.RPAREN);
-                this.state = 1104;
+                this.state = 1111;
                 this.pathQuantifier();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1106;
+                this.state = 1113;
                 this.match(CypherParser.LPAREN);
-                this.state = 1107;
+                this.state = 1114;
                 this.nodePattern();
-                this.state = 1109;
+                this.state = 1116;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 do {
                     {
                     {
-                    this.state = 1108;
+                    this.state = 1115;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 1111;
+                    this.state = 1118;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 } while (((((_la - 92)) & ~0x1F) === 0 && ((1 << (_la - 92)) & 131081) !== 0));
-                this.state = 1115;
+                this.state = 1122;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 80) {
                     {
-                    this.state = 1113;
+                    this.state = 1120;
                     this.match(CypherParser.WHERE);
-                    this.state = 1114;
+                    this.state = 1121;
                     this.expression();
                     }
                 }
 
-                this.state = 1117;
+                this.state = 1124;
                 this.match(CypherParser.RPAREN);
-                this.state = 1118;
+                this.state = 1125;
                 this.pathQuantifier();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1120;
+                this.state = 1127;
                 this.match(CypherParser.LPAREN);
-                this.state = 1121;
+                this.state = 1128;
                 this.nodePattern();
-                this.state = 1124;
+                this.state = 1131;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 80) {
                     {
-                    this.state = 1122;
+                    this.state = 1129;
                     this.match(CypherParser.WHERE);
-                    this.state = 1123;
+                    this.state = 1130;
                     this.expression();
                     }
                 }
 
-                this.state = 1126;
+                this.state = 1133;
                 this.match(CypherParser.RPAREN);
-                this.state = 1127;
+                this.state = 1134;
                 this.pathQuantifier();
                 }
                 break;
@@ -4856,40 +4988,40 @@ export class CypherParser extends antlr.Parser {
     }
     public pathQuantifier(): PathQuantifierContext {
         let localContext = new PathQuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 142, CypherParser.RULE_pathQuantifier);
+        this.enterRule(localContext, 144, CypherParser.RULE_pathQuantifier);
         let _la: number;
         try {
-            this.state = 1144;
+            this.state = 1151;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1131;
+                this.state = 1138;
                 this.match(CypherParser.LBRACE);
-                this.state = 1133;
+                this.state = 1140;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 115)) & ~0x1F) === 0 && ((1 << (_la - 115)) & 7) !== 0)) {
                     {
-                    this.state = 1132;
+                    this.state = 1139;
                     localContext._lo = this.integerLiteral();
                     }
                 }
 
-                this.state = 1139;
+                this.state = 1146;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 103) {
                     {
-                    this.state = 1135;
+                    this.state = 1142;
                     this.match(CypherParser.COMMA);
-                    this.state = 1137;
+                    this.state = 1144;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 115)) & ~0x1F) === 0 && ((1 << (_la - 115)) & 7) !== 0)) {
                         {
-                        this.state = 1136;
+                        this.state = 1143;
                         localContext._hi = this.integerLiteral();
                         }
                     }
@@ -4897,21 +5029,21 @@ export class CypherParser extends antlr.Parser {
                     }
                 }
 
-                this.state = 1141;
+                this.state = 1148;
                 this.match(CypherParser.RBRACE);
                 }
                 break;
             case CypherParser.PLUS:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1142;
+                this.state = 1149;
                 this.match(CypherParser.PLUS);
                 }
                 break;
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1143;
+                this.state = 1150;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -4934,37 +5066,14 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipPattern(): RelationshipPatternContext {
         let localContext = new RelationshipPatternContext(this.context, this.state);
-        this.enterRule(localContext, 144, CypherParser.RULE_relationshipPattern);
+        this.enterRule(localContext, 146, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 1170;
+            this.state = 1177;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 140, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 141, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
-                {
-                this.state = 1146;
-                this.match(CypherParser.LT);
-                this.state = 1147;
-                this.match(CypherParser.MINUS);
-                this.state = 1149;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 111) {
-                    {
-                    this.state = 1148;
-                    this.relationshipDetail();
-                    }
-                }
-
-                this.state = 1151;
-                this.match(CypherParser.MINUS);
-                this.state = 1152;
-                this.match(CypherParser.GT);
-                }
-                break;
-            case 2:
-                this.enterOuterAlt(localContext, 2);
                 {
                 this.state = 1153;
                 this.match(CypherParser.LT);
@@ -4982,45 +5091,68 @@ export class CypherParser extends antlr.Parser {
 
                 this.state = 1158;
                 this.match(CypherParser.MINUS);
+                this.state = 1159;
+                this.match(CypherParser.GT);
+                }
+                break;
+            case 2:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 1160;
+                this.match(CypherParser.LT);
+                this.state = 1161;
+                this.match(CypherParser.MINUS);
+                this.state = 1163;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 111) {
+                    {
+                    this.state = 1162;
+                    this.relationshipDetail();
+                    }
+                }
+
+                this.state = 1165;
+                this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1159;
+                this.state = 1166;
                 this.match(CypherParser.MINUS);
-                this.state = 1161;
+                this.state = 1168;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 111) {
                     {
-                    this.state = 1160;
+                    this.state = 1167;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1163;
+                this.state = 1170;
                 this.match(CypherParser.MINUS);
-                this.state = 1164;
+                this.state = 1171;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1165;
+                this.state = 1172;
                 this.match(CypherParser.MINUS);
-                this.state = 1167;
+                this.state = 1174;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 111) {
                     {
-                    this.state = 1166;
+                    this.state = 1173;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 1169;
+                this.state = 1176;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -5041,72 +5173,72 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipDetail(): RelationshipDetailContext {
         let localContext = new RelationshipDetailContext(this.context, this.state);
-        this.enterRule(localContext, 146, CypherParser.RULE_relationshipDetail);
+        this.enterRule(localContext, 148, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1172;
+            this.state = 1179;
             this.match(CypherParser.LBRACK);
-            this.state = 1174;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 141, this.context) ) {
-            case 1:
-                {
-                this.state = 1173;
-                this.variable();
-                }
-                break;
-            }
-            this.state = 1178;
+            this.state = 1181;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 142, this.context) ) {
             case 1:
                 {
-                this.state = 1176;
+                this.state = 1180;
+                this.variable();
+                }
+                break;
+            }
+            this.state = 1185;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 143, this.context) ) {
+            case 1:
+                {
+                this.state = 1183;
                 this.relationshipTypes();
                 }
                 break;
             case 2:
                 {
-                this.state = 1177;
+                this.state = 1184;
                 this.labelExpression();
                 }
                 break;
             }
-            this.state = 1181;
+            this.state = 1188;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 85 || _la === 96) {
                 {
-                this.state = 1180;
+                this.state = 1187;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 1184;
+            this.state = 1191;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 108 || _la === 113) {
                 {
-                this.state = 1183;
+                this.state = 1190;
                 this.properties();
                 }
             }
 
-            this.state = 1188;
+            this.state = 1195;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 80) {
                 {
-                this.state = 1186;
+                this.state = 1193;
                 this.match(CypherParser.WHERE);
-                this.state = 1187;
+                this.state = 1194;
                 localContext._relWhere = this.expression();
                 }
             }
 
-            this.state = 1190;
+            this.state = 1197;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5125,22 +5257,22 @@ export class CypherParser extends antlr.Parser {
     }
     public properties(): PropertiesContext {
         let localContext = new PropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 148, CypherParser.RULE_properties);
+        this.enterRule(localContext, 150, CypherParser.RULE_properties);
         try {
-            this.state = 1194;
+            this.state = 1201;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1192;
+                this.state = 1199;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1193;
+                this.state = 1200;
                 this.parameter();
                 }
                 break;
@@ -5163,42 +5295,42 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipTypes(): RelationshipTypesContext {
         let localContext = new RelationshipTypesContext(this.context, this.state);
-        this.enterRule(localContext, 150, CypherParser.RULE_relationshipTypes);
+        this.enterRule(localContext, 152, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 1219;
+            this.state = 1226;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 150, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 151, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1196;
+                this.state = 1203;
                 this.match(CypherParser.COLON);
-                this.state = 1197;
+                this.state = 1204;
                 this.relTypeName();
-                this.state = 1205;
+                this.state = 1212;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 107) {
                     {
                     {
-                    this.state = 1198;
+                    this.state = 1205;
                     this.match(CypherParser.PIPE);
-                    this.state = 1200;
+                    this.state = 1207;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 104) {
                         {
-                        this.state = 1199;
+                        this.state = 1206;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 1202;
+                    this.state = 1209;
                     this.relTypeName();
                     }
                     }
-                    this.state = 1207;
+                    this.state = 1214;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -5207,32 +5339,32 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1208;
+                this.state = 1215;
                 this.match(CypherParser.COLON);
-                this.state = 1209;
+                this.state = 1216;
                 this.dynamicName();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1210;
+                this.state = 1217;
                 this.match(CypherParser.IS);
-                this.state = 1211;
+                this.state = 1218;
                 this.relTypeName();
-                this.state = 1216;
+                this.state = 1223;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 107) {
                     {
                     {
-                    this.state = 1212;
+                    this.state = 1219;
                     this.match(CypherParser.PIPE);
-                    this.state = 1213;
+                    this.state = 1220;
                     this.relTypeName();
                     }
                     }
-                    this.state = 1218;
+                    this.state = 1225;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -5255,22 +5387,22 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabels(): NodeLabelsContext {
         let localContext = new NodeLabelsContext(this.context, this.state);
-        this.enterRule(localContext, 152, CypherParser.RULE_nodeLabels);
+        this.enterRule(localContext, 154, CypherParser.RULE_nodeLabels);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1222;
+            this.state = 1229;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1221;
+                this.state = 1228;
                 this.nodeLabel();
                 }
                 }
-                this.state = 1224;
+                this.state = 1231;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 104);
@@ -5291,26 +5423,26 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabel(): NodeLabelContext {
         let localContext = new NodeLabelContext(this.context, this.state);
-        this.enterRule(localContext, 154, CypherParser.RULE_nodeLabel);
+        this.enterRule(localContext, 156, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 1230;
+            this.state = 1237;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 152, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 153, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1226;
+                this.state = 1233;
                 this.match(CypherParser.COLON);
-                this.state = 1227;
+                this.state = 1234;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1228;
+                this.state = 1235;
                 this.match(CypherParser.COLON);
-                this.state = 1229;
+                this.state = 1236;
                 this.dynamicName();
                 }
                 break;
@@ -5331,19 +5463,19 @@ export class CypherParser extends antlr.Parser {
     }
     public dynamicName(): DynamicNameContext {
         let localContext = new DynamicNameContext(this.context, this.state);
-        this.enterRule(localContext, 156, CypherParser.RULE_dynamicName);
+        this.enterRule(localContext, 158, CypherParser.RULE_dynamicName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1232;
+            this.state = 1239;
             this.match(CypherParser.DOLLAR);
-            this.state = 1234;
+            this.state = 1241;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 1233;
+                this.state = 1240;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -5355,11 +5487,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 1236;
+            this.state = 1243;
             this.match(CypherParser.LPAREN);
-            this.state = 1237;
+            this.state = 1244;
             this.expression();
-            this.state = 1238;
+            this.state = 1245;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5378,40 +5510,40 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeLiteral(): RangeLiteralContext {
         let localContext = new RangeLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 158, CypherParser.RULE_rangeLiteral);
+        this.enterRule(localContext, 160, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 1254;
+            this.state = 1261;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1240;
+                this.state = 1247;
                 this.match(CypherParser.STAR);
-                this.state = 1242;
+                this.state = 1249;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 95)) & ~0x1F) === 0 && ((1 << (_la - 95)) & 7340033) !== 0)) {
                     {
-                    this.state = 1241;
+                    this.state = 1248;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 1248;
+                this.state = 1255;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 85) {
                     {
-                    this.state = 1244;
+                    this.state = 1251;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 1246;
+                    this.state = 1253;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 95)) & ~0x1F) === 0 && ((1 << (_la - 95)) & 7340033) !== 0)) {
                         {
-                        this.state = 1245;
+                        this.state = 1252;
                         this.rangeBound();
                         }
                     }
@@ -5424,14 +5556,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1250;
+                this.state = 1257;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1252;
+                this.state = 1259;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 95)) & ~0x1F) === 0 && ((1 << (_la - 95)) & 7340033) !== 0)) {
                     {
-                    this.state = 1251;
+                    this.state = 1258;
                     this.rangeBound();
                     }
                 }
@@ -5457,22 +5589,22 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeBound(): RangeBoundContext {
         let localContext = new RangeBoundContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_rangeBound);
+        this.enterRule(localContext, 162, CypherParser.RULE_rangeBound);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1257;
+            this.state = 1264;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 95) {
                 {
-                this.state = 1256;
+                this.state = 1263;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 1259;
+            this.state = 1266;
             this.integerLiteral();
             }
         }
@@ -5491,11 +5623,11 @@ export class CypherParser extends antlr.Parser {
     }
     public labelName(): LabelNameContext {
         let localContext = new LabelNameContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_labelName);
+        this.enterRule(localContext, 164, CypherParser.RULE_labelName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1261;
+            this.state = 1268;
             this.schemaName();
             }
         }
@@ -5514,11 +5646,11 @@ export class CypherParser extends antlr.Parser {
     }
     public relTypeName(): RelTypeNameContext {
         let localContext = new RelTypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_relTypeName);
+        this.enterRule(localContext, 166, CypherParser.RULE_relTypeName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1263;
+            this.state = 1270;
             this.schemaName();
             }
         }
@@ -5537,24 +5669,24 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyExpression(): PropertyExpressionContext {
         let localContext = new PropertyExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_propertyExpression);
+        this.enterRule(localContext, 168, CypherParser.RULE_propertyExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1265;
+            this.state = 1272;
             this.atom();
-            this.state = 1267;
+            this.state = 1274;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1266;
+                this.state = 1273;
                 this.propertyLookup();
                 }
                 }
-                this.state = 1269;
+                this.state = 1276;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 102);
@@ -5575,11 +5707,11 @@ export class CypherParser extends antlr.Parser {
     }
     public expression(): ExpressionContext {
         let localContext = new ExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_expression);
+        this.enterRule(localContext, 170, CypherParser.RULE_expression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1271;
+            this.state = 1278;
             this.orExpression();
             }
         }
@@ -5598,26 +5730,26 @@ export class CypherParser extends antlr.Parser {
     }
     public orExpression(): OrExpressionContext {
         let localContext = new OrExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_orExpression);
+        this.enterRule(localContext, 172, CypherParser.RULE_orExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1273;
+            this.state = 1280;
             this.xorExpression();
-            this.state = 1278;
+            this.state = 1285;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 49) {
                 {
                 {
-                this.state = 1274;
+                this.state = 1281;
                 this.match(CypherParser.OR);
-                this.state = 1275;
+                this.state = 1282;
                 this.xorExpression();
                 }
                 }
-                this.state = 1280;
+                this.state = 1287;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5638,26 +5770,26 @@ export class CypherParser extends antlr.Parser {
     }
     public xorExpression(): XorExpressionContext {
         let localContext = new XorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_xorExpression);
+        this.enterRule(localContext, 174, CypherParser.RULE_xorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1281;
+            this.state = 1288;
             this.andExpression();
-            this.state = 1286;
+            this.state = 1293;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 1282;
+                this.state = 1289;
                 this.match(CypherParser.XOR);
-                this.state = 1283;
+                this.state = 1290;
                 this.andExpression();
                 }
                 }
-                this.state = 1288;
+                this.state = 1295;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5678,26 +5810,26 @@ export class CypherParser extends antlr.Parser {
     }
     public andExpression(): AndExpressionContext {
         let localContext = new AndExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_andExpression);
+        this.enterRule(localContext, 176, CypherParser.RULE_andExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1289;
+            this.state = 1296;
             this.notExpression();
-            this.state = 1294;
+            this.state = 1301;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 1290;
+                this.state = 1297;
                 this.match(CypherParser.AND);
-                this.state = 1291;
+                this.state = 1298;
                 this.notExpression();
                 }
                 }
-                this.state = 1296;
+                this.state = 1303;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5718,28 +5850,28 @@ export class CypherParser extends antlr.Parser {
     }
     public notExpression(): NotExpressionContext {
         let localContext = new NotExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_notExpression);
+        this.enterRule(localContext, 178, CypherParser.RULE_notExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1300;
+            this.state = 1307;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 164, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 165, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1297;
+                    this.state = 1304;
                     this.match(CypherParser.NOT);
                     }
                     }
                 }
-                this.state = 1302;
+                this.state = 1309;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 164, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 165, this.context);
             }
-            this.state = 1303;
+            this.state = 1310;
             this.comparisonExpression();
             }
         }
@@ -5758,26 +5890,26 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonExpression(): ComparisonExpressionContext {
         let localContext = new ComparisonExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_comparisonExpression);
+        this.enterRule(localContext, 180, CypherParser.RULE_comparisonExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1305;
+            this.state = 1312;
             this.predicateExpression();
-            this.state = 1311;
+            this.state = 1318;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 63) !== 0)) {
                 {
                 {
-                this.state = 1306;
+                this.state = 1313;
                 this.comparisonOperator();
-                this.state = 1307;
+                this.state = 1314;
                 this.predicateExpression();
                 }
                 }
-                this.state = 1313;
+                this.state = 1320;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5798,12 +5930,12 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonOperator(): ComparisonOperatorContext {
         let localContext = new ComparisonOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_comparisonOperator);
+        this.enterRule(localContext, 182, CypherParser.RULE_comparisonOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1314;
+            this.state = 1321;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5829,24 +5961,24 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateExpression(): PredicateExpressionContext {
         let localContext = new PredicateExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_predicateExpression);
+        this.enterRule(localContext, 184, CypherParser.RULE_predicateExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1316;
+            this.state = 1323;
             this.addOrSubtractExpression();
-            this.state = 1320;
+            this.state = 1327;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 41947137) !== 0) || ((((_la - 60)) & ~0x1F) === 0 && ((1 << (_la - 60)) & 150994945) !== 0)) {
                 {
                 {
-                this.state = 1317;
+                this.state = 1324;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 1322;
+                this.state = 1329;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5867,21 +5999,21 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateSuffix(): PredicateSuffixContext {
         let localContext = new PredicateSuffixContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_predicateSuffix);
+        this.enterRule(localContext, 186, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1357;
+            this.state = 1364;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 171, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 172, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1323;
+                this.state = 1330;
                 this.match(CypherParser.STARTS);
-                this.state = 1324;
+                this.state = 1331;
                 this.match(CypherParser.WITH);
-                this.state = 1325;
+                this.state = 1332;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5889,11 +6021,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1326;
+                this.state = 1333;
                 this.match(CypherParser.ENDS);
-                this.state = 1327;
+                this.state = 1334;
                 this.match(CypherParser.WITH);
-                this.state = 1328;
+                this.state = 1335;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5901,9 +6033,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1329;
+                this.state = 1336;
                 this.match(CypherParser.CONTAINS);
-                this.state = 1330;
+                this.state = 1337;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5911,9 +6043,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1331;
+                this.state = 1338;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 1332;
+                this.state = 1339;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5921,9 +6053,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1333;
+                this.state = 1340;
                 this.match(CypherParser.IN);
-                this.state = 1334;
+                this.state = 1341;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -5931,9 +6063,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1335;
+                this.state = 1342;
                 this.match(CypherParser.IS);
-                this.state = 1336;
+                this.state = 1343;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5941,11 +6073,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1337;
+                this.state = 1344;
                 this.match(CypherParser.IS);
-                this.state = 1338;
+                this.state = 1345;
                 this.match(CypherParser.NOT);
-                this.state = 1339;
+                this.state = 1346;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5953,24 +6085,24 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1346;
+                this.state = 1353;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 1340;
+                    this.state = 1347;
                     this.match(CypherParser.IS);
-                    this.state = 1342;
+                    this.state = 1349;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 44) {
                         {
-                        this.state = 1341;
+                        this.state = 1348;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 1344;
+                    this.state = 1351;
                     _la = this.tokenStream.LA(1);
                     if(!(_la === 64 || _la === 84)) {
                     this.errorHandler.recoverInline(this);
@@ -5983,14 +6115,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 1345;
+                    this.state = 1352;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1348;
+                this.state = 1355;
                 this.valueTypeExpression();
                 }
                 break;
@@ -5998,29 +6130,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1349;
+                this.state = 1356;
                 this.match(CypherParser.IS);
-                this.state = 1351;
+                this.state = 1358;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 44) {
                     {
-                    this.state = 1350;
+                    this.state = 1357;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1354;
+                this.state = 1361;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 170, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 171, this.context) ) {
                 case 1:
                     {
-                    this.state = 1353;
+                    this.state = 1360;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1356;
+                this.state = 1363;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -6041,30 +6173,30 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeExpression(): ValueTypeExpressionContext {
         let localContext = new ValueTypeExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_valueTypeExpression);
+        this.enterRule(localContext, 188, CypherParser.RULE_valueTypeExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1359;
+            this.state = 1366;
             this.valueTypeAlternative();
-            this.state = 1364;
+            this.state = 1371;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 172, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 173, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1360;
+                    this.state = 1367;
                     this.match(CypherParser.PIPE);
-                    this.state = 1361;
+                    this.state = 1368;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1366;
+                this.state = 1373;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 172, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 173, this.context);
             }
             }
         }
@@ -6083,12 +6215,12 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeAlternative(): ValueTypeAlternativeContext {
         let localContext = new ValueTypeAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_valueTypeAlternative);
+        this.enterRule(localContext, 190, CypherParser.RULE_valueTypeAlternative);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1368;
+            this.state = 1375;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -6096,7 +6228,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1367;
+                    this.state = 1374;
                     this.valueTypeWord();
                     }
                     }
@@ -6104,52 +6236,60 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1370;
+                this.state = 1377;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 173, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 174, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1376;
+            this.state = 1384;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 174, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 176, this.context) ) {
             case 1:
                 {
-                this.state = 1372;
+                this.state = 1379;
                 this.match(CypherParser.WITH);
-                this.state = 1373;
+                this.state = 1380;
                 this.valueTypeWord();
-                this.state = 1374;
-                this.valueTypeWord();
+                this.state = 1382;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 175, this.context) ) {
+                case 1:
+                    {
+                    this.state = 1381;
+                    this.valueTypeWord();
+                    }
+                    break;
+                }
                 }
                 break;
             }
-            this.state = 1382;
+            this.state = 1390;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 175, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
             case 1:
                 {
-                this.state = 1378;
+                this.state = 1386;
                 this.match(CypherParser.LT);
-                this.state = 1379;
+                this.state = 1387;
                 this.valueTypeExpression();
-                this.state = 1380;
+                this.state = 1388;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1387;
+            this.state = 1395;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NOT:
                 {
-                this.state = 1384;
+                this.state = 1392;
                 this.match(CypherParser.NOT);
-                this.state = 1385;
+                this.state = 1393;
                 this.match(CypherParser.NULL);
                 }
                 break;
             case CypherParser.BANG:
                 {
-                this.state = 1386;
+                this.state = 1394;
                 this.match(CypherParser.BANG);
                 }
                 break;
@@ -6267,9 +6407,9 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeWord(): ValueTypeWordContext {
         let localContext = new ValueTypeWordContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_valueTypeWord);
+        this.enterRule(localContext, 192, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1391;
+            this.state = 1399;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6317,14 +6457,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1389;
+                this.state = 1397;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1390;
+                this.state = 1398;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6347,26 +6487,26 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractExpression(): AddOrSubtractExpressionContext {
         let localContext = new AddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_addOrSubtractExpression);
+        this.enterRule(localContext, 194, CypherParser.RULE_addOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1393;
+            this.state = 1401;
             this.multiplyDivideModuloExpression();
-            this.state = 1399;
+            this.state = 1407;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 94)) & ~0x1F) === 0 && ((1 << (_la - 94)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1394;
+                this.state = 1402;
                 this.addOrSubtractOperator();
-                this.state = 1395;
+                this.state = 1403;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1401;
+                this.state = 1409;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -6387,12 +6527,12 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractOperator(): AddOrSubtractOperatorContext {
         let localContext = new AddOrSubtractOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_addOrSubtractOperator);
+        this.enterRule(localContext, 196, CypherParser.RULE_addOrSubtractOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1402;
+            this.state = 1410;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 94)) & ~0x1F) === 0 && ((1 << (_la - 94)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6418,26 +6558,26 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloExpression(): MultiplyDivideModuloExpressionContext {
         let localContext = new MultiplyDivideModuloExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_multiplyDivideModuloExpression);
+        this.enterRule(localContext, 198, CypherParser.RULE_multiplyDivideModuloExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1404;
+            this.state = 1412;
             this.powerOfExpression();
-            this.state = 1410;
+            this.state = 1418;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 96)) & ~0x1F) === 0 && ((1 << (_la - 96)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1405;
+                this.state = 1413;
                 this.multiplyDivideModuloOperator();
-                this.state = 1406;
+                this.state = 1414;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1412;
+                this.state = 1420;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -6458,12 +6598,12 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloOperator(): MultiplyDivideModuloOperatorContext {
         let localContext = new MultiplyDivideModuloOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_multiplyDivideModuloOperator);
+        this.enterRule(localContext, 200, CypherParser.RULE_multiplyDivideModuloOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1413;
+            this.state = 1421;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 96)) & ~0x1F) === 0 && ((1 << (_la - 96)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6489,26 +6629,26 @@ export class CypherParser extends antlr.Parser {
     }
     public powerOfExpression(): PowerOfExpressionContext {
         let localContext = new PowerOfExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_powerOfExpression);
+        this.enterRule(localContext, 202, CypherParser.RULE_powerOfExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1415;
+            this.state = 1423;
             this.unaryAddOrSubtractExpression();
-            this.state = 1420;
+            this.state = 1428;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 101) {
                 {
                 {
-                this.state = 1416;
+                this.state = 1424;
                 this.match(CypherParser.CARET);
-                this.state = 1417;
+                this.state = 1425;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1422;
+                this.state = 1430;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -6529,18 +6669,18 @@ export class CypherParser extends antlr.Parser {
     }
     public unaryAddOrSubtractExpression(): UnaryAddOrSubtractExpressionContext {
         let localContext = new UnaryAddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_unaryAddOrSubtractExpression);
+        this.enterRule(localContext, 204, CypherParser.RULE_unaryAddOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1426;
+            this.state = 1434;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 94 || _la === 95) {
                 {
                 {
-                this.state = 1423;
+                this.state = 1431;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 94 || _la === 95)) {
                 this.errorHandler.recoverInline(this);
@@ -6551,11 +6691,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1428;
+                this.state = 1436;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1429;
+            this.state = 1437;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -6574,30 +6714,30 @@ export class CypherParser extends antlr.Parser {
     }
     public nonArithmeticOperatorExpression(): NonArithmeticOperatorExpressionContext {
         let localContext = new NonArithmeticOperatorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_nonArithmeticOperatorExpression);
+        this.enterRule(localContext, 206, CypherParser.RULE_nonArithmeticOperatorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1431;
+            this.state = 1439;
             this.atom();
-            this.state = 1436;
+            this.state = 1444;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 102 || _la === 111) {
                 {
-                this.state = 1434;
+                this.state = 1442;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1432;
+                    this.state = 1440;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1433;
+                    this.state = 1441;
                     this.propertyLookup();
                     }
                     break;
@@ -6605,22 +6745,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1438;
+                this.state = 1446;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1441;
+            this.state = 1449;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 184, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 186, this.context) ) {
             case 1:
                 {
-                this.state = 1439;
+                this.state = 1447;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1440;
+                this.state = 1448;
                 this.labelExpression();
                 }
                 break;
@@ -6642,21 +6782,21 @@ export class CypherParser extends antlr.Parser {
     }
     public listOperator(): ListOperatorContext {
         let localContext = new ListOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_listOperator);
+        this.enterRule(localContext, 208, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1456;
+            this.state = 1464;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 187, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 189, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1443;
+                this.state = 1451;
                 this.match(CypherParser.LBRACK);
-                this.state = 1444;
+                this.state = 1452;
                 this.expression();
-                this.state = 1445;
+                this.state = 1453;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -6664,31 +6804,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1447;
+                this.state = 1455;
                 this.match(CypherParser.LBRACK);
-                this.state = 1449;
+                this.state = 1457;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3222274047) !== 0) || ((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 16299) !== 0)) {
                     {
-                    this.state = 1448;
+                    this.state = 1456;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1451;
+                this.state = 1459;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1453;
+                this.state = 1461;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3222274047) !== 0) || ((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 16299) !== 0)) {
                     {
-                    this.state = 1452;
+                    this.state = 1460;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1455;
+                this.state = 1463;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -6709,13 +6849,13 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyLookup(): PropertyLookupContext {
         let localContext = new PropertyLookupContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_propertyLookup);
+        this.enterRule(localContext, 210, CypherParser.RULE_propertyLookup);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1458;
+            this.state = 1466;
             this.match(CypherParser.DOT);
-            this.state = 1459;
+            this.state = 1467;
             this.propertyKeyName();
             }
         }
@@ -6734,113 +6874,113 @@ export class CypherParser extends antlr.Parser {
     }
     public atom(): AtomContext {
         let localContext = new AtomContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_atom);
+        this.enterRule(localContext, 212, CypherParser.RULE_atom);
         try {
-            this.state = 1476;
+            this.state = 1484;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 188, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 190, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1461;
+                this.state = 1469;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1462;
+                this.state = 1470;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1463;
+                this.state = 1471;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1464;
+                this.state = 1472;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1465;
+                this.state = 1473;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1466;
+                this.state = 1474;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1467;
+                this.state = 1475;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1468;
+                this.state = 1476;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1469;
+                this.state = 1477;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1470;
+                this.state = 1478;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1471;
+                this.state = 1479;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1472;
+                this.state = 1480;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1473;
+                this.state = 1481;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1474;
+                this.state = 1482;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1475;
+                this.state = 1483;
                 this.variable();
                 }
                 break;
@@ -6861,17 +7001,17 @@ export class CypherParser extends antlr.Parser {
     }
     public countStar(): CountStarContext {
         let localContext = new CountStarContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_countStar);
+        this.enterRule(localContext, 214, CypherParser.RULE_countStar);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1478;
+            this.state = 1486;
             this.match(CypherParser.COUNT);
-            this.state = 1479;
+            this.state = 1487;
             this.match(CypherParser.LPAREN);
-            this.state = 1480;
+            this.state = 1488;
             this.match(CypherParser.STAR);
-            this.state = 1481;
+            this.state = 1489;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6890,50 +7030,50 @@ export class CypherParser extends antlr.Parser {
     }
     public caseExpression(): CaseExpressionContext {
         let localContext = new CaseExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_caseExpression);
+        this.enterRule(localContext, 216, CypherParser.RULE_caseExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1483;
+            this.state = 1491;
             this.match(CypherParser.CASE);
-            this.state = 1485;
+            this.state = 1493;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 189, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 191, this.context) ) {
             case 1:
                 {
-                this.state = 1484;
+                this.state = 1492;
                 localContext._subject = this.expression();
                 }
                 break;
             }
-            this.state = 1488;
+            this.state = 1496;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1487;
+                this.state = 1495;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1490;
+                this.state = 1498;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 79);
-            this.state = 1494;
+            this.state = 1502;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1492;
+                this.state = 1500;
                 this.match(CypherParser.ELSE);
-                this.state = 1493;
+                this.state = 1501;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1496;
+            this.state = 1504;
             this.match(CypherParser.END);
             }
         }
@@ -6952,34 +7092,34 @@ export class CypherParser extends antlr.Parser {
     }
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_caseAlternative);
+        this.enterRule(localContext, 218, CypherParser.RULE_caseAlternative);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1498;
+            this.state = 1506;
             this.match(CypherParser.WHEN);
-            this.state = 1499;
+            this.state = 1507;
             this.caseWhenOperand();
-            this.state = 1504;
+            this.state = 1512;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 103) {
                 {
                 {
-                this.state = 1500;
+                this.state = 1508;
                 this.match(CypherParser.COMMA);
-                this.state = 1501;
+                this.state = 1509;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1506;
+                this.state = 1514;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1507;
+            this.state = 1515;
             this.match(CypherParser.THEN);
-            this.state = 1508;
+            this.state = 1516;
             this.expression();
             }
         }
@@ -6998,18 +7138,18 @@ export class CypherParser extends antlr.Parser {
     }
     public caseWhenOperand(): CaseWhenOperandContext {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_caseWhenOperand);
+        this.enterRule(localContext, 220, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1515;
+            this.state = 1523;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 193, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 195, this.context) ) {
             case 1:
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1510;
+                this.state = 1518;
                 this.comparisonOperator();
-                this.state = 1511;
+                this.state = 1519;
                 this.expression();
                 }
                 break;
@@ -7017,7 +7157,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1513;
+                this.state = 1521;
                 this.predicateSuffix();
                 }
                 break;
@@ -7025,7 +7165,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1514;
+                this.state = 1522;
                 this.expression();
                 }
                 break;
@@ -7046,28 +7186,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 222, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1517;
+            this.state = 1525;
             this.match(CypherParser.LBRACK);
-            this.state = 1518;
+            this.state = 1526;
             this.filterExpression();
-            this.state = 1521;
+            this.state = 1529;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 107) {
                 {
-                this.state = 1519;
+                this.state = 1527;
                 this.match(CypherParser.PIPE);
-                this.state = 1520;
+                this.state = 1528;
                 this.expression();
                 }
             }
 
-            this.state = 1523;
+            this.state = 1531;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -7086,44 +7226,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 224, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1525;
+            this.state = 1533;
             this.match(CypherParser.LBRACK);
-            this.state = 1529;
+            this.state = 1537;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4227858430) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 2147475455) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1048575) !== 0) || _la === 120 || _la === 121) {
                 {
-                this.state = 1526;
+                this.state = 1534;
                 this.variable();
-                this.state = 1527;
+                this.state = 1535;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1531;
+            this.state = 1539;
             this.relationshipsPattern();
-            this.state = 1534;
+            this.state = 1542;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 80) {
                 {
-                this.state = 1532;
+                this.state = 1540;
                 this.match(CypherParser.WHERE);
-                this.state = 1533;
+                this.state = 1541;
                 this.expression();
                 }
             }
 
-            this.state = 1536;
+            this.state = 1544;
             this.match(CypherParser.PIPE);
-            this.state = 1537;
+            this.state = 1545;
             this.expression();
-            this.state = 1538;
+            this.state = 1546;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -7142,17 +7282,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 226, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1540;
+            this.state = 1548;
             this.quantifier();
-            this.state = 1541;
+            this.state = 1549;
             this.match(CypherParser.LPAREN);
-            this.state = 1542;
+            this.state = 1550;
             this.filterExpression();
-            this.state = 1543;
+            this.state = 1551;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7171,12 +7311,12 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 228, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1545;
+            this.state = 1553;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 43 || _la === 56)) {
             this.errorHandler.recoverInline(this);
@@ -7202,25 +7342,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 230, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1547;
+            this.state = 1555;
             this.variable();
-            this.state = 1548;
+            this.state = 1556;
             this.match(CypherParser.IN);
-            this.state = 1549;
+            this.state = 1557;
             this.expression();
-            this.state = 1552;
+            this.state = 1560;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 80) {
                 {
-                this.state = 1550;
+                this.state = 1558;
                 this.match(CypherParser.WHERE);
-                this.state = 1551;
+                this.state = 1559;
                 this.expression();
                 }
             }
@@ -7242,33 +7382,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 230, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 232, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1554;
-            this.match(CypherParser.REDUCE);
-            this.state = 1555;
-            this.match(CypherParser.LPAREN);
-            this.state = 1556;
-            localContext._accumulator = this.variable();
-            this.state = 1557;
-            this.match(CypherParser.EQ);
-            this.state = 1558;
-            localContext._initial = this.expression();
-            this.state = 1559;
-            this.match(CypherParser.COMMA);
-            this.state = 1560;
-            this.variable();
-            this.state = 1561;
-            this.match(CypherParser.IN);
             this.state = 1562;
-            localContext._source = this.expression();
+            this.match(CypherParser.REDUCE);
             this.state = 1563;
-            this.match(CypherParser.PIPE);
+            this.match(CypherParser.LPAREN);
             this.state = 1564;
-            localContext._step = this.expression();
+            localContext._accumulator = this.variable();
             this.state = 1565;
+            this.match(CypherParser.EQ);
+            this.state = 1566;
+            localContext._initial = this.expression();
+            this.state = 1567;
+            this.match(CypherParser.COMMA);
+            this.state = 1568;
+            this.variable();
+            this.state = 1569;
+            this.match(CypherParser.IN);
+            this.state = 1570;
+            localContext._source = this.expression();
+            this.state = 1571;
+            this.match(CypherParser.PIPE);
+            this.state = 1572;
+            localContext._step = this.expression();
+            this.state = 1573;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7287,12 +7427,12 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryExpression(): SubqueryExpressionContext {
         let localContext = new SubqueryExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_subqueryExpression);
+        this.enterRule(localContext, 234, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1567;
+            this.state = 1575;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7301,27 +7441,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1568;
+            this.state = 1576;
             this.match(CypherParser.LBRACE);
-            this.state = 1574;
+            this.state = 1582;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 199, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 201, this.context) ) {
             case 1:
                 {
-                this.state = 1569;
+                this.state = 1577;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1570;
+                this.state = 1578;
                 this.pattern();
-                this.state = 1572;
+                this.state = 1580;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 80) {
                     {
-                    this.state = 1571;
+                    this.state = 1579;
                     this.where();
                     }
                 }
@@ -7329,7 +7469,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1576;
+            this.state = 1584;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -7348,15 +7488,15 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 236, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1578;
+            this.state = 1586;
             this.match(CypherParser.LPAREN);
-            this.state = 1579;
+            this.state = 1587;
             this.expression();
-            this.state = 1580;
+            this.state = 1588;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7375,21 +7515,21 @@ export class CypherParser extends antlr.Parser {
     }
     public trimFromExpression(): TrimFromExpressionContext {
         let localContext = new TrimFromExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 236, CypherParser.RULE_trimFromExpression);
+        this.enterRule(localContext, 238, CypherParser.RULE_trimFromExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1582;
+            this.state = 1590;
             this.functionName();
-            this.state = 1583;
+            this.state = 1591;
             this.match(CypherParser.LPAREN);
-            this.state = 1585;
+            this.state = 1593;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 200, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 202, this.context) ) {
             case 1:
                 {
-                this.state = 1584;
+                this.state = 1592;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 66)) & ~0x1F) === 0 && ((1 << (_la - 66)) & 7) !== 0))) {
@@ -7402,21 +7542,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1588;
+            this.state = 1596;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 201, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 203, this.context) ) {
             case 1:
                 {
-                this.state = 1587;
+                this.state = 1595;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1590;
+            this.state = 1598;
             this.match(CypherParser.FROM);
-            this.state = 1591;
+            this.state = 1599;
             localContext._source = this.expression();
-            this.state = 1592;
+            this.state = 1600;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7435,21 +7575,21 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 238, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 240, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1594;
+            this.state = 1602;
             this.functionName();
-            this.state = 1595;
+            this.state = 1603;
             this.match(CypherParser.LPAREN);
-            this.state = 1597;
+            this.state = 1605;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 202, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 204, this.context) ) {
             case 1:
                 {
-                this.state = 1596;
+                this.state = 1604;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -7461,33 +7601,33 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1607;
+            this.state = 1615;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3222274047) !== 0) || ((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 16299) !== 0)) {
                 {
-                this.state = 1599;
+                this.state = 1607;
                 this.expression();
-                this.state = 1604;
+                this.state = 1612;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 103) {
                     {
                     {
-                    this.state = 1600;
+                    this.state = 1608;
                     this.match(CypherParser.COMMA);
-                    this.state = 1601;
+                    this.state = 1609;
                     this.expression();
                     }
                     }
-                    this.state = 1606;
+                    this.state = 1614;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1609;
+            this.state = 1617;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7506,13 +7646,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 240, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 242, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1611;
+            this.state = 1619;
             this.namespace();
-            this.state = 1612;
+            this.state = 1620;
             this.symbolicName();
             }
         }
@@ -7531,28 +7671,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 242, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 244, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1619;
+            this.state = 1627;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 205, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 207, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1614;
+                    this.state = 1622;
                     this.symbolicName();
-                    this.state = 1615;
+                    this.state = 1623;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1621;
+                this.state = 1629;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 205, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 207, this.context);
             }
             }
         }
@@ -7571,42 +7711,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 244, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 246, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1622;
+            this.state = 1630;
             this.variable();
-            this.state = 1623;
+            this.state = 1631;
             this.match(CypherParser.LBRACE);
-            this.state = 1632;
+            this.state = 1640;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1048575) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 786433) !== 0)) {
                 {
-                this.state = 1624;
+                this.state = 1632;
                 this.mapProjectionItem();
-                this.state = 1629;
+                this.state = 1637;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 103) {
                     {
                     {
-                    this.state = 1625;
+                    this.state = 1633;
                     this.match(CypherParser.COMMA);
-                    this.state = 1626;
+                    this.state = 1634;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1631;
+                    this.state = 1639;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1634;
+            this.state = 1642;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -7625,20 +7765,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 246, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 248, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1645;
+            this.state = 1653;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 208, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 210, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1636;
+                this.state = 1644;
                 this.propertyKeyName();
-                this.state = 1637;
+                this.state = 1645;
                 this.match(CypherParser.COLON);
-                this.state = 1638;
+                this.state = 1646;
                 this.expression();
                 }
                 break;
@@ -7646,9 +7786,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1640;
+                this.state = 1648;
                 this.match(CypherParser.DOT);
-                this.state = 1641;
+                this.state = 1649;
                 this.propertyKeyName();
                 }
                 break;
@@ -7656,9 +7796,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1642;
+                this.state = 1650;
                 this.match(CypherParser.DOT);
-                this.state = 1643;
+                this.state = 1651;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -7666,7 +7806,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1644;
+                this.state = 1652;
                 this.variable();
                 }
                 break;
@@ -7687,13 +7827,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 248, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 250, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1647;
+            this.state = 1655;
             this.match(CypherParser.DOLLAR);
-            this.state = 1650;
+            this.state = 1658;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -7782,13 +7922,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1648;
+                this.state = 1656;
                 this.schemaName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1649;
+                this.state = 1657;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -7812,23 +7952,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 250, CypherParser.RULE_literal);
+        this.enterRule(localContext, 252, CypherParser.RULE_literal);
         try {
-            this.state = 1658;
+            this.state = 1666;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1652;
+                this.state = 1660;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1653;
+                this.state = 1661;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -7838,28 +7978,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1654;
+                this.state = 1662;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1655;
+                this.state = 1663;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1656;
+                this.state = 1664;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1657;
+                this.state = 1665;
                 this.mapLiteral();
                 }
                 break;
@@ -7882,12 +8022,12 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 252, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 254, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1660;
+            this.state = 1668;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 63)) {
             this.errorHandler.recoverInline(this);
@@ -7913,9 +8053,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 254, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 256, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1664;
+            this.state = 1672;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -7923,14 +8063,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1662;
+                this.state = 1670;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1663;
+                this.state = 1671;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -7953,12 +8093,12 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 256, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 258, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1666;
+            this.state = 1674;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 115)) & ~0x1F) === 0 && ((1 << (_la - 115)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7984,40 +8124,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 258, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 260, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1668;
+            this.state = 1676;
             this.match(CypherParser.LBRACK);
-            this.state = 1677;
+            this.state = 1685;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3222274047) !== 0) || ((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 16299) !== 0)) {
                 {
-                this.state = 1669;
+                this.state = 1677;
                 this.expression();
-                this.state = 1674;
+                this.state = 1682;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 103) {
                     {
                     {
-                    this.state = 1670;
+                    this.state = 1678;
                     this.match(CypherParser.COMMA);
-                    this.state = 1671;
+                    this.state = 1679;
                     this.expression();
                     }
                     }
-                    this.state = 1676;
+                    this.state = 1684;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1679;
+            this.state = 1687;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -8036,48 +8176,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 260, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 262, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1681;
+            this.state = 1689;
             this.match(CypherParser.LBRACE);
-            this.state = 1695;
+            this.state = 1703;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1048575) !== 0) || _la === 120 || _la === 121) {
                 {
-                this.state = 1682;
+                this.state = 1690;
                 this.propertyKeyName();
-                this.state = 1683;
+                this.state = 1691;
                 this.match(CypherParser.COLON);
-                this.state = 1684;
-                this.expression();
                 this.state = 1692;
+                this.expression();
+                this.state = 1700;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 103) {
                     {
                     {
-                    this.state = 1685;
+                    this.state = 1693;
                     this.match(CypherParser.COMMA);
-                    this.state = 1686;
+                    this.state = 1694;
                     this.propertyKeyName();
-                    this.state = 1687;
+                    this.state = 1695;
                     this.match(CypherParser.COLON);
-                    this.state = 1688;
+                    this.state = 1696;
                     this.expression();
                     }
                     }
-                    this.state = 1694;
+                    this.state = 1702;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1697;
+            this.state = 1705;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -8096,11 +8236,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 262, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 264, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1699;
+            this.state = 1707;
             this.schemaName();
             }
         }
@@ -8119,43 +8259,43 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 264, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 266, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1706;
+            this.state = 1714;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 216, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 218, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1701;
+                this.state = 1709;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1702;
+                this.state = 1710;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1703;
+                this.state = 1711;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1704;
+                this.state = 1712;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1705;
+                this.state = 1713;
                 this.dropIndex();
                 }
                 break;
@@ -8176,36 +8316,36 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 266, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 268, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1708;
+            this.state = 1716;
             this.match(CypherParser.CREATE);
-            this.state = 1709;
+            this.state = 1717;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1711;
+            this.state = 1719;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 217, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 219, this.context) ) {
             case 1:
                 {
-                this.state = 1710;
+                this.state = 1718;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1714;
+            this.state = 1722;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1713;
+                this.state = 1721;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1716;
+            this.state = 1724;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 47)) {
             this.errorHandler.recoverInline(this);
@@ -8214,15 +8354,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1717;
+            this.state = 1725;
             this.match(CypherParser.LPAREN);
-            this.state = 1718;
+            this.state = 1726;
             this.variable();
-            this.state = 1719;
+            this.state = 1727;
             this.nodeLabel();
-            this.state = 1720;
+            this.state = 1728;
             this.match(CypherParser.RPAREN);
-            this.state = 1721;
+            this.state = 1729;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 53)) {
             this.errorHandler.recoverInline(this);
@@ -8231,14 +8371,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1722;
+            this.state = 1730;
             this.constraintRequirement();
-            this.state = 1724;
+            this.state = 1732;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 80) {
                 {
-                this.state = 1723;
+                this.state = 1731;
                 this.where();
                 }
             }
@@ -8260,21 +8400,21 @@ export class CypherParser extends antlr.Parser {
     }
     public constraintRequirement(): ConstraintRequirementContext {
         let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 268, CypherParser.RULE_constraintRequirement);
+        this.enterRule(localContext, 270, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1754;
+            this.state = 1762;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 220, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 222, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1726;
+                this.state = 1734;
                 this.propertyReference();
-                this.state = 1727;
+                this.state = 1735;
                 this.match(CypherParser.IS);
-                this.state = 1728;
+                this.state = 1736;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -8282,11 +8422,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1730;
+                this.state = 1738;
                 this.propertyReferenceList();
-                this.state = 1731;
+                this.state = 1739;
                 this.match(CypherParser.IS);
-                this.state = 1732;
+                this.state = 1740;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -8294,13 +8434,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1734;
+                this.state = 1742;
                 this.propertyReference();
-                this.state = 1735;
+                this.state = 1743;
                 this.match(CypherParser.IS);
-                this.state = 1736;
+                this.state = 1744;
                 this.match(CypherParser.NOT);
-                this.state = 1737;
+                this.state = 1745;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -8308,13 +8448,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1739;
+                this.state = 1747;
                 this.propertyReference();
-                this.state = 1740;
+                this.state = 1748;
                 this.match(CypherParser.IS);
-                this.state = 1741;
+                this.state = 1749;
                 this.match(CypherParser.NODE);
-                this.state = 1742;
+                this.state = 1750;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -8322,13 +8462,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1744;
+                this.state = 1752;
                 this.propertyReferenceList();
-                this.state = 1745;
+                this.state = 1753;
                 this.match(CypherParser.IS);
-                this.state = 1746;
+                this.state = 1754;
                 this.match(CypherParser.NODE);
-                this.state = 1747;
+                this.state = 1755;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -8336,11 +8476,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1749;
+                this.state = 1757;
                 this.propertyReference();
-                this.state = 1750;
+                this.state = 1758;
                 this.match(CypherParser.IS);
-                this.state = 1751;
+                this.state = 1759;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 64 || _la === 84)) {
                 this.errorHandler.recoverInline(this);
@@ -8349,7 +8489,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1752;
+                this.state = 1760;
                 this.typeName();
                 }
                 break;
@@ -8370,15 +8510,15 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReference(): PropertyReferenceContext {
         let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 270, CypherParser.RULE_propertyReference);
+        this.enterRule(localContext, 272, CypherParser.RULE_propertyReference);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1756;
+            this.state = 1764;
             this.variable();
-            this.state = 1757;
+            this.state = 1765;
             this.match(CypherParser.DOT);
-            this.state = 1758;
+            this.state = 1766;
             this.propertyKeyName();
             }
         }
@@ -8397,32 +8537,32 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReferenceList(): PropertyReferenceListContext {
         let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 272, CypherParser.RULE_propertyReferenceList);
+        this.enterRule(localContext, 274, CypherParser.RULE_propertyReferenceList);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1760;
+            this.state = 1768;
             this.match(CypherParser.LPAREN);
-            this.state = 1761;
+            this.state = 1769;
             this.propertyReference();
-            this.state = 1766;
+            this.state = 1774;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 103) {
                 {
                 {
-                this.state = 1762;
+                this.state = 1770;
                 this.match(CypherParser.COMMA);
-                this.state = 1763;
+                this.state = 1771;
                 this.propertyReference();
                 }
                 }
-                this.state = 1768;
+                this.state = 1776;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1769;
+            this.state = 1777;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -8441,37 +8581,37 @@ export class CypherParser extends antlr.Parser {
     }
     public typeName(): TypeNameContext {
         let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 274, CypherParser.RULE_typeName);
+        this.enterRule(localContext, 276, CypherParser.RULE_typeName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1771;
+            this.state = 1779;
             this.symbolicName();
-            this.state = 1776;
+            this.state = 1784;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 92) {
                 {
-                this.state = 1772;
+                this.state = 1780;
                 this.match(CypherParser.LT);
-                this.state = 1773;
+                this.state = 1781;
                 this.typeName();
-                this.state = 1774;
+                this.state = 1782;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1781;
+            this.state = 1789;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 109) {
                 {
-                this.state = 1778;
+                this.state = 1786;
                 this.match(CypherParser.LPAREN);
-                this.state = 1779;
+                this.state = 1787;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1780;
+                this.state = 1788;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -8493,23 +8633,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropConstraint(): DropConstraintContext {
         let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 276, CypherParser.RULE_dropConstraint);
+        this.enterRule(localContext, 278, CypherParser.RULE_dropConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1783;
+            this.state = 1791;
             this.match(CypherParser.DROP);
-            this.state = 1784;
+            this.state = 1792;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1785;
+            this.state = 1793;
             this.symbolicName();
-            this.state = 1787;
+            this.state = 1795;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1786;
+                this.state = 1794;
                 this.ifExists();
                 }
             }
@@ -8531,53 +8671,53 @@ export class CypherParser extends antlr.Parser {
     }
     public createIndex(): CreateIndexContext {
         let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 278, CypherParser.RULE_createIndex);
+        this.enterRule(localContext, 280, CypherParser.RULE_createIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1789;
+            this.state = 1797;
             this.match(CypherParser.CREATE);
-            this.state = 1791;
+            this.state = 1799;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 76) {
                 {
-                this.state = 1790;
+                this.state = 1798;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1793;
+            this.state = 1801;
             this.match(CypherParser.INDEX);
-            this.state = 1795;
+            this.state = 1803;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 226, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 228, this.context) ) {
             case 1:
                 {
-                this.state = 1794;
+                this.state = 1802;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1798;
+            this.state = 1806;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1797;
+                this.state = 1805;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1800;
+            this.state = 1808;
             this.indexTarget();
-            this.state = 1802;
+            this.state = 1810;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 80) {
                 {
-                this.state = 1801;
+                this.state = 1809;
                 this.where();
                 }
             }
@@ -8599,49 +8739,49 @@ export class CypherParser extends antlr.Parser {
     }
     public indexTarget(): IndexTargetContext {
         let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 280, CypherParser.RULE_indexTarget);
+        this.enterRule(localContext, 282, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1837;
+            this.state = 1845;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1804;
+                this.state = 1812;
                 this.match(CypherParser.FOR);
-                this.state = 1805;
+                this.state = 1813;
                 this.match(CypherParser.LPAREN);
-                this.state = 1806;
+                this.state = 1814;
                 this.variable();
-                this.state = 1807;
+                this.state = 1815;
                 this.nodeLabel();
-                this.state = 1808;
-                this.match(CypherParser.RPAREN);
-                this.state = 1809;
-                this.match(CypherParser.ON);
-                this.state = 1810;
-                this.match(CypherParser.LPAREN);
-                this.state = 1811;
-                this.propertyReference();
                 this.state = 1816;
+                this.match(CypherParser.RPAREN);
+                this.state = 1817;
+                this.match(CypherParser.ON);
+                this.state = 1818;
+                this.match(CypherParser.LPAREN);
+                this.state = 1819;
+                this.propertyReference();
+                this.state = 1824;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 103) {
                     {
                     {
-                    this.state = 1812;
+                    this.state = 1820;
                     this.match(CypherParser.COMMA);
-                    this.state = 1813;
+                    this.state = 1821;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1818;
+                    this.state = 1826;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1819;
+                this.state = 1827;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -8649,41 +8789,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1821;
+                this.state = 1829;
                 this.match(CypherParser.ON);
-                this.state = 1823;
+                this.state = 1831;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 104) {
                     {
-                    this.state = 1822;
+                    this.state = 1830;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1825;
+                this.state = 1833;
                 this.labelName();
-                this.state = 1826;
+                this.state = 1834;
                 this.match(CypherParser.LPAREN);
-                this.state = 1827;
+                this.state = 1835;
                 this.propertyKeyName();
-                this.state = 1832;
+                this.state = 1840;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 103) {
                     {
                     {
-                    this.state = 1828;
+                    this.state = 1836;
                     this.match(CypherParser.COMMA);
-                    this.state = 1829;
+                    this.state = 1837;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1834;
+                    this.state = 1842;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1835;
+                this.state = 1843;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -8706,67 +8846,67 @@ export class CypherParser extends antlr.Parser {
     }
     public createSearchIndex(): CreateSearchIndexContext {
         let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 282, CypherParser.RULE_createSearchIndex);
+        this.enterRule(localContext, 284, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1839;
+            this.state = 1847;
             this.match(CypherParser.CREATE);
-            this.state = 1840;
+            this.state = 1848;
             localContext._searchKind = this.symbolicName();
-            this.state = 1841;
+            this.state = 1849;
             this.match(CypherParser.INDEX);
-            this.state = 1843;
+            this.state = 1851;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 233, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 235, this.context) ) {
             case 1:
                 {
-                this.state = 1842;
+                this.state = 1850;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1846;
+            this.state = 1854;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1845;
+                this.state = 1853;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1848;
+            this.state = 1856;
             this.match(CypherParser.FOR);
-            this.state = 1849;
+            this.state = 1857;
             this.match(CypherParser.LPAREN);
-            this.state = 1850;
+            this.state = 1858;
             this.variable();
-            this.state = 1851;
+            this.state = 1859;
             this.nodeLabel();
-            this.state = 1852;
+            this.state = 1860;
             this.match(CypherParser.RPAREN);
-            this.state = 1853;
+            this.state = 1861;
             this.match(CypherParser.ON);
-            this.state = 1855;
+            this.state = 1863;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121) {
                 {
-                this.state = 1854;
+                this.state = 1862;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1857;
+            this.state = 1865;
             this.searchIndexProperties();
-            this.state = 1859;
+            this.state = 1867;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0) || _la === 120 || _la === 121) {
                 {
-                this.state = 1858;
+                this.state = 1866;
                 this.indexOptions();
                 }
             }
@@ -8788,63 +8928,63 @@ export class CypherParser extends antlr.Parser {
     }
     public searchIndexProperties(): SearchIndexPropertiesContext {
         let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 284, CypherParser.RULE_searchIndexProperties);
+        this.enterRule(localContext, 286, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1883;
+            this.state = 1891;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1861;
+                this.state = 1869;
                 this.match(CypherParser.LPAREN);
-                this.state = 1862;
+                this.state = 1870;
                 this.propertyReference();
-                this.state = 1867;
+                this.state = 1875;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 103) {
                     {
                     {
-                    this.state = 1863;
+                    this.state = 1871;
                     this.match(CypherParser.COMMA);
-                    this.state = 1864;
+                    this.state = 1872;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1869;
+                    this.state = 1877;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1870;
+                this.state = 1878;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1872;
+                this.state = 1880;
                 this.match(CypherParser.LBRACK);
-                this.state = 1873;
+                this.state = 1881;
                 this.propertyReference();
-                this.state = 1878;
+                this.state = 1886;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 103) {
                     {
                     {
-                    this.state = 1874;
+                    this.state = 1882;
                     this.match(CypherParser.COMMA);
-                    this.state = 1875;
+                    this.state = 1883;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1880;
+                    this.state = 1888;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1881;
+                this.state = 1889;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -8867,13 +9007,13 @@ export class CypherParser extends antlr.Parser {
     }
     public indexOptions(): IndexOptionsContext {
         let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 286, CypherParser.RULE_indexOptions);
+        this.enterRule(localContext, 288, CypherParser.RULE_indexOptions);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1885;
+            this.state = 1893;
             this.symbolicName();
-            this.state = 1886;
+            this.state = 1894;
             this.mapLiteral();
             }
         }
@@ -8892,23 +9032,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 288, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 290, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1888;
+            this.state = 1896;
             this.match(CypherParser.DROP);
-            this.state = 1889;
+            this.state = 1897;
             this.match(CypherParser.INDEX);
-            this.state = 1890;
+            this.state = 1898;
             this.symbolicName();
-            this.state = 1892;
+            this.state = 1900;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 34) {
                 {
-                this.state = 1891;
+                this.state = 1899;
                 this.ifExists();
                 }
             }
@@ -8930,15 +9070,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 290, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 292, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1894;
+            this.state = 1902;
             this.match(CypherParser.IF);
-            this.state = 1895;
+            this.state = 1903;
             this.match(CypherParser.NOT);
-            this.state = 1896;
+            this.state = 1904;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -8957,13 +9097,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 292, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 294, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1898;
+            this.state = 1906;
             this.match(CypherParser.IF);
-            this.state = 1899;
+            this.state = 1907;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -8982,9 +9122,9 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 294, CypherParser.RULE_variable);
+        this.enterRule(localContext, 296, CypherParser.RULE_variable);
         try {
-            this.state = 1903;
+            this.state = 1911;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -9032,7 +9172,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1901;
+                this.state = 1909;
                 this.symbolicName();
                 }
                 break;
@@ -9077,7 +9217,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1902;
+                this.state = 1910;
                 this.keywordVariable();
                 }
                 break;
@@ -9100,12 +9240,12 @@ export class CypherParser extends antlr.Parser {
     }
     public keywordVariable(): KeywordVariableContext {
         let localContext = new KeywordVariableContext(this.context, this.state);
-        this.enterRule(localContext, 296, CypherParser.RULE_keywordVariable);
+        this.enterRule(localContext, 298, CypherParser.RULE_keywordVariable);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1905;
+            this.state = 1913;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 31168310) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 119206517) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -9131,22 +9271,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 298, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 300, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1910;
+            this.state = 1918;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1907;
+                this.state = 1915;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1908;
+                this.state = 1916;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -9193,7 +9333,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1909;
+                this.state = 1917;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -9216,12 +9356,12 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 300, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 302, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1912;
+            this.state = 1920;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 1193823319) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 22527) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -9247,9 +9387,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 302, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 304, CypherParser.RULE_schemaName);
         try {
-            this.state = 1916;
+            this.state = 1924;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -9297,7 +9437,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1914;
+                this.state = 1922;
                 this.symbolicName();
                 }
                 break;
@@ -9345,7 +9485,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1915;
+                this.state = 1923;
                 this.reservedWord();
                 }
                 break;
@@ -9368,12 +9508,12 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 304, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 306, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1918;
+            this.state = 1926;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 387642997) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -9399,7 +9539,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,125,1921,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,125,1929,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -9423,771 +9563,775 @@ export class CypherParser extends antlr.Parser {
         7,131,2,132,7,132,2,133,7,133,2,134,7,134,2,135,7,135,2,136,7,136,
         2,137,7,137,2,138,7,138,2,139,7,139,2,140,7,140,2,141,7,141,2,142,
         7,142,2,143,7,143,2,144,7,144,2,145,7,145,2,146,7,146,2,147,7,147,
-        2,148,7,148,2,149,7,149,2,150,7,150,2,151,7,151,2,152,7,152,1,0,
-        1,0,3,0,309,8,0,1,0,1,0,1,1,1,1,1,1,1,1,1,1,3,1,318,8,1,1,2,1,2,
-        4,2,322,8,2,11,2,12,2,323,1,2,3,2,327,8,2,1,2,3,2,330,8,2,1,2,1,
-        2,4,2,334,8,2,11,2,12,2,335,1,2,3,2,339,8,2,1,2,1,2,1,2,3,2,344,
-        8,2,1,2,5,2,347,8,2,10,2,12,2,350,9,2,1,2,3,2,353,8,2,3,2,355,8,
-        2,1,3,1,3,1,3,1,3,1,3,1,3,3,3,363,8,3,1,3,5,3,366,8,3,10,3,12,3,
-        369,9,3,1,3,3,3,372,8,3,3,3,374,8,3,1,4,1,4,1,4,1,4,1,4,5,4,381,
-        8,4,10,4,12,4,384,9,4,3,4,386,8,4,1,4,1,4,1,4,3,4,391,8,4,1,4,5,
-        4,394,8,4,10,4,12,4,397,9,4,1,4,3,4,400,8,4,3,4,402,8,4,1,5,1,5,
-        1,5,5,5,407,8,5,10,5,12,5,410,9,5,1,6,1,6,1,6,3,6,415,8,6,1,7,1,
-        7,1,7,1,7,3,7,421,8,7,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,3,9,432,
-        8,9,1,10,5,10,435,8,10,10,10,12,10,438,9,10,1,10,1,10,5,10,442,8,
-        10,10,10,12,10,445,9,10,1,10,5,10,448,8,10,10,10,12,10,451,9,10,
-        1,11,1,11,3,11,455,8,11,1,12,1,12,3,12,459,8,12,1,12,1,12,1,13,4,
-        13,464,8,13,11,13,12,13,465,1,14,1,14,1,14,1,14,1,14,1,15,1,15,1,
-        15,1,15,1,15,1,15,5,15,479,8,15,10,15,12,15,482,9,15,3,15,484,8,
-        15,1,15,1,15,1,16,5,16,489,8,16,10,16,12,16,492,9,16,1,16,1,16,1,
-        17,1,17,1,17,1,17,1,17,5,17,501,8,17,10,17,12,17,504,9,17,3,17,506,
-        8,17,1,17,1,17,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,
-        1,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,527,8,18,1,19,3,19,530,8,
-        19,1,19,1,19,1,19,5,19,535,8,19,10,19,12,19,538,9,19,1,19,3,19,541,
-        8,19,1,20,1,20,1,20,1,20,1,20,1,21,1,21,1,21,1,21,3,21,552,8,21,
-        1,21,1,21,1,21,1,21,1,21,1,21,3,21,560,8,21,1,22,3,22,563,8,22,1,
-        22,1,22,1,22,1,22,1,22,1,22,5,22,571,8,22,10,22,12,22,574,9,22,3,
-        22,576,8,22,1,22,3,22,579,8,22,1,22,1,22,1,22,3,22,584,8,22,3,22,
-        586,8,22,1,23,3,23,589,8,23,1,23,1,23,3,23,593,8,23,1,23,1,23,1,
-        23,1,23,3,23,599,8,23,1,24,1,24,1,24,1,24,1,24,5,24,606,8,24,10,
-        24,12,24,609,9,24,3,24,611,8,24,1,24,1,24,1,25,1,25,1,25,5,25,618,
-        8,25,10,25,12,25,621,9,25,1,25,1,25,3,25,625,8,25,1,25,1,25,1,25,
-        5,25,630,8,25,10,25,12,25,633,9,25,3,25,635,8,25,1,26,1,26,1,26,
-        1,26,1,26,1,26,1,26,1,26,3,26,645,8,26,1,26,3,26,648,8,26,1,27,1,
-        27,1,27,3,27,653,8,27,1,27,1,27,1,27,1,27,3,27,659,8,27,3,27,661,
-        8,27,1,28,1,28,1,28,1,28,1,28,1,29,1,29,1,29,5,29,671,8,29,10,29,
-        12,29,674,9,29,1,29,1,29,1,30,1,30,1,30,5,30,681,8,30,10,30,12,30,
-        684,9,30,1,30,3,30,687,8,30,1,31,1,31,1,31,3,31,692,8,31,1,31,1,
-        31,1,32,1,32,1,32,1,33,1,33,1,33,5,33,702,8,33,10,33,12,33,705,9,
-        33,1,34,1,34,1,34,1,34,1,34,1,34,3,34,713,8,34,1,35,1,35,1,35,1,
-        35,5,35,719,8,35,10,35,12,35,722,9,35,1,36,1,36,1,36,1,36,1,36,1,
+        2,148,7,148,2,149,7,149,2,150,7,150,2,151,7,151,2,152,7,152,2,153,
+        7,153,1,0,1,0,3,0,311,8,0,1,0,1,0,1,1,1,1,1,1,1,1,1,1,3,1,320,8,
+        1,1,2,1,2,4,2,324,8,2,11,2,12,2,325,1,2,3,2,329,8,2,1,2,3,2,332,
+        8,2,1,2,1,2,4,2,336,8,2,11,2,12,2,337,1,2,3,2,341,8,2,1,2,1,2,1,
+        2,3,2,346,8,2,1,2,5,2,349,8,2,10,2,12,2,352,9,2,1,2,3,2,355,8,2,
+        3,2,357,8,2,1,3,1,3,1,3,1,3,1,3,1,3,3,3,365,8,3,1,3,5,3,368,8,3,
+        10,3,12,3,371,9,3,1,3,3,3,374,8,3,3,3,376,8,3,1,4,1,4,1,4,1,4,1,
+        4,5,4,383,8,4,10,4,12,4,386,9,4,3,4,388,8,4,1,4,1,4,1,4,3,4,393,
+        8,4,1,4,5,4,396,8,4,10,4,12,4,399,9,4,1,4,3,4,402,8,4,3,4,404,8,
+        4,1,5,1,5,1,5,5,5,409,8,5,10,5,12,5,412,9,5,1,6,1,6,1,6,3,6,417,
+        8,6,1,7,1,7,1,7,1,7,3,7,423,8,7,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,
+        1,9,3,9,434,8,9,1,10,5,10,437,8,10,10,10,12,10,440,9,10,1,10,1,10,
+        5,10,444,8,10,10,10,12,10,447,9,10,1,10,5,10,450,8,10,10,10,12,10,
+        453,9,10,1,11,1,11,3,11,457,8,11,1,12,1,12,3,12,461,8,12,1,12,1,
+        12,1,13,4,13,466,8,13,11,13,12,13,467,1,14,1,14,1,14,1,14,1,14,1,
+        15,1,15,1,15,1,15,1,15,1,15,5,15,481,8,15,10,15,12,15,484,9,15,3,
+        15,486,8,15,1,15,1,15,1,16,5,16,491,8,16,10,16,12,16,494,9,16,1,
+        16,1,16,1,17,1,17,1,17,1,17,1,17,5,17,503,8,17,10,17,12,17,506,9,
+        17,3,17,508,8,17,1,17,1,17,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,
+        18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,529,8,18,1,
+        19,3,19,532,8,19,1,19,1,19,1,19,5,19,537,8,19,10,19,12,19,540,9,
+        19,1,19,3,19,543,8,19,1,20,1,20,1,20,1,20,1,20,1,21,1,21,1,21,1,
+        21,3,21,554,8,21,1,21,1,21,1,21,1,21,1,21,1,21,3,21,562,8,21,1,22,
+        3,22,565,8,22,1,22,1,22,1,22,1,22,1,22,1,22,5,22,573,8,22,10,22,
+        12,22,576,9,22,3,22,578,8,22,1,22,3,22,581,8,22,1,22,1,22,1,22,3,
+        22,586,8,22,3,22,588,8,22,1,23,3,23,591,8,23,1,23,1,23,3,23,595,
+        8,23,1,23,1,23,1,23,1,23,3,23,601,8,23,1,24,1,24,1,24,1,24,1,24,
+        5,24,608,8,24,10,24,12,24,611,9,24,3,24,613,8,24,1,24,1,24,1,25,
+        1,25,1,25,5,25,620,8,25,10,25,12,25,623,9,25,1,25,1,25,3,25,627,
+        8,25,1,25,1,25,1,25,5,25,632,8,25,10,25,12,25,635,9,25,3,25,637,
+        8,25,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,3,26,647,8,26,1,26,
+        3,26,650,8,26,1,27,1,27,1,27,3,27,655,8,27,1,27,1,27,1,27,1,27,3,
+        27,661,8,27,3,27,663,8,27,1,28,1,28,1,28,1,28,1,28,1,29,1,29,1,29,
+        5,29,673,8,29,10,29,12,29,676,9,29,1,29,1,29,1,30,1,30,1,30,5,30,
+        683,8,30,10,30,12,30,686,9,30,1,30,3,30,689,8,30,1,31,1,31,1,31,
+        3,31,694,8,31,1,31,1,31,1,32,1,32,1,32,1,33,1,33,1,33,5,33,704,8,
+        33,10,33,12,33,707,9,33,1,34,1,34,1,34,1,34,1,34,1,34,3,34,715,8,
+        34,1,35,1,35,1,35,1,35,5,35,721,8,35,10,35,12,35,724,9,35,1,36,1,
         36,1,36,1,36,1,36,1,36,1,36,1,36,1,36,1,36,1,36,1,36,1,36,1,36,1,
-        36,1,36,1,36,1,36,3,36,746,8,36,1,37,1,37,1,37,1,37,5,37,752,8,37,
-        10,37,12,37,755,9,37,1,38,1,38,1,38,1,38,1,38,1,38,1,38,1,38,1,38,
-        3,38,766,8,38,1,39,3,39,769,8,39,1,39,1,39,1,39,1,39,5,39,775,8,
-        39,10,39,12,39,778,9,39,1,40,1,40,1,40,1,40,1,40,1,40,1,40,4,40,
-        787,8,40,11,40,12,40,788,1,40,1,40,1,41,1,41,3,41,795,8,41,1,41,
-        3,41,798,8,41,1,41,1,41,3,41,802,8,41,1,41,3,41,805,8,41,1,42,1,
-        42,1,43,1,43,1,43,1,43,5,43,813,8,43,10,43,12,43,816,9,43,1,44,1,
-        44,1,44,1,44,1,45,1,45,3,45,824,8,45,1,45,1,45,1,46,1,46,1,46,3,
-        46,831,8,46,1,47,1,47,1,47,1,48,3,48,837,8,48,1,48,1,48,3,48,841,
-        8,48,1,48,3,48,844,8,48,1,48,3,48,847,8,48,1,49,1,49,1,49,5,49,852,
-        8,49,10,49,12,49,855,9,49,1,49,1,49,1,49,5,49,860,8,49,10,49,12,
-        49,863,9,49,3,49,865,8,49,1,50,1,50,1,50,3,50,870,8,50,1,51,1,51,
-        1,51,1,51,1,51,5,51,877,8,51,10,51,12,51,880,9,51,1,52,1,52,1,52,
-        1,53,1,53,1,53,1,54,1,54,3,54,890,8,54,1,55,1,55,1,55,1,56,1,56,
-        1,56,5,56,898,8,56,10,56,12,56,901,9,56,1,57,1,57,1,57,3,57,906,
-        8,57,1,57,1,57,3,57,910,8,57,1,57,1,57,1,57,3,57,915,8,57,1,57,1,
-        57,1,57,3,57,920,8,57,1,58,1,58,5,58,924,8,58,10,58,12,58,927,9,
-        58,1,58,1,58,3,58,931,8,58,1,58,5,58,934,8,58,10,58,12,58,937,9,
-        58,1,58,1,58,3,58,941,8,58,1,58,5,58,944,8,58,10,58,12,58,947,9,
-        58,1,58,1,58,1,58,5,58,952,8,58,10,58,12,58,955,9,58,1,58,1,58,1,
-        58,5,58,960,8,58,10,58,12,58,963,9,58,3,58,965,8,58,1,59,1,59,1,
-        59,1,59,1,59,1,60,1,60,5,60,974,8,60,10,60,12,60,977,9,60,1,60,1,
-        60,1,60,1,60,1,60,1,60,3,60,985,8,60,1,60,5,60,988,8,60,10,60,12,
-        60,991,9,60,1,60,1,60,1,60,1,60,3,60,997,8,60,1,60,1,60,1,60,3,60,
-        1002,8,60,1,60,1,60,3,60,1006,8,60,1,61,1,61,4,61,1010,8,61,11,61,
-        12,61,1011,1,62,1,62,3,62,1016,8,62,1,62,1,62,3,62,1020,8,62,1,62,
-        3,62,1023,8,62,1,62,1,62,3,62,1027,8,62,1,62,1,62,1,62,3,62,1032,
-        8,62,1,62,1,62,3,62,1036,8,62,1,62,1,62,3,62,1040,8,62,1,62,1,62,
-        3,62,1044,8,62,1,63,1,63,1,63,1,64,1,64,1,64,1,65,1,65,1,65,3,65,
-        1055,8,65,1,65,5,65,1058,8,65,10,65,12,65,1061,9,65,1,66,1,66,1,
-        66,5,66,1066,8,66,10,66,12,66,1069,9,66,1,67,1,67,1,67,3,67,1074,
-        8,67,1,68,1,68,1,68,1,68,1,68,1,68,3,68,1082,8,68,1,69,1,69,3,69,
-        1086,8,69,1,69,1,69,1,69,1,69,1,69,1,69,3,69,1094,8,69,1,70,1,70,
-        1,70,1,70,1,70,1,70,3,70,1102,8,70,1,70,1,70,1,70,1,70,1,70,1,70,
-        4,70,1110,8,70,11,70,12,70,1111,1,70,1,70,3,70,1116,8,70,1,70,1,
-        70,1,70,1,70,1,70,1,70,1,70,3,70,1125,8,70,1,70,1,70,1,70,3,70,1130,
-        8,70,1,71,1,71,3,71,1134,8,71,1,71,1,71,3,71,1138,8,71,3,71,1140,
-        8,71,1,71,1,71,1,71,3,71,1145,8,71,1,72,1,72,1,72,3,72,1150,8,72,
-        1,72,1,72,1,72,1,72,1,72,3,72,1157,8,72,1,72,1,72,1,72,3,72,1162,
-        8,72,1,72,1,72,1,72,1,72,3,72,1168,8,72,1,72,3,72,1171,8,72,1,73,
-        1,73,3,73,1175,8,73,1,73,1,73,3,73,1179,8,73,1,73,3,73,1182,8,73,
-        1,73,3,73,1185,8,73,1,73,1,73,3,73,1189,8,73,1,73,1,73,1,74,1,74,
-        3,74,1195,8,74,1,75,1,75,1,75,1,75,3,75,1201,8,75,1,75,5,75,1204,
-        8,75,10,75,12,75,1207,9,75,1,75,1,75,1,75,1,75,1,75,1,75,5,75,1215,
-        8,75,10,75,12,75,1218,9,75,3,75,1220,8,75,1,76,4,76,1223,8,76,11,
-        76,12,76,1224,1,77,1,77,1,77,1,77,3,77,1231,8,77,1,78,1,78,3,78,
-        1235,8,78,1,78,1,78,1,78,1,78,1,79,1,79,3,79,1243,8,79,1,79,1,79,
-        3,79,1247,8,79,3,79,1249,8,79,1,79,1,79,3,79,1253,8,79,3,79,1255,
-        8,79,1,80,3,80,1258,8,80,1,80,1,80,1,81,1,81,1,82,1,82,1,83,1,83,
-        4,83,1268,8,83,11,83,12,83,1269,1,84,1,84,1,85,1,85,1,85,5,85,1277,
-        8,85,10,85,12,85,1280,9,85,1,86,1,86,1,86,5,86,1285,8,86,10,86,12,
-        86,1288,9,86,1,87,1,87,1,87,5,87,1293,8,87,10,87,12,87,1296,9,87,
-        1,88,5,88,1299,8,88,10,88,12,88,1302,9,88,1,88,1,88,1,89,1,89,1,
-        89,1,89,5,89,1310,8,89,10,89,12,89,1313,9,89,1,90,1,90,1,91,1,91,
-        5,91,1319,8,91,10,91,12,91,1322,9,91,1,92,1,92,1,92,1,92,1,92,1,
-        92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,
-        92,3,92,1343,8,92,1,92,1,92,3,92,1347,8,92,1,92,1,92,1,92,3,92,1352,
-        8,92,1,92,3,92,1355,8,92,1,92,3,92,1358,8,92,1,93,1,93,1,93,5,93,
-        1363,8,93,10,93,12,93,1366,9,93,1,94,4,94,1369,8,94,11,94,12,94,
-        1370,1,94,1,94,1,94,1,94,3,94,1377,8,94,1,94,1,94,1,94,1,94,3,94,
-        1383,8,94,1,94,1,94,1,94,3,94,1388,8,94,1,95,1,95,3,95,1392,8,95,
-        1,96,1,96,1,96,1,96,5,96,1398,8,96,10,96,12,96,1401,9,96,1,97,1,
-        97,1,98,1,98,1,98,1,98,5,98,1409,8,98,10,98,12,98,1412,9,98,1,99,
-        1,99,1,100,1,100,1,100,5,100,1419,8,100,10,100,12,100,1422,9,100,
-        1,101,5,101,1425,8,101,10,101,12,101,1428,9,101,1,101,1,101,1,102,
-        1,102,1,102,5,102,1435,8,102,10,102,12,102,1438,9,102,1,102,1,102,
-        3,102,1442,8,102,1,103,1,103,1,103,1,103,1,103,1,103,3,103,1450,
-        8,103,1,103,1,103,3,103,1454,8,103,1,103,3,103,1457,8,103,1,104,
-        1,104,1,104,1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,
-        1,105,1,105,1,105,1,105,1,105,1,105,3,105,1477,8,105,1,106,1,106,
-        1,106,1,106,1,106,1,107,1,107,3,107,1486,8,107,1,107,4,107,1489,
-        8,107,11,107,12,107,1490,1,107,1,107,3,107,1495,8,107,1,107,1,107,
-        1,108,1,108,1,108,1,108,5,108,1503,8,108,10,108,12,108,1506,9,108,
-        1,108,1,108,1,108,1,109,1,109,1,109,1,109,1,109,3,109,1516,8,109,
-        1,110,1,110,1,110,1,110,3,110,1522,8,110,1,110,1,110,1,111,1,111,
-        1,111,1,111,3,111,1530,8,111,1,111,1,111,1,111,3,111,1535,8,111,
-        1,111,1,111,1,111,1,111,1,112,1,112,1,112,1,112,1,112,1,113,1,113,
-        1,114,1,114,1,114,1,114,1,114,3,114,1553,8,114,1,115,1,115,1,115,
-        1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,116,
-        1,116,1,116,1,116,1,116,3,116,1573,8,116,3,116,1575,8,116,1,116,
-        1,116,1,117,1,117,1,117,1,117,1,118,1,118,1,118,3,118,1586,8,118,
-        1,118,3,118,1589,8,118,1,118,1,118,1,118,1,118,1,119,1,119,1,119,
-        3,119,1598,8,119,1,119,1,119,1,119,5,119,1603,8,119,10,119,12,119,
-        1606,9,119,3,119,1608,8,119,1,119,1,119,1,120,1,120,1,120,1,121,
-        1,121,1,121,5,121,1618,8,121,10,121,12,121,1621,9,121,1,122,1,122,
-        1,122,1,122,1,122,5,122,1628,8,122,10,122,12,122,1631,9,122,3,122,
-        1633,8,122,1,122,1,122,1,123,1,123,1,123,1,123,1,123,1,123,1,123,
-        1,123,1,123,3,123,1646,8,123,1,124,1,124,1,124,3,124,1651,8,124,
-        1,125,1,125,1,125,1,125,1,125,1,125,3,125,1659,8,125,1,126,1,126,
-        1,127,1,127,3,127,1665,8,127,1,128,1,128,1,129,1,129,1,129,1,129,
-        5,129,1673,8,129,10,129,12,129,1676,9,129,3,129,1678,8,129,1,129,
-        1,129,1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,1,130,5,130,
-        1691,8,130,10,130,12,130,1694,9,130,3,130,1696,8,130,1,130,1,130,
-        1,131,1,131,1,132,1,132,1,132,1,132,1,132,3,132,1707,8,132,1,133,
-        1,133,1,133,3,133,1712,8,133,1,133,3,133,1715,8,133,1,133,1,133,
-        1,133,1,133,1,133,1,133,1,133,1,133,3,133,1725,8,133,1,134,1,134,
-        1,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,
-        1,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,1,134,
-        1,134,1,134,1,134,1,134,3,134,1755,8,134,1,135,1,135,1,135,1,135,
-        1,136,1,136,1,136,1,136,5,136,1765,8,136,10,136,12,136,1768,9,136,
-        1,136,1,136,1,137,1,137,1,137,1,137,1,137,3,137,1777,8,137,1,137,
-        1,137,1,137,3,137,1782,8,137,1,138,1,138,1,138,1,138,3,138,1788,
-        8,138,1,139,1,139,3,139,1792,8,139,1,139,1,139,3,139,1796,8,139,
-        1,139,3,139,1799,8,139,1,139,1,139,3,139,1803,8,139,1,140,1,140,
-        1,140,1,140,1,140,1,140,1,140,1,140,1,140,1,140,5,140,1815,8,140,
-        10,140,12,140,1818,9,140,1,140,1,140,1,140,1,140,3,140,1824,8,140,
-        1,140,1,140,1,140,1,140,1,140,5,140,1831,8,140,10,140,12,140,1834,
-        9,140,1,140,1,140,3,140,1838,8,140,1,141,1,141,1,141,1,141,3,141,
-        1844,8,141,1,141,3,141,1847,8,141,1,141,1,141,1,141,1,141,1,141,
-        1,141,1,141,3,141,1856,8,141,1,141,1,141,3,141,1860,8,141,1,142,
-        1,142,1,142,1,142,5,142,1866,8,142,10,142,12,142,1869,9,142,1,142,
-        1,142,1,142,1,142,1,142,1,142,5,142,1877,8,142,10,142,12,142,1880,
-        9,142,1,142,1,142,3,142,1884,8,142,1,143,1,143,1,143,1,144,1,144,
-        1,144,1,144,3,144,1893,8,144,1,145,1,145,1,145,1,145,1,146,1,146,
-        1,146,1,147,1,147,3,147,1904,8,147,1,148,1,148,1,149,1,149,1,149,
-        3,149,1911,8,149,1,150,1,150,1,151,1,151,3,151,1917,8,151,1,152,
-        1,152,1,152,0,0,153,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,
-        34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,
-        78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,
-        116,118,120,122,124,126,128,130,132,134,136,138,140,142,144,146,
-        148,150,152,154,156,158,160,162,164,166,168,170,172,174,176,178,
-        180,182,184,186,188,190,192,194,196,198,200,202,204,206,208,210,
-        212,214,216,218,220,222,224,226,228,230,232,234,236,238,240,242,
-        244,246,248,250,252,254,256,258,260,262,264,266,268,270,272,274,
-        276,278,280,282,284,286,288,290,292,294,296,298,300,302,304,0,22,
-        1,0,57,58,2,0,1,1,20,20,2,0,15,15,32,32,2,0,19,19,31,31,2,0,59,59,
-        74,74,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,88,93,2,0,64,64,84,84,2,
-        0,94,95,106,106,1,0,96,98,1,0,94,95,4,0,1,1,3,3,43,43,56,56,2,0,
-        13,14,25,25,1,0,66,68,2,0,26,26,63,63,1,0,115,117,2,0,27,27,47,47,
-        2,0,6,6,53,53,18,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,35,35,37,
-        37,39,41,44,44,47,50,52,52,54,55,59,61,75,75,77,77,79,83,19,0,3,
-        3,6,7,11,11,13,14,18,18,21,21,25,25,27,34,36,36,38,38,42,43,46,46,
-        51,51,53,53,56,58,62,62,64,74,76,76,78,78,20,0,1,2,4,5,8,10,12,12,
-        15,17,19,20,22,24,26,26,35,35,37,37,39,41,44,45,47,50,52,52,54,55,
-        59,61,63,63,75,75,77,77,79,83,2092,0,306,1,0,0,0,2,317,1,0,0,0,4,
-        354,1,0,0,0,6,356,1,0,0,0,8,375,1,0,0,0,10,403,1,0,0,0,12,414,1,
-        0,0,0,14,420,1,0,0,0,16,422,1,0,0,0,18,431,1,0,0,0,20,436,1,0,0,
-        0,22,454,1,0,0,0,24,456,1,0,0,0,26,463,1,0,0,0,28,467,1,0,0,0,30,
-        472,1,0,0,0,32,490,1,0,0,0,34,495,1,0,0,0,36,526,1,0,0,0,38,529,
-        1,0,0,0,40,542,1,0,0,0,42,547,1,0,0,0,44,562,1,0,0,0,46,588,1,0,
-        0,0,48,600,1,0,0,0,50,634,1,0,0,0,52,647,1,0,0,0,54,660,1,0,0,0,
-        56,662,1,0,0,0,58,672,1,0,0,0,60,677,1,0,0,0,62,691,1,0,0,0,64,695,
-        1,0,0,0,66,698,1,0,0,0,68,712,1,0,0,0,70,714,1,0,0,0,72,745,1,0,
-        0,0,74,747,1,0,0,0,76,765,1,0,0,0,78,768,1,0,0,0,80,779,1,0,0,0,
-        82,804,1,0,0,0,84,806,1,0,0,0,86,808,1,0,0,0,88,817,1,0,0,0,90,821,
-        1,0,0,0,92,827,1,0,0,0,94,832,1,0,0,0,96,836,1,0,0,0,98,864,1,0,
-        0,0,100,866,1,0,0,0,102,871,1,0,0,0,104,881,1,0,0,0,106,884,1,0,
-        0,0,108,887,1,0,0,0,110,891,1,0,0,0,112,894,1,0,0,0,114,919,1,0,
-        0,0,116,964,1,0,0,0,118,966,1,0,0,0,120,1005,1,0,0,0,122,1007,1,
-        0,0,0,124,1043,1,0,0,0,126,1045,1,0,0,0,128,1048,1,0,0,0,130,1051,
-        1,0,0,0,132,1062,1,0,0,0,134,1073,1,0,0,0,136,1081,1,0,0,0,138,1093,
-        1,0,0,0,140,1129,1,0,0,0,142,1144,1,0,0,0,144,1170,1,0,0,0,146,1172,
-        1,0,0,0,148,1194,1,0,0,0,150,1219,1,0,0,0,152,1222,1,0,0,0,154,1230,
-        1,0,0,0,156,1232,1,0,0,0,158,1254,1,0,0,0,160,1257,1,0,0,0,162,1261,
-        1,0,0,0,164,1263,1,0,0,0,166,1265,1,0,0,0,168,1271,1,0,0,0,170,1273,
-        1,0,0,0,172,1281,1,0,0,0,174,1289,1,0,0,0,176,1300,1,0,0,0,178,1305,
-        1,0,0,0,180,1314,1,0,0,0,182,1316,1,0,0,0,184,1357,1,0,0,0,186,1359,
-        1,0,0,0,188,1368,1,0,0,0,190,1391,1,0,0,0,192,1393,1,0,0,0,194,1402,
-        1,0,0,0,196,1404,1,0,0,0,198,1413,1,0,0,0,200,1415,1,0,0,0,202,1426,
-        1,0,0,0,204,1431,1,0,0,0,206,1456,1,0,0,0,208,1458,1,0,0,0,210,1476,
-        1,0,0,0,212,1478,1,0,0,0,214,1483,1,0,0,0,216,1498,1,0,0,0,218,1515,
-        1,0,0,0,220,1517,1,0,0,0,222,1525,1,0,0,0,224,1540,1,0,0,0,226,1545,
-        1,0,0,0,228,1547,1,0,0,0,230,1554,1,0,0,0,232,1567,1,0,0,0,234,1578,
-        1,0,0,0,236,1582,1,0,0,0,238,1594,1,0,0,0,240,1611,1,0,0,0,242,1619,
-        1,0,0,0,244,1622,1,0,0,0,246,1645,1,0,0,0,248,1647,1,0,0,0,250,1658,
-        1,0,0,0,252,1660,1,0,0,0,254,1664,1,0,0,0,256,1666,1,0,0,0,258,1668,
-        1,0,0,0,260,1681,1,0,0,0,262,1699,1,0,0,0,264,1706,1,0,0,0,266,1708,
-        1,0,0,0,268,1754,1,0,0,0,270,1756,1,0,0,0,272,1760,1,0,0,0,274,1771,
-        1,0,0,0,276,1783,1,0,0,0,278,1789,1,0,0,0,280,1837,1,0,0,0,282,1839,
-        1,0,0,0,284,1883,1,0,0,0,286,1885,1,0,0,0,288,1888,1,0,0,0,290,1894,
-        1,0,0,0,292,1898,1,0,0,0,294,1903,1,0,0,0,296,1905,1,0,0,0,298,1910,
-        1,0,0,0,300,1912,1,0,0,0,302,1916,1,0,0,0,304,1918,1,0,0,0,306,308,
-        3,2,1,0,307,309,5,105,0,0,308,307,1,0,0,0,308,309,1,0,0,0,309,310,
-        1,0,0,0,310,311,5,0,0,1,311,1,1,0,0,0,312,318,3,16,8,0,313,318,3,
-        264,132,0,314,318,3,4,2,0,315,318,3,6,3,0,316,318,3,20,10,0,317,
-        312,1,0,0,0,317,313,1,0,0,0,317,314,1,0,0,0,317,315,1,0,0,0,317,
-        316,1,0,0,0,318,3,1,0,0,0,319,321,5,57,0,0,320,322,3,14,7,0,321,
-        320,1,0,0,0,322,323,1,0,0,0,323,321,1,0,0,0,323,324,1,0,0,0,324,
-        326,1,0,0,0,325,327,3,10,5,0,326,325,1,0,0,0,326,327,1,0,0,0,327,
-        329,1,0,0,0,328,330,3,110,55,0,329,328,1,0,0,0,329,330,1,0,0,0,330,
-        355,1,0,0,0,331,333,5,57,0,0,332,334,3,14,7,0,333,332,1,0,0,0,334,
-        335,1,0,0,0,335,333,1,0,0,0,335,336,1,0,0,0,336,338,1,0,0,0,337,
-        339,3,10,5,0,338,337,1,0,0,0,338,339,1,0,0,0,339,340,1,0,0,0,340,
-        341,5,83,0,0,341,343,3,96,48,0,342,344,3,110,55,0,343,342,1,0,0,
-        0,343,344,1,0,0,0,344,348,1,0,0,0,345,347,3,36,18,0,346,345,1,0,
-        0,0,347,350,1,0,0,0,348,346,1,0,0,0,348,349,1,0,0,0,349,352,1,0,
-        0,0,350,348,1,0,0,0,351,353,3,8,4,0,352,351,1,0,0,0,352,353,1,0,
-        0,0,353,355,1,0,0,0,354,319,1,0,0,0,354,331,1,0,0,0,355,5,1,0,0,
-        0,356,357,5,58,0,0,357,358,3,14,7,0,358,373,3,10,5,0,359,360,5,83,
-        0,0,360,362,3,96,48,0,361,363,3,110,55,0,362,361,1,0,0,0,362,363,
-        1,0,0,0,363,367,1,0,0,0,364,366,3,36,18,0,365,364,1,0,0,0,366,369,
-        1,0,0,0,367,365,1,0,0,0,367,368,1,0,0,0,368,371,1,0,0,0,369,367,
-        1,0,0,0,370,372,3,8,4,0,371,370,1,0,0,0,371,372,1,0,0,0,372,374,
-        1,0,0,0,373,359,1,0,0,0,373,374,1,0,0,0,374,7,1,0,0,0,375,376,7,
-        0,0,0,376,385,3,14,7,0,377,382,3,168,84,0,378,379,5,103,0,0,379,
-        381,3,168,84,0,380,378,1,0,0,0,381,384,1,0,0,0,382,380,1,0,0,0,382,
-        383,1,0,0,0,383,386,1,0,0,0,384,382,1,0,0,0,385,377,1,0,0,0,385,
-        386,1,0,0,0,386,401,1,0,0,0,387,388,5,83,0,0,388,390,3,96,48,0,389,
-        391,3,110,55,0,390,389,1,0,0,0,390,391,1,0,0,0,391,395,1,0,0,0,392,
-        394,3,36,18,0,393,392,1,0,0,0,394,397,1,0,0,0,395,393,1,0,0,0,395,
-        396,1,0,0,0,396,399,1,0,0,0,397,395,1,0,0,0,398,400,3,8,4,0,399,
-        398,1,0,0,0,399,400,1,0,0,0,400,402,1,0,0,0,401,387,1,0,0,0,401,
-        402,1,0,0,0,402,9,1,0,0,0,403,408,3,12,6,0,404,405,5,103,0,0,405,
-        407,3,12,6,0,406,404,1,0,0,0,407,410,1,0,0,0,408,406,1,0,0,0,408,
-        409,1,0,0,0,409,11,1,0,0,0,410,408,1,0,0,0,411,415,5,119,0,0,412,
-        415,3,248,124,0,413,415,3,258,129,0,414,411,1,0,0,0,414,412,1,0,
-        0,0,414,413,1,0,0,0,415,13,1,0,0,0,416,421,3,298,149,0,417,421,5,
-        1,0,0,418,421,5,35,0,0,419,421,5,8,0,0,420,416,1,0,0,0,420,417,1,
-        0,0,0,420,418,1,0,0,0,420,419,1,0,0,0,421,15,1,0,0,0,422,423,5,55,
-        0,0,423,424,3,298,149,0,424,425,5,91,0,0,425,426,3,18,9,0,426,17,
-        1,0,0,0,427,432,5,119,0,0,428,432,3,254,127,0,429,432,3,252,126,
-        0,430,432,3,298,149,0,431,427,1,0,0,0,431,428,1,0,0,0,431,429,1,
-        0,0,0,431,430,1,0,0,0,432,19,1,0,0,0,433,435,3,22,11,0,434,433,1,
-        0,0,0,435,438,1,0,0,0,436,434,1,0,0,0,436,437,1,0,0,0,437,439,1,
-        0,0,0,438,436,1,0,0,0,439,443,3,26,13,0,440,442,3,24,12,0,441,440,
-        1,0,0,0,442,445,1,0,0,0,443,441,1,0,0,0,443,444,1,0,0,0,444,449,
-        1,0,0,0,445,443,1,0,0,0,446,448,3,22,11,0,447,446,1,0,0,0,448,451,
-        1,0,0,0,449,447,1,0,0,0,449,450,1,0,0,0,450,21,1,0,0,0,451,449,1,
-        0,0,0,452,455,3,28,14,0,453,455,3,30,15,0,454,452,1,0,0,0,454,453,
-        1,0,0,0,455,23,1,0,0,0,456,458,5,75,0,0,457,459,7,1,0,0,458,457,
-        1,0,0,0,458,459,1,0,0,0,459,460,1,0,0,0,460,461,3,26,13,0,461,25,
-        1,0,0,0,462,464,3,36,18,0,463,462,1,0,0,0,464,465,1,0,0,0,465,463,
-        1,0,0,0,465,466,1,0,0,0,466,27,1,0,0,0,467,468,5,4,0,0,468,469,5,
-        46,0,0,469,470,5,62,0,0,470,471,3,168,84,0,471,29,1,0,0,0,472,473,
-        5,78,0,0,473,474,3,240,120,0,474,483,5,109,0,0,475,480,3,168,84,
-        0,476,477,5,103,0,0,477,479,3,168,84,0,478,476,1,0,0,0,479,482,1,
-        0,0,0,480,478,1,0,0,0,480,481,1,0,0,0,481,484,1,0,0,0,482,480,1,
-        0,0,0,483,475,1,0,0,0,483,484,1,0,0,0,484,485,1,0,0,0,485,486,5,
-        110,0,0,486,31,1,0,0,0,487,489,3,34,17,0,488,487,1,0,0,0,489,492,
-        1,0,0,0,490,488,1,0,0,0,490,491,1,0,0,0,491,493,1,0,0,0,492,490,
-        1,0,0,0,493,494,5,0,0,1,494,33,1,0,0,0,495,496,3,240,120,0,496,505,
-        5,109,0,0,497,502,3,168,84,0,498,499,5,103,0,0,499,501,3,168,84,
-        0,500,498,1,0,0,0,501,504,1,0,0,0,502,500,1,0,0,0,502,503,1,0,0,
-        0,503,506,1,0,0,0,504,502,1,0,0,0,505,497,1,0,0,0,505,506,1,0,0,
-        0,506,507,1,0,0,0,507,508,5,110,0,0,508,35,1,0,0,0,509,527,3,38,
-        19,0,510,527,3,40,20,0,511,527,3,46,23,0,512,527,3,44,22,0,513,527,
-        3,64,32,0,514,527,3,66,33,0,515,527,3,70,35,0,516,527,3,74,37,0,
-        517,527,3,78,39,0,518,527,3,92,46,0,519,527,3,94,47,0,520,527,3,
-        80,40,0,521,527,3,84,42,0,522,527,3,82,41,0,523,527,3,86,43,0,524,
-        527,3,90,45,0,525,527,3,42,21,0,526,509,1,0,0,0,526,510,1,0,0,0,
-        526,511,1,0,0,0,526,512,1,0,0,0,526,513,1,0,0,0,526,514,1,0,0,0,
-        526,515,1,0,0,0,526,516,1,0,0,0,526,517,1,0,0,0,526,518,1,0,0,0,
-        526,519,1,0,0,0,526,520,1,0,0,0,526,521,1,0,0,0,526,522,1,0,0,0,
-        526,523,1,0,0,0,526,524,1,0,0,0,526,525,1,0,0,0,527,37,1,0,0,0,528,
-        530,5,48,0,0,529,528,1,0,0,0,529,530,1,0,0,0,530,531,1,0,0,0,531,
-        532,5,40,0,0,532,536,3,112,56,0,533,535,3,22,11,0,534,533,1,0,0,
-        0,535,538,1,0,0,0,536,534,1,0,0,0,536,537,1,0,0,0,537,540,1,0,0,
-        0,538,536,1,0,0,0,539,541,3,110,55,0,540,539,1,0,0,0,540,541,1,0,
-        0,0,541,39,1,0,0,0,542,543,5,77,0,0,543,544,3,168,84,0,544,545,5,
-        4,0,0,545,546,3,294,147,0,546,41,1,0,0,0,547,548,5,70,0,0,548,551,
-        5,71,0,0,549,550,5,81,0,0,550,552,5,72,0,0,551,549,1,0,0,0,551,552,
-        1,0,0,0,552,553,1,0,0,0,553,554,5,69,0,0,554,555,3,168,84,0,555,
-        556,5,4,0,0,556,559,3,294,147,0,557,558,5,73,0,0,558,560,5,119,0,
-        0,559,557,1,0,0,0,559,560,1,0,0,0,560,43,1,0,0,0,561,563,5,48,0,
-        0,562,561,1,0,0,0,562,563,1,0,0,0,563,564,1,0,0,0,564,565,5,9,0,
-        0,565,578,3,58,29,0,566,575,5,109,0,0,567,572,3,168,84,0,568,569,
-        5,103,0,0,569,571,3,168,84,0,570,568,1,0,0,0,571,574,1,0,0,0,572,
-        570,1,0,0,0,572,573,1,0,0,0,573,576,1,0,0,0,574,572,1,0,0,0,575,
-        567,1,0,0,0,575,576,1,0,0,0,576,577,1,0,0,0,577,579,5,110,0,0,578,
-        566,1,0,0,0,578,579,1,0,0,0,579,585,1,0,0,0,580,583,5,83,0,0,581,
-        584,5,96,0,0,582,584,3,60,30,0,583,581,1,0,0,0,583,582,1,0,0,0,584,
-        586,1,0,0,0,585,580,1,0,0,0,585,586,1,0,0,0,586,45,1,0,0,0,587,589,
-        5,48,0,0,588,587,1,0,0,0,588,589,1,0,0,0,589,590,1,0,0,0,590,592,
-        5,9,0,0,591,593,3,48,24,0,592,591,1,0,0,0,592,593,1,0,0,0,593,594,
-        1,0,0,0,594,595,5,113,0,0,595,596,3,20,10,0,596,598,5,114,0,0,597,
-        599,3,50,25,0,598,597,1,0,0,0,598,599,1,0,0,0,599,47,1,0,0,0,600,
-        610,5,109,0,0,601,611,5,96,0,0,602,607,3,294,147,0,603,604,5,103,
-        0,0,604,606,3,294,147,0,605,603,1,0,0,0,606,609,1,0,0,0,607,605,
-        1,0,0,0,607,608,1,0,0,0,608,611,1,0,0,0,609,607,1,0,0,0,610,601,
-        1,0,0,0,610,602,1,0,0,0,610,611,1,0,0,0,611,612,1,0,0,0,612,613,
-        5,110,0,0,613,49,1,0,0,0,614,615,5,35,0,0,615,619,3,298,149,0,616,
-        618,3,52,26,0,617,616,1,0,0,0,618,621,1,0,0,0,619,617,1,0,0,0,619,
-        620,1,0,0,0,620,635,1,0,0,0,621,619,1,0,0,0,622,624,5,35,0,0,623,
-        625,3,168,84,0,624,623,1,0,0,0,624,625,1,0,0,0,625,626,1,0,0,0,626,
-        627,3,298,149,0,627,631,3,298,149,0,628,630,3,52,26,0,629,628,1,
-        0,0,0,630,633,1,0,0,0,631,629,1,0,0,0,631,632,1,0,0,0,632,635,1,
-        0,0,0,633,631,1,0,0,0,634,614,1,0,0,0,634,622,1,0,0,0,635,51,1,0,
-        0,0,636,637,5,46,0,0,637,638,3,168,84,0,638,639,3,298,149,0,639,
-        648,1,0,0,0,640,641,5,47,0,0,641,642,3,298,149,0,642,644,3,298,149,
-        0,643,645,3,54,27,0,644,643,1,0,0,0,644,645,1,0,0,0,645,648,1,0,
-        0,0,646,648,3,56,28,0,647,636,1,0,0,0,647,640,1,0,0,0,647,646,1,
-        0,0,0,648,53,1,0,0,0,649,650,5,61,0,0,650,661,3,298,149,0,651,653,
-        5,27,0,0,652,651,1,0,0,0,652,653,1,0,0,0,653,654,1,0,0,0,654,655,
-        3,168,84,0,655,658,3,298,149,0,656,657,5,61,0,0,657,659,3,298,149,
-        0,658,656,1,0,0,0,658,659,1,0,0,0,659,661,1,0,0,0,660,649,1,0,0,
-        0,660,652,1,0,0,0,661,55,1,0,0,0,662,663,3,298,149,0,663,664,3,298,
-        149,0,664,665,5,4,0,0,665,666,3,294,147,0,666,57,1,0,0,0,667,668,
-        3,302,151,0,668,669,5,102,0,0,669,671,1,0,0,0,670,667,1,0,0,0,671,
-        674,1,0,0,0,672,670,1,0,0,0,672,673,1,0,0,0,673,675,1,0,0,0,674,
-        672,1,0,0,0,675,676,3,302,151,0,676,59,1,0,0,0,677,682,3,62,31,0,
-        678,679,5,103,0,0,679,681,3,62,31,0,680,678,1,0,0,0,681,684,1,0,
-        0,0,682,680,1,0,0,0,682,683,1,0,0,0,683,686,1,0,0,0,684,682,1,0,
-        0,0,685,687,3,110,55,0,686,685,1,0,0,0,686,687,1,0,0,0,687,61,1,
-        0,0,0,688,689,3,298,149,0,689,690,5,4,0,0,690,692,1,0,0,0,691,688,
-        1,0,0,0,691,692,1,0,0,0,692,693,1,0,0,0,693,694,3,294,147,0,694,
-        63,1,0,0,0,695,696,7,2,0,0,696,697,3,112,56,0,697,65,1,0,0,0,698,
-        699,5,41,0,0,699,703,3,114,57,0,700,702,3,68,34,0,701,700,1,0,0,
-        0,702,705,1,0,0,0,703,701,1,0,0,0,703,704,1,0,0,0,704,67,1,0,0,0,
-        705,703,1,0,0,0,706,707,5,47,0,0,707,708,5,40,0,0,708,713,3,70,35,
-        0,709,710,5,47,0,0,710,711,5,15,0,0,711,713,3,70,35,0,712,706,1,
-        0,0,0,712,709,1,0,0,0,713,69,1,0,0,0,714,715,5,55,0,0,715,720,3,
-        72,36,0,716,717,5,103,0,0,717,719,3,72,36,0,718,716,1,0,0,0,719,
-        722,1,0,0,0,720,718,1,0,0,0,720,721,1,0,0,0,721,71,1,0,0,0,722,720,
-        1,0,0,0,723,724,3,166,83,0,724,725,5,91,0,0,725,726,3,168,84,0,726,
-        746,1,0,0,0,727,728,3,294,147,0,728,729,5,91,0,0,729,730,3,168,84,
-        0,730,746,1,0,0,0,731,732,3,294,147,0,732,733,5,86,0,0,733,734,3,
-        168,84,0,734,746,1,0,0,0,735,736,3,294,147,0,736,737,3,152,76,0,
-        737,746,1,0,0,0,738,739,3,210,105,0,739,740,5,111,0,0,740,741,3,
-        168,84,0,741,742,5,112,0,0,742,743,5,91,0,0,743,744,3,168,84,0,744,
-        746,1,0,0,0,745,723,1,0,0,0,745,727,1,0,0,0,745,731,1,0,0,0,745,
-        735,1,0,0,0,745,738,1,0,0,0,746,73,1,0,0,0,747,748,5,52,0,0,748,
-        753,3,76,38,0,749,750,5,103,0,0,750,752,3,76,38,0,751,749,1,0,0,
-        0,752,755,1,0,0,0,753,751,1,0,0,0,753,754,1,0,0,0,754,75,1,0,0,0,
-        755,753,1,0,0,0,756,757,3,294,147,0,757,758,3,152,76,0,758,766,1,
-        0,0,0,759,766,3,166,83,0,760,761,3,210,105,0,761,762,5,111,0,0,762,
-        763,3,168,84,0,763,764,5,112,0,0,764,766,1,0,0,0,765,756,1,0,0,0,
-        765,759,1,0,0,0,765,760,1,0,0,0,766,77,1,0,0,0,767,769,7,3,0,0,768,
-        767,1,0,0,0,768,769,1,0,0,0,769,770,1,0,0,0,770,771,5,16,0,0,771,
-        776,3,168,84,0,772,773,5,103,0,0,773,775,3,168,84,0,774,772,1,0,
-        0,0,775,778,1,0,0,0,776,774,1,0,0,0,776,777,1,0,0,0,777,79,1,0,0,
-        0,778,776,1,0,0,0,779,780,5,28,0,0,780,781,5,109,0,0,781,782,3,294,
-        147,0,782,783,5,35,0,0,783,784,3,168,84,0,784,786,5,107,0,0,785,
-        787,3,36,18,0,786,785,1,0,0,0,787,788,1,0,0,0,788,786,1,0,0,0,788,
-        789,1,0,0,0,789,790,1,0,0,0,790,791,5,110,0,0,791,81,1,0,0,0,792,
-        794,3,102,51,0,793,795,3,104,52,0,794,793,1,0,0,0,794,795,1,0,0,
-        0,795,797,1,0,0,0,796,798,3,106,53,0,797,796,1,0,0,0,797,798,1,0,
-        0,0,798,805,1,0,0,0,799,801,3,104,52,0,800,802,3,106,53,0,801,800,
-        1,0,0,0,801,802,1,0,0,0,802,805,1,0,0,0,803,805,3,106,53,0,804,792,
-        1,0,0,0,804,799,1,0,0,0,804,803,1,0,0,0,805,83,1,0,0,0,806,807,5,
-        29,0,0,807,85,1,0,0,0,808,809,5,30,0,0,809,814,3,88,44,0,810,811,
-        5,103,0,0,811,813,3,88,44,0,812,810,1,0,0,0,813,816,1,0,0,0,814,
-        812,1,0,0,0,814,815,1,0,0,0,815,87,1,0,0,0,816,814,1,0,0,0,817,818,
-        3,294,147,0,818,819,5,91,0,0,819,820,3,168,84,0,820,89,1,0,0,0,821,
-        823,5,33,0,0,822,824,5,80,0,0,823,822,1,0,0,0,823,824,1,0,0,0,824,
-        825,1,0,0,0,825,826,3,168,84,0,826,91,1,0,0,0,827,828,5,81,0,0,828,
-        830,3,96,48,0,829,831,3,110,55,0,830,829,1,0,0,0,830,831,1,0,0,0,
-        831,93,1,0,0,0,832,833,5,54,0,0,833,834,3,96,48,0,834,95,1,0,0,0,
-        835,837,5,20,0,0,836,835,1,0,0,0,836,837,1,0,0,0,837,838,1,0,0,0,
-        838,840,3,98,49,0,839,841,3,102,51,0,840,839,1,0,0,0,840,841,1,0,
-        0,0,841,843,1,0,0,0,842,844,3,104,52,0,843,842,1,0,0,0,843,844,1,
-        0,0,0,844,846,1,0,0,0,845,847,3,106,53,0,846,845,1,0,0,0,846,847,
-        1,0,0,0,847,97,1,0,0,0,848,853,5,96,0,0,849,850,5,103,0,0,850,852,
-        3,100,50,0,851,849,1,0,0,0,852,855,1,0,0,0,853,851,1,0,0,0,853,854,
-        1,0,0,0,854,865,1,0,0,0,855,853,1,0,0,0,856,861,3,100,50,0,857,858,
-        5,103,0,0,858,860,3,100,50,0,859,857,1,0,0,0,860,863,1,0,0,0,861,
-        859,1,0,0,0,861,862,1,0,0,0,862,865,1,0,0,0,863,861,1,0,0,0,864,
-        848,1,0,0,0,864,856,1,0,0,0,865,99,1,0,0,0,866,869,3,168,84,0,867,
-        868,5,4,0,0,868,870,3,294,147,0,869,867,1,0,0,0,869,870,1,0,0,0,
-        870,101,1,0,0,0,871,872,5,50,0,0,872,873,5,8,0,0,873,878,3,108,54,
-        0,874,875,5,103,0,0,875,877,3,108,54,0,876,874,1,0,0,0,877,880,1,
-        0,0,0,878,876,1,0,0,0,878,879,1,0,0,0,879,103,1,0,0,0,880,878,1,
-        0,0,0,881,882,7,4,0,0,882,883,3,168,84,0,883,105,1,0,0,0,884,885,
-        5,39,0,0,885,886,3,168,84,0,886,107,1,0,0,0,887,889,3,168,84,0,888,
-        890,7,5,0,0,889,888,1,0,0,0,889,890,1,0,0,0,890,109,1,0,0,0,891,
-        892,5,80,0,0,892,893,3,168,84,0,893,111,1,0,0,0,894,899,3,114,57,
-        0,895,896,5,103,0,0,896,898,3,114,57,0,897,895,1,0,0,0,898,901,1,
-        0,0,0,899,897,1,0,0,0,899,900,1,0,0,0,900,113,1,0,0,0,901,899,1,
-        0,0,0,902,903,3,294,147,0,903,904,5,91,0,0,904,906,1,0,0,0,905,902,
-        1,0,0,0,905,906,1,0,0,0,906,909,1,0,0,0,907,910,3,120,60,0,908,910,
-        3,118,59,0,909,907,1,0,0,0,909,908,1,0,0,0,910,920,1,0,0,0,911,912,
-        3,294,147,0,912,913,5,91,0,0,913,915,1,0,0,0,914,911,1,0,0,0,914,
-        915,1,0,0,0,915,916,1,0,0,0,916,917,3,116,58,0,917,918,3,120,60,
-        0,918,920,1,0,0,0,919,905,1,0,0,0,919,914,1,0,0,0,920,115,1,0,0,
-        0,921,925,5,1,0,0,922,924,3,298,149,0,923,922,1,0,0,0,924,927,1,
-        0,0,0,925,923,1,0,0,0,925,926,1,0,0,0,926,965,1,0,0,0,927,925,1,
-        0,0,0,928,930,5,3,0,0,929,931,3,256,128,0,930,929,1,0,0,0,930,931,
-        1,0,0,0,931,935,1,0,0,0,932,934,3,298,149,0,933,932,1,0,0,0,934,
-        937,1,0,0,0,935,933,1,0,0,0,935,936,1,0,0,0,936,965,1,0,0,0,937,
-        935,1,0,0,0,938,940,3,298,149,0,939,941,3,256,128,0,940,939,1,0,
-        0,0,940,941,1,0,0,0,941,945,1,0,0,0,942,944,3,298,149,0,943,942,
-        1,0,0,0,944,947,1,0,0,0,945,943,1,0,0,0,945,946,1,0,0,0,946,965,
-        1,0,0,0,947,945,1,0,0,0,948,949,5,3,0,0,949,953,3,248,124,0,950,
-        952,3,298,149,0,951,950,1,0,0,0,952,955,1,0,0,0,953,951,1,0,0,0,
-        953,954,1,0,0,0,954,965,1,0,0,0,955,953,1,0,0,0,956,957,3,298,149,
-        0,957,961,3,248,124,0,958,960,3,298,149,0,959,958,1,0,0,0,960,963,
-        1,0,0,0,961,959,1,0,0,0,961,962,1,0,0,0,962,965,1,0,0,0,963,961,
-        1,0,0,0,964,921,1,0,0,0,964,928,1,0,0,0,964,938,1,0,0,0,964,948,
-        1,0,0,0,964,956,1,0,0,0,965,117,1,0,0,0,966,967,3,298,149,0,967,
-        968,5,109,0,0,968,969,3,120,60,0,969,970,5,110,0,0,970,119,1,0,0,
-        0,971,975,3,124,62,0,972,974,3,138,69,0,973,972,1,0,0,0,974,977,
-        1,0,0,0,975,973,1,0,0,0,975,976,1,0,0,0,976,1006,1,0,0,0,977,975,
-        1,0,0,0,978,979,5,109,0,0,979,980,3,120,60,0,980,981,5,110,0,0,981,
-        1006,1,0,0,0,982,984,3,140,70,0,983,985,3,124,62,0,984,983,1,0,0,
-        0,984,985,1,0,0,0,985,989,1,0,0,0,986,988,3,138,69,0,987,986,1,0,
-        0,0,988,991,1,0,0,0,989,987,1,0,0,0,989,990,1,0,0,0,990,1006,1,0,
-        0,0,991,989,1,0,0,0,992,996,5,109,0,0,993,994,3,294,147,0,994,995,
-        5,91,0,0,995,997,1,0,0,0,996,993,1,0,0,0,996,997,1,0,0,0,997,998,
-        1,0,0,0,998,1001,3,120,60,0,999,1000,5,80,0,0,1000,1002,3,168,84,
-        0,1001,999,1,0,0,0,1001,1002,1,0,0,0,1002,1003,1,0,0,0,1003,1004,
-        5,110,0,0,1004,1006,1,0,0,0,1005,971,1,0,0,0,1005,978,1,0,0,0,1005,
-        982,1,0,0,0,1005,992,1,0,0,0,1006,121,1,0,0,0,1007,1009,3,124,62,
-        0,1008,1010,3,138,69,0,1009,1008,1,0,0,0,1010,1011,1,0,0,0,1011,
-        1009,1,0,0,0,1011,1012,1,0,0,0,1012,123,1,0,0,0,1013,1015,5,109,
-        0,0,1014,1016,3,294,147,0,1015,1014,1,0,0,0,1015,1016,1,0,0,0,1016,
-        1019,1,0,0,0,1017,1020,3,152,76,0,1018,1020,3,128,64,0,1019,1017,
-        1,0,0,0,1019,1018,1,0,0,0,1019,1020,1,0,0,0,1020,1022,1,0,0,0,1021,
-        1023,3,148,74,0,1022,1021,1,0,0,0,1022,1023,1,0,0,0,1023,1026,1,
-        0,0,0,1024,1025,5,80,0,0,1025,1027,3,168,84,0,1026,1024,1,0,0,0,
-        1026,1027,1,0,0,0,1027,1028,1,0,0,0,1028,1044,5,110,0,0,1029,1031,
-        5,109,0,0,1030,1032,3,294,147,0,1031,1030,1,0,0,0,1031,1032,1,0,
-        0,0,1032,1033,1,0,0,0,1033,1035,3,126,63,0,1034,1036,3,148,74,0,
-        1035,1034,1,0,0,0,1035,1036,1,0,0,0,1036,1039,1,0,0,0,1037,1038,
-        5,80,0,0,1038,1040,3,168,84,0,1039,1037,1,0,0,0,1039,1040,1,0,0,
-        0,1040,1041,1,0,0,0,1041,1042,5,110,0,0,1042,1044,1,0,0,0,1043,1013,
-        1,0,0,0,1043,1029,1,0,0,0,1044,125,1,0,0,0,1045,1046,5,37,0,0,1046,
-        1047,3,130,65,0,1047,127,1,0,0,0,1048,1049,5,104,0,0,1049,1050,3,
-        130,65,0,1050,129,1,0,0,0,1051,1059,3,132,66,0,1052,1054,5,107,0,
-        0,1053,1055,5,104,0,0,1054,1053,1,0,0,0,1054,1055,1,0,0,0,1055,1056,
-        1,0,0,0,1056,1058,3,132,66,0,1057,1052,1,0,0,0,1058,1061,1,0,0,0,
-        1059,1057,1,0,0,0,1059,1060,1,0,0,0,1060,131,1,0,0,0,1061,1059,1,
-        0,0,0,1062,1067,3,134,67,0,1063,1064,5,99,0,0,1064,1066,3,134,67,
-        0,1065,1063,1,0,0,0,1066,1069,1,0,0,0,1067,1065,1,0,0,0,1067,1068,
-        1,0,0,0,1068,133,1,0,0,0,1069,1067,1,0,0,0,1070,1071,5,100,0,0,1071,
-        1074,3,134,67,0,1072,1074,3,136,68,0,1073,1070,1,0,0,0,1073,1072,
-        1,0,0,0,1074,135,1,0,0,0,1075,1082,3,162,81,0,1076,1082,5,98,0,0,
-        1077,1078,5,109,0,0,1078,1079,3,130,65,0,1079,1080,5,110,0,0,1080,
-        1082,1,0,0,0,1081,1075,1,0,0,0,1081,1076,1,0,0,0,1081,1077,1,0,0,
-        0,1082,137,1,0,0,0,1083,1085,3,144,72,0,1084,1086,3,142,71,0,1085,
-        1084,1,0,0,0,1085,1086,1,0,0,0,1086,1087,1,0,0,0,1087,1088,3,124,
-        62,0,1088,1094,1,0,0,0,1089,1090,3,140,70,0,1090,1091,3,124,62,0,
-        1091,1094,1,0,0,0,1092,1094,3,140,70,0,1093,1083,1,0,0,0,1093,1089,
-        1,0,0,0,1093,1092,1,0,0,0,1094,139,1,0,0,0,1095,1096,5,109,0,0,1096,
-        1097,3,124,62,0,1097,1098,3,144,72,0,1098,1101,3,124,62,0,1099,1100,
-        5,80,0,0,1100,1102,3,168,84,0,1101,1099,1,0,0,0,1101,1102,1,0,0,
-        0,1102,1103,1,0,0,0,1103,1104,5,110,0,0,1104,1105,3,142,71,0,1105,
-        1130,1,0,0,0,1106,1107,5,109,0,0,1107,1109,3,124,62,0,1108,1110,
-        3,138,69,0,1109,1108,1,0,0,0,1110,1111,1,0,0,0,1111,1109,1,0,0,0,
-        1111,1112,1,0,0,0,1112,1115,1,0,0,0,1113,1114,5,80,0,0,1114,1116,
-        3,168,84,0,1115,1113,1,0,0,0,1115,1116,1,0,0,0,1116,1117,1,0,0,0,
-        1117,1118,5,110,0,0,1118,1119,3,142,71,0,1119,1130,1,0,0,0,1120,
-        1121,5,109,0,0,1121,1124,3,124,62,0,1122,1123,5,80,0,0,1123,1125,
-        3,168,84,0,1124,1122,1,0,0,0,1124,1125,1,0,0,0,1125,1126,1,0,0,0,
-        1126,1127,5,110,0,0,1127,1128,3,142,71,0,1128,1130,1,0,0,0,1129,
-        1095,1,0,0,0,1129,1106,1,0,0,0,1129,1120,1,0,0,0,1130,141,1,0,0,
-        0,1131,1133,5,113,0,0,1132,1134,3,256,128,0,1133,1132,1,0,0,0,1133,
-        1134,1,0,0,0,1134,1139,1,0,0,0,1135,1137,5,103,0,0,1136,1138,3,256,
-        128,0,1137,1136,1,0,0,0,1137,1138,1,0,0,0,1138,1140,1,0,0,0,1139,
-        1135,1,0,0,0,1139,1140,1,0,0,0,1140,1141,1,0,0,0,1141,1145,5,114,
-        0,0,1142,1145,5,94,0,0,1143,1145,5,96,0,0,1144,1131,1,0,0,0,1144,
-        1142,1,0,0,0,1144,1143,1,0,0,0,1145,143,1,0,0,0,1146,1147,5,92,0,
-        0,1147,1149,5,95,0,0,1148,1150,3,146,73,0,1149,1148,1,0,0,0,1149,
-        1150,1,0,0,0,1150,1151,1,0,0,0,1151,1152,5,95,0,0,1152,1171,5,93,
-        0,0,1153,1154,5,92,0,0,1154,1156,5,95,0,0,1155,1157,3,146,73,0,1156,
-        1155,1,0,0,0,1156,1157,1,0,0,0,1157,1158,1,0,0,0,1158,1171,5,95,
-        0,0,1159,1161,5,95,0,0,1160,1162,3,146,73,0,1161,1160,1,0,0,0,1161,
-        1162,1,0,0,0,1162,1163,1,0,0,0,1163,1164,5,95,0,0,1164,1171,5,93,
-        0,0,1165,1167,5,95,0,0,1166,1168,3,146,73,0,1167,1166,1,0,0,0,1167,
-        1168,1,0,0,0,1168,1169,1,0,0,0,1169,1171,5,95,0,0,1170,1146,1,0,
-        0,0,1170,1153,1,0,0,0,1170,1159,1,0,0,0,1170,1165,1,0,0,0,1171,145,
-        1,0,0,0,1172,1174,5,111,0,0,1173,1175,3,294,147,0,1174,1173,1,0,
-        0,0,1174,1175,1,0,0,0,1175,1178,1,0,0,0,1176,1179,3,150,75,0,1177,
-        1179,3,128,64,0,1178,1176,1,0,0,0,1178,1177,1,0,0,0,1178,1179,1,
-        0,0,0,1179,1181,1,0,0,0,1180,1182,3,158,79,0,1181,1180,1,0,0,0,1181,
-        1182,1,0,0,0,1182,1184,1,0,0,0,1183,1185,3,148,74,0,1184,1183,1,
-        0,0,0,1184,1185,1,0,0,0,1185,1188,1,0,0,0,1186,1187,5,80,0,0,1187,
-        1189,3,168,84,0,1188,1186,1,0,0,0,1188,1189,1,0,0,0,1189,1190,1,
-        0,0,0,1190,1191,5,112,0,0,1191,147,1,0,0,0,1192,1195,3,260,130,0,
-        1193,1195,3,248,124,0,1194,1192,1,0,0,0,1194,1193,1,0,0,0,1195,149,
-        1,0,0,0,1196,1197,5,104,0,0,1197,1205,3,164,82,0,1198,1200,5,107,
-        0,0,1199,1201,5,104,0,0,1200,1199,1,0,0,0,1200,1201,1,0,0,0,1201,
-        1202,1,0,0,0,1202,1204,3,164,82,0,1203,1198,1,0,0,0,1204,1207,1,
-        0,0,0,1205,1203,1,0,0,0,1205,1206,1,0,0,0,1206,1220,1,0,0,0,1207,
-        1205,1,0,0,0,1208,1209,5,104,0,0,1209,1220,3,156,78,0,1210,1211,
-        5,37,0,0,1211,1216,3,164,82,0,1212,1213,5,107,0,0,1213,1215,3,164,
-        82,0,1214,1212,1,0,0,0,1215,1218,1,0,0,0,1216,1214,1,0,0,0,1216,
-        1217,1,0,0,0,1217,1220,1,0,0,0,1218,1216,1,0,0,0,1219,1196,1,0,0,
-        0,1219,1208,1,0,0,0,1219,1210,1,0,0,0,1220,151,1,0,0,0,1221,1223,
-        3,154,77,0,1222,1221,1,0,0,0,1223,1224,1,0,0,0,1224,1222,1,0,0,0,
-        1224,1225,1,0,0,0,1225,153,1,0,0,0,1226,1227,5,104,0,0,1227,1231,
-        3,162,81,0,1228,1229,5,104,0,0,1229,1231,3,156,78,0,1230,1226,1,
-        0,0,0,1230,1228,1,0,0,0,1231,155,1,0,0,0,1232,1234,5,108,0,0,1233,
-        1235,7,6,0,0,1234,1233,1,0,0,0,1234,1235,1,0,0,0,1235,1236,1,0,0,
-        0,1236,1237,5,109,0,0,1237,1238,3,168,84,0,1238,1239,5,110,0,0,1239,
-        157,1,0,0,0,1240,1242,5,96,0,0,1241,1243,3,160,80,0,1242,1241,1,
-        0,0,0,1242,1243,1,0,0,0,1243,1248,1,0,0,0,1244,1246,5,85,0,0,1245,
-        1247,3,160,80,0,1246,1245,1,0,0,0,1246,1247,1,0,0,0,1247,1249,1,
-        0,0,0,1248,1244,1,0,0,0,1248,1249,1,0,0,0,1249,1255,1,0,0,0,1250,
-        1252,5,85,0,0,1251,1253,3,160,80,0,1252,1251,1,0,0,0,1252,1253,1,
-        0,0,0,1253,1255,1,0,0,0,1254,1240,1,0,0,0,1254,1250,1,0,0,0,1255,
-        159,1,0,0,0,1256,1258,5,95,0,0,1257,1256,1,0,0,0,1257,1258,1,0,0,
-        0,1258,1259,1,0,0,0,1259,1260,3,256,128,0,1260,161,1,0,0,0,1261,
-        1262,3,302,151,0,1262,163,1,0,0,0,1263,1264,3,302,151,0,1264,165,
-        1,0,0,0,1265,1267,3,210,105,0,1266,1268,3,208,104,0,1267,1266,1,
-        0,0,0,1268,1269,1,0,0,0,1269,1267,1,0,0,0,1269,1270,1,0,0,0,1270,
-        167,1,0,0,0,1271,1272,3,170,85,0,1272,169,1,0,0,0,1273,1278,3,172,
-        86,0,1274,1275,5,49,0,0,1275,1277,3,172,86,0,1276,1274,1,0,0,0,1277,
-        1280,1,0,0,0,1278,1276,1,0,0,0,1278,1279,1,0,0,0,1279,171,1,0,0,
-        0,1280,1278,1,0,0,0,1281,1286,3,174,87,0,1282,1283,5,82,0,0,1283,
-        1285,3,174,87,0,1284,1282,1,0,0,0,1285,1288,1,0,0,0,1286,1284,1,
-        0,0,0,1286,1287,1,0,0,0,1287,173,1,0,0,0,1288,1286,1,0,0,0,1289,
-        1294,3,176,88,0,1290,1291,5,2,0,0,1291,1293,3,176,88,0,1292,1290,
-        1,0,0,0,1293,1296,1,0,0,0,1294,1292,1,0,0,0,1294,1295,1,0,0,0,1295,
-        175,1,0,0,0,1296,1294,1,0,0,0,1297,1299,5,44,0,0,1298,1297,1,0,0,
-        0,1299,1302,1,0,0,0,1300,1298,1,0,0,0,1300,1301,1,0,0,0,1301,1303,
-        1,0,0,0,1302,1300,1,0,0,0,1303,1304,3,178,89,0,1304,177,1,0,0,0,
-        1305,1311,3,182,91,0,1306,1307,3,180,90,0,1307,1308,3,182,91,0,1308,
-        1310,1,0,0,0,1309,1306,1,0,0,0,1310,1313,1,0,0,0,1311,1309,1,0,0,
-        0,1311,1312,1,0,0,0,1312,179,1,0,0,0,1313,1311,1,0,0,0,1314,1315,
-        7,7,0,0,1315,181,1,0,0,0,1316,1320,3,192,96,0,1317,1319,3,184,92,
-        0,1318,1317,1,0,0,0,1319,1322,1,0,0,0,1320,1318,1,0,0,0,1320,1321,
-        1,0,0,0,1321,183,1,0,0,0,1322,1320,1,0,0,0,1323,1324,5,60,0,0,1324,
-        1325,5,81,0,0,1325,1358,3,192,96,0,1326,1327,5,24,0,0,1327,1328,
-        5,81,0,0,1328,1358,3,192,96,0,1329,1330,5,12,0,0,1330,1358,3,192,
-        96,0,1331,1332,5,87,0,0,1332,1358,3,192,96,0,1333,1334,5,35,0,0,
-        1334,1358,3,192,96,0,1335,1336,5,37,0,0,1336,1358,5,45,0,0,1337,
-        1338,5,37,0,0,1338,1339,5,44,0,0,1339,1358,5,45,0,0,1340,1342,5,
-        37,0,0,1341,1343,5,44,0,0,1342,1341,1,0,0,0,1342,1343,1,0,0,0,1343,
-        1344,1,0,0,0,1344,1347,7,8,0,0,1345,1347,5,84,0,0,1346,1340,1,0,
-        0,0,1346,1345,1,0,0,0,1347,1348,1,0,0,0,1348,1358,3,186,93,0,1349,
-        1351,5,37,0,0,1350,1352,5,44,0,0,1351,1350,1,0,0,0,1351,1352,1,0,
-        0,0,1352,1354,1,0,0,0,1353,1355,3,298,149,0,1354,1353,1,0,0,0,1354,
-        1355,1,0,0,0,1355,1356,1,0,0,0,1356,1358,5,65,0,0,1357,1323,1,0,
-        0,0,1357,1326,1,0,0,0,1357,1329,1,0,0,0,1357,1331,1,0,0,0,1357,1333,
-        1,0,0,0,1357,1335,1,0,0,0,1357,1337,1,0,0,0,1357,1346,1,0,0,0,1357,
-        1349,1,0,0,0,1358,185,1,0,0,0,1359,1364,3,188,94,0,1360,1361,5,107,
-        0,0,1361,1363,3,188,94,0,1362,1360,1,0,0,0,1363,1366,1,0,0,0,1364,
-        1362,1,0,0,0,1364,1365,1,0,0,0,1365,187,1,0,0,0,1366,1364,1,0,0,
-        0,1367,1369,3,190,95,0,1368,1367,1,0,0,0,1369,1370,1,0,0,0,1370,
-        1368,1,0,0,0,1370,1371,1,0,0,0,1371,1376,1,0,0,0,1372,1373,5,81,
-        0,0,1373,1374,3,190,95,0,1374,1375,3,190,95,0,1375,1377,1,0,0,0,
-        1376,1372,1,0,0,0,1376,1377,1,0,0,0,1377,1382,1,0,0,0,1378,1379,
-        5,92,0,0,1379,1380,3,186,93,0,1380,1381,5,93,0,0,1381,1383,1,0,0,
-        0,1382,1378,1,0,0,0,1382,1383,1,0,0,0,1383,1387,1,0,0,0,1384,1385,
-        5,44,0,0,1385,1388,5,45,0,0,1386,1388,5,100,0,0,1387,1384,1,0,0,
-        0,1387,1386,1,0,0,0,1387,1388,1,0,0,0,1388,189,1,0,0,0,1389,1392,
-        3,298,149,0,1390,1392,5,45,0,0,1391,1389,1,0,0,0,1391,1390,1,0,0,
-        0,1392,191,1,0,0,0,1393,1399,3,196,98,0,1394,1395,3,194,97,0,1395,
-        1396,3,196,98,0,1396,1398,1,0,0,0,1397,1394,1,0,0,0,1398,1401,1,
-        0,0,0,1399,1397,1,0,0,0,1399,1400,1,0,0,0,1400,193,1,0,0,0,1401,
-        1399,1,0,0,0,1402,1403,7,9,0,0,1403,195,1,0,0,0,1404,1410,3,200,
-        100,0,1405,1406,3,198,99,0,1406,1407,3,200,100,0,1407,1409,1,0,0,
-        0,1408,1405,1,0,0,0,1409,1412,1,0,0,0,1410,1408,1,0,0,0,1410,1411,
-        1,0,0,0,1411,197,1,0,0,0,1412,1410,1,0,0,0,1413,1414,7,10,0,0,1414,
-        199,1,0,0,0,1415,1420,3,202,101,0,1416,1417,5,101,0,0,1417,1419,
-        3,202,101,0,1418,1416,1,0,0,0,1419,1422,1,0,0,0,1420,1418,1,0,0,
-        0,1420,1421,1,0,0,0,1421,201,1,0,0,0,1422,1420,1,0,0,0,1423,1425,
-        7,11,0,0,1424,1423,1,0,0,0,1425,1428,1,0,0,0,1426,1424,1,0,0,0,1426,
-        1427,1,0,0,0,1427,1429,1,0,0,0,1428,1426,1,0,0,0,1429,1430,3,204,
-        102,0,1430,203,1,0,0,0,1431,1436,3,210,105,0,1432,1435,3,206,103,
-        0,1433,1435,3,208,104,0,1434,1432,1,0,0,0,1434,1433,1,0,0,0,1435,
-        1438,1,0,0,0,1436,1434,1,0,0,0,1436,1437,1,0,0,0,1437,1441,1,0,0,
-        0,1438,1436,1,0,0,0,1439,1442,3,152,76,0,1440,1442,3,128,64,0,1441,
-        1439,1,0,0,0,1441,1440,1,0,0,0,1441,1442,1,0,0,0,1442,205,1,0,0,
-        0,1443,1444,5,111,0,0,1444,1445,3,168,84,0,1445,1446,5,112,0,0,1446,
-        1457,1,0,0,0,1447,1449,5,111,0,0,1448,1450,3,168,84,0,1449,1448,
-        1,0,0,0,1449,1450,1,0,0,0,1450,1451,1,0,0,0,1451,1453,5,85,0,0,1452,
-        1454,3,168,84,0,1453,1452,1,0,0,0,1453,1454,1,0,0,0,1454,1455,1,
-        0,0,0,1455,1457,5,112,0,0,1456,1443,1,0,0,0,1456,1447,1,0,0,0,1457,
-        207,1,0,0,0,1458,1459,5,102,0,0,1459,1460,3,262,131,0,1460,209,1,
-        0,0,0,1461,1477,3,212,106,0,1462,1477,3,236,118,0,1463,1477,3,220,
-        110,0,1464,1477,3,222,111,0,1465,1477,3,224,112,0,1466,1477,3,230,
-        115,0,1467,1477,3,232,116,0,1468,1477,3,250,125,0,1469,1477,3,248,
-        124,0,1470,1477,3,214,107,0,1471,1477,3,122,61,0,1472,1477,3,234,
-        117,0,1473,1477,3,238,119,0,1474,1477,3,244,122,0,1475,1477,3,294,
-        147,0,1476,1461,1,0,0,0,1476,1462,1,0,0,0,1476,1463,1,0,0,0,1476,
-        1464,1,0,0,0,1476,1465,1,0,0,0,1476,1466,1,0,0,0,1476,1467,1,0,0,
-        0,1476,1468,1,0,0,0,1476,1469,1,0,0,0,1476,1470,1,0,0,0,1476,1471,
-        1,0,0,0,1476,1472,1,0,0,0,1476,1473,1,0,0,0,1476,1474,1,0,0,0,1476,
-        1475,1,0,0,0,1477,211,1,0,0,0,1478,1479,5,13,0,0,1479,1480,5,109,
-        0,0,1480,1481,5,96,0,0,1481,1482,5,110,0,0,1482,213,1,0,0,0,1483,
-        1485,5,10,0,0,1484,1486,3,168,84,0,1485,1484,1,0,0,0,1485,1486,1,
-        0,0,0,1486,1488,1,0,0,0,1487,1489,3,216,108,0,1488,1487,1,0,0,0,
-        1489,1490,1,0,0,0,1490,1488,1,0,0,0,1490,1491,1,0,0,0,1491,1494,
-        1,0,0,0,1492,1493,5,22,0,0,1493,1495,3,168,84,0,1494,1492,1,0,0,
-        0,1494,1495,1,0,0,0,1495,1496,1,0,0,0,1496,1497,5,23,0,0,1497,215,
-        1,0,0,0,1498,1499,5,79,0,0,1499,1504,3,218,109,0,1500,1501,5,103,
-        0,0,1501,1503,3,218,109,0,1502,1500,1,0,0,0,1503,1506,1,0,0,0,1504,
-        1502,1,0,0,0,1504,1505,1,0,0,0,1505,1507,1,0,0,0,1506,1504,1,0,0,
-        0,1507,1508,5,61,0,0,1508,1509,3,168,84,0,1509,217,1,0,0,0,1510,
-        1511,3,180,90,0,1511,1512,3,168,84,0,1512,1516,1,0,0,0,1513,1516,
-        3,184,92,0,1514,1516,3,168,84,0,1515,1510,1,0,0,0,1515,1513,1,0,
-        0,0,1515,1514,1,0,0,0,1516,219,1,0,0,0,1517,1518,5,111,0,0,1518,
-        1521,3,228,114,0,1519,1520,5,107,0,0,1520,1522,3,168,84,0,1521,1519,
-        1,0,0,0,1521,1522,1,0,0,0,1522,1523,1,0,0,0,1523,1524,5,112,0,0,
-        1524,221,1,0,0,0,1525,1529,5,111,0,0,1526,1527,3,294,147,0,1527,
-        1528,5,91,0,0,1528,1530,1,0,0,0,1529,1526,1,0,0,0,1529,1530,1,0,
-        0,0,1530,1531,1,0,0,0,1531,1534,3,122,61,0,1532,1533,5,80,0,0,1533,
-        1535,3,168,84,0,1534,1532,1,0,0,0,1534,1535,1,0,0,0,1535,1536,1,
-        0,0,0,1536,1537,5,107,0,0,1537,1538,3,168,84,0,1538,1539,5,112,0,
-        0,1539,223,1,0,0,0,1540,1541,3,226,113,0,1541,1542,5,109,0,0,1542,
-        1543,3,228,114,0,1543,1544,5,110,0,0,1544,225,1,0,0,0,1545,1546,
-        7,12,0,0,1546,227,1,0,0,0,1547,1548,3,294,147,0,1548,1549,5,35,0,
-        0,1549,1552,3,168,84,0,1550,1551,5,80,0,0,1551,1553,3,168,84,0,1552,
-        1550,1,0,0,0,1552,1553,1,0,0,0,1553,229,1,0,0,0,1554,1555,5,51,0,
-        0,1555,1556,5,109,0,0,1556,1557,3,294,147,0,1557,1558,5,91,0,0,1558,
-        1559,3,168,84,0,1559,1560,5,103,0,0,1560,1561,3,294,147,0,1561,1562,
-        5,35,0,0,1562,1563,3,168,84,0,1563,1564,5,107,0,0,1564,1565,3,168,
-        84,0,1565,1566,5,110,0,0,1566,231,1,0,0,0,1567,1568,7,13,0,0,1568,
-        1574,5,113,0,0,1569,1575,3,20,10,0,1570,1572,3,112,56,0,1571,1573,
-        3,110,55,0,1572,1571,1,0,0,0,1572,1573,1,0,0,0,1573,1575,1,0,0,0,
-        1574,1569,1,0,0,0,1574,1570,1,0,0,0,1575,1576,1,0,0,0,1576,1577,
-        5,114,0,0,1577,233,1,0,0,0,1578,1579,5,109,0,0,1579,1580,3,168,84,
-        0,1580,1581,5,110,0,0,1581,235,1,0,0,0,1582,1583,3,240,120,0,1583,
-        1585,5,109,0,0,1584,1586,7,14,0,0,1585,1584,1,0,0,0,1585,1586,1,
-        0,0,0,1586,1588,1,0,0,0,1587,1589,3,168,84,0,1588,1587,1,0,0,0,1588,
-        1589,1,0,0,0,1589,1590,1,0,0,0,1590,1591,5,69,0,0,1591,1592,3,168,
-        84,0,1592,1593,5,110,0,0,1593,237,1,0,0,0,1594,1595,3,240,120,0,
-        1595,1597,5,109,0,0,1596,1598,7,1,0,0,1597,1596,1,0,0,0,1597,1598,
-        1,0,0,0,1598,1607,1,0,0,0,1599,1604,3,168,84,0,1600,1601,5,103,0,
-        0,1601,1603,3,168,84,0,1602,1600,1,0,0,0,1603,1606,1,0,0,0,1604,
-        1602,1,0,0,0,1604,1605,1,0,0,0,1605,1608,1,0,0,0,1606,1604,1,0,0,
-        0,1607,1599,1,0,0,0,1607,1608,1,0,0,0,1608,1609,1,0,0,0,1609,1610,
-        5,110,0,0,1610,239,1,0,0,0,1611,1612,3,242,121,0,1612,1613,3,298,
-        149,0,1613,241,1,0,0,0,1614,1615,3,298,149,0,1615,1616,5,102,0,0,
-        1616,1618,1,0,0,0,1617,1614,1,0,0,0,1618,1621,1,0,0,0,1619,1617,
-        1,0,0,0,1619,1620,1,0,0,0,1620,243,1,0,0,0,1621,1619,1,0,0,0,1622,
-        1623,3,294,147,0,1623,1632,5,113,0,0,1624,1629,3,246,123,0,1625,
-        1626,5,103,0,0,1626,1628,3,246,123,0,1627,1625,1,0,0,0,1628,1631,
-        1,0,0,0,1629,1627,1,0,0,0,1629,1630,1,0,0,0,1630,1633,1,0,0,0,1631,
-        1629,1,0,0,0,1632,1624,1,0,0,0,1632,1633,1,0,0,0,1633,1634,1,0,0,
-        0,1634,1635,5,114,0,0,1635,245,1,0,0,0,1636,1637,3,262,131,0,1637,
-        1638,5,104,0,0,1638,1639,3,168,84,0,1639,1646,1,0,0,0,1640,1641,
-        5,102,0,0,1641,1646,3,262,131,0,1642,1643,5,102,0,0,1643,1646,5,
-        96,0,0,1644,1646,3,294,147,0,1645,1636,1,0,0,0,1645,1640,1,0,0,0,
-        1645,1642,1,0,0,0,1645,1644,1,0,0,0,1646,247,1,0,0,0,1647,1650,5,
-        108,0,0,1648,1651,3,302,151,0,1649,1651,5,117,0,0,1650,1648,1,0,
-        0,0,1650,1649,1,0,0,0,1651,249,1,0,0,0,1652,1659,3,252,126,0,1653,
-        1659,5,45,0,0,1654,1659,3,254,127,0,1655,1659,5,119,0,0,1656,1659,
-        3,258,129,0,1657,1659,3,260,130,0,1658,1652,1,0,0,0,1658,1653,1,
-        0,0,0,1658,1654,1,0,0,0,1658,1655,1,0,0,0,1658,1656,1,0,0,0,1658,
-        1657,1,0,0,0,1659,251,1,0,0,0,1660,1661,7,15,0,0,1661,253,1,0,0,
-        0,1662,1665,3,256,128,0,1663,1665,5,118,0,0,1664,1662,1,0,0,0,1664,
-        1663,1,0,0,0,1665,255,1,0,0,0,1666,1667,7,16,0,0,1667,257,1,0,0,
-        0,1668,1677,5,111,0,0,1669,1674,3,168,84,0,1670,1671,5,103,0,0,1671,
-        1673,3,168,84,0,1672,1670,1,0,0,0,1673,1676,1,0,0,0,1674,1672,1,
-        0,0,0,1674,1675,1,0,0,0,1675,1678,1,0,0,0,1676,1674,1,0,0,0,1677,
-        1669,1,0,0,0,1677,1678,1,0,0,0,1678,1679,1,0,0,0,1679,1680,5,112,
-        0,0,1680,259,1,0,0,0,1681,1695,5,113,0,0,1682,1683,3,262,131,0,1683,
-        1684,5,104,0,0,1684,1692,3,168,84,0,1685,1686,5,103,0,0,1686,1687,
-        3,262,131,0,1687,1688,5,104,0,0,1688,1689,3,168,84,0,1689,1691,1,
-        0,0,0,1690,1685,1,0,0,0,1691,1694,1,0,0,0,1692,1690,1,0,0,0,1692,
-        1693,1,0,0,0,1693,1696,1,0,0,0,1694,1692,1,0,0,0,1695,1682,1,0,0,
-        0,1695,1696,1,0,0,0,1696,1697,1,0,0,0,1697,1698,5,114,0,0,1698,261,
-        1,0,0,0,1699,1700,3,302,151,0,1700,263,1,0,0,0,1701,1707,3,266,133,
-        0,1702,1707,3,276,138,0,1703,1707,3,278,139,0,1704,1707,3,282,141,
-        0,1705,1707,3,288,144,0,1706,1701,1,0,0,0,1706,1702,1,0,0,0,1706,
-        1703,1,0,0,0,1706,1704,1,0,0,0,1706,1705,1,0,0,0,1707,265,1,0,0,
-        0,1708,1709,5,15,0,0,1709,1711,5,11,0,0,1710,1712,3,298,149,0,1711,
-        1710,1,0,0,0,1711,1712,1,0,0,0,1712,1714,1,0,0,0,1713,1715,3,290,
-        145,0,1714,1713,1,0,0,0,1714,1715,1,0,0,0,1715,1716,1,0,0,0,1716,
-        1717,7,17,0,0,1717,1718,5,109,0,0,1718,1719,3,294,147,0,1719,1720,
-        3,154,77,0,1720,1721,5,110,0,0,1721,1722,7,18,0,0,1722,1724,3,268,
-        134,0,1723,1725,3,110,55,0,1724,1723,1,0,0,0,1724,1725,1,0,0,0,1725,
-        267,1,0,0,0,1726,1727,3,270,135,0,1727,1728,5,37,0,0,1728,1729,5,
-        76,0,0,1729,1755,1,0,0,0,1730,1731,3,272,136,0,1731,1732,5,37,0,
-        0,1732,1733,5,76,0,0,1733,1755,1,0,0,0,1734,1735,3,270,135,0,1735,
-        1736,5,37,0,0,1736,1737,5,44,0,0,1737,1738,5,45,0,0,1738,1755,1,
-        0,0,0,1739,1740,3,270,135,0,1740,1741,5,37,0,0,1741,1742,5,42,0,
-        0,1742,1743,5,38,0,0,1743,1755,1,0,0,0,1744,1745,3,272,136,0,1745,
-        1746,5,37,0,0,1746,1747,5,42,0,0,1747,1748,5,38,0,0,1748,1755,1,
-        0,0,0,1749,1750,3,270,135,0,1750,1751,5,37,0,0,1751,1752,7,8,0,0,
-        1752,1753,3,274,137,0,1753,1755,1,0,0,0,1754,1726,1,0,0,0,1754,1730,
-        1,0,0,0,1754,1734,1,0,0,0,1754,1739,1,0,0,0,1754,1744,1,0,0,0,1754,
-        1749,1,0,0,0,1755,269,1,0,0,0,1756,1757,3,294,147,0,1757,1758,5,
-        102,0,0,1758,1759,3,262,131,0,1759,271,1,0,0,0,1760,1761,5,109,0,
-        0,1761,1766,3,270,135,0,1762,1763,5,103,0,0,1763,1765,3,270,135,
-        0,1764,1762,1,0,0,0,1765,1768,1,0,0,0,1766,1764,1,0,0,0,1766,1767,
-        1,0,0,0,1767,1769,1,0,0,0,1768,1766,1,0,0,0,1769,1770,5,110,0,0,
-        1770,273,1,0,0,0,1771,1776,3,298,149,0,1772,1773,5,92,0,0,1773,1774,
-        3,274,137,0,1774,1775,5,93,0,0,1775,1777,1,0,0,0,1776,1772,1,0,0,
-        0,1776,1777,1,0,0,0,1777,1781,1,0,0,0,1778,1779,5,109,0,0,1779,1780,
-        5,117,0,0,1780,1782,5,110,0,0,1781,1778,1,0,0,0,1781,1782,1,0,0,
-        0,1782,275,1,0,0,0,1783,1784,5,21,0,0,1784,1785,5,11,0,0,1785,1787,
-        3,298,149,0,1786,1788,3,292,146,0,1787,1786,1,0,0,0,1787,1788,1,
-        0,0,0,1788,277,1,0,0,0,1789,1791,5,15,0,0,1790,1792,5,76,0,0,1791,
-        1790,1,0,0,0,1791,1792,1,0,0,0,1792,1793,1,0,0,0,1793,1795,5,36,
-        0,0,1794,1796,3,298,149,0,1795,1794,1,0,0,0,1795,1796,1,0,0,0,1796,
-        1798,1,0,0,0,1797,1799,3,290,145,0,1798,1797,1,0,0,0,1798,1799,1,
-        0,0,0,1799,1800,1,0,0,0,1800,1802,3,280,140,0,1801,1803,3,110,55,
-        0,1802,1801,1,0,0,0,1802,1803,1,0,0,0,1803,279,1,0,0,0,1804,1805,
-        5,27,0,0,1805,1806,5,109,0,0,1806,1807,3,294,147,0,1807,1808,3,154,
-        77,0,1808,1809,5,110,0,0,1809,1810,5,47,0,0,1810,1811,5,109,0,0,
-        1811,1816,3,270,135,0,1812,1813,5,103,0,0,1813,1815,3,270,135,0,
-        1814,1812,1,0,0,0,1815,1818,1,0,0,0,1816,1814,1,0,0,0,1816,1817,
-        1,0,0,0,1817,1819,1,0,0,0,1818,1816,1,0,0,0,1819,1820,5,110,0,0,
-        1820,1838,1,0,0,0,1821,1823,5,47,0,0,1822,1824,5,104,0,0,1823,1822,
-        1,0,0,0,1823,1824,1,0,0,0,1824,1825,1,0,0,0,1825,1826,3,162,81,0,
-        1826,1827,5,109,0,0,1827,1832,3,262,131,0,1828,1829,5,103,0,0,1829,
-        1831,3,262,131,0,1830,1828,1,0,0,0,1831,1834,1,0,0,0,1832,1830,1,
-        0,0,0,1832,1833,1,0,0,0,1833,1835,1,0,0,0,1834,1832,1,0,0,0,1835,
-        1836,5,110,0,0,1836,1838,1,0,0,0,1837,1804,1,0,0,0,1837,1821,1,0,
-        0,0,1838,281,1,0,0,0,1839,1840,5,15,0,0,1840,1841,3,298,149,0,1841,
-        1843,5,36,0,0,1842,1844,3,298,149,0,1843,1842,1,0,0,0,1843,1844,
-        1,0,0,0,1844,1846,1,0,0,0,1845,1847,3,290,145,0,1846,1845,1,0,0,
-        0,1846,1847,1,0,0,0,1847,1848,1,0,0,0,1848,1849,5,27,0,0,1849,1850,
-        5,109,0,0,1850,1851,3,294,147,0,1851,1852,3,154,77,0,1852,1853,5,
-        110,0,0,1853,1855,5,47,0,0,1854,1856,3,298,149,0,1855,1854,1,0,0,
-        0,1855,1856,1,0,0,0,1856,1857,1,0,0,0,1857,1859,3,284,142,0,1858,
-        1860,3,286,143,0,1859,1858,1,0,0,0,1859,1860,1,0,0,0,1860,283,1,
-        0,0,0,1861,1862,5,109,0,0,1862,1867,3,270,135,0,1863,1864,5,103,
-        0,0,1864,1866,3,270,135,0,1865,1863,1,0,0,0,1866,1869,1,0,0,0,1867,
-        1865,1,0,0,0,1867,1868,1,0,0,0,1868,1870,1,0,0,0,1869,1867,1,0,0,
-        0,1870,1871,5,110,0,0,1871,1884,1,0,0,0,1872,1873,5,111,0,0,1873,
-        1878,3,270,135,0,1874,1875,5,103,0,0,1875,1877,3,270,135,0,1876,
-        1874,1,0,0,0,1877,1880,1,0,0,0,1878,1876,1,0,0,0,1878,1879,1,0,0,
-        0,1879,1881,1,0,0,0,1880,1878,1,0,0,0,1881,1882,5,112,0,0,1882,1884,
-        1,0,0,0,1883,1861,1,0,0,0,1883,1872,1,0,0,0,1884,285,1,0,0,0,1885,
-        1886,3,298,149,0,1886,1887,3,260,130,0,1887,287,1,0,0,0,1888,1889,
-        5,21,0,0,1889,1890,5,36,0,0,1890,1892,3,298,149,0,1891,1893,3,292,
-        146,0,1892,1891,1,0,0,0,1892,1893,1,0,0,0,1893,289,1,0,0,0,1894,
-        1895,5,34,0,0,1895,1896,5,44,0,0,1896,1897,5,25,0,0,1897,291,1,0,
-        0,0,1898,1899,5,34,0,0,1899,1900,5,25,0,0,1900,293,1,0,0,0,1901,
-        1904,3,298,149,0,1902,1904,3,296,148,0,1903,1901,1,0,0,0,1903,1902,
-        1,0,0,0,1904,295,1,0,0,0,1905,1906,7,19,0,0,1906,297,1,0,0,0,1907,
-        1911,5,121,0,0,1908,1911,5,120,0,0,1909,1911,3,300,150,0,1910,1907,
-        1,0,0,0,1910,1908,1,0,0,0,1910,1909,1,0,0,0,1911,299,1,0,0,0,1912,
-        1913,7,20,0,0,1913,301,1,0,0,0,1914,1917,3,298,149,0,1915,1917,3,
-        304,152,0,1916,1914,1,0,0,0,1916,1915,1,0,0,0,1917,303,1,0,0,0,1918,
-        1919,7,21,0,0,1919,305,1,0,0,0,244,308,317,323,326,329,335,338,343,
-        348,352,354,362,367,371,373,382,385,390,395,399,401,408,414,420,
-        431,436,443,449,454,458,465,480,483,490,502,505,526,529,536,540,
-        551,559,562,572,575,578,583,585,588,592,598,607,610,619,624,631,
-        634,644,647,652,658,660,672,682,686,691,703,712,720,745,753,765,
-        768,776,788,794,797,801,804,814,823,830,836,840,843,846,853,861,
-        864,869,878,889,899,905,909,914,919,925,930,935,940,945,953,961,
-        964,975,984,989,996,1001,1005,1011,1015,1019,1022,1026,1031,1035,
-        1039,1043,1054,1059,1067,1073,1081,1085,1093,1101,1111,1115,1124,
-        1129,1133,1137,1139,1144,1149,1156,1161,1167,1170,1174,1178,1181,
-        1184,1188,1194,1200,1205,1216,1219,1224,1230,1234,1242,1246,1248,
-        1252,1254,1257,1269,1278,1286,1294,1300,1311,1320,1342,1346,1351,
-        1354,1357,1364,1370,1376,1382,1387,1391,1399,1410,1420,1426,1434,
-        1436,1441,1449,1453,1456,1476,1485,1490,1494,1504,1515,1521,1529,
-        1534,1552,1572,1574,1585,1588,1597,1604,1607,1619,1629,1632,1645,
-        1650,1658,1664,1674,1677,1692,1695,1706,1711,1714,1724,1754,1766,
-        1776,1781,1787,1791,1795,1798,1802,1816,1823,1832,1837,1843,1846,
-        1855,1859,1867,1878,1883,1892,1903,1910,1916
+        36,1,36,1,36,1,36,1,36,1,36,1,36,1,36,3,36,748,8,36,1,37,1,37,1,
+        37,1,37,5,37,754,8,37,10,37,12,37,757,9,37,1,38,1,38,1,38,1,38,1,
+        38,1,38,1,38,1,38,1,38,3,38,768,8,38,1,39,3,39,771,8,39,1,39,1,39,
+        1,39,1,39,5,39,777,8,39,10,39,12,39,780,9,39,1,40,1,40,1,40,1,40,
+        1,40,1,40,1,40,4,40,789,8,40,11,40,12,40,790,1,40,1,40,1,41,1,41,
+        3,41,797,8,41,1,41,3,41,800,8,41,1,41,1,41,3,41,804,8,41,1,41,3,
+        41,807,8,41,1,42,1,42,1,43,1,43,1,43,1,43,5,43,815,8,43,10,43,12,
+        43,818,9,43,1,44,1,44,1,44,1,44,1,45,1,45,3,45,826,8,45,1,45,1,45,
+        1,46,1,46,1,46,3,46,833,8,46,1,47,1,47,1,47,1,48,3,48,839,8,48,1,
+        48,1,48,3,48,843,8,48,1,48,3,48,846,8,48,1,48,3,48,849,8,48,1,49,
+        1,49,1,49,5,49,854,8,49,10,49,12,49,857,9,49,1,49,1,49,1,49,5,49,
+        862,8,49,10,49,12,49,865,9,49,3,49,867,8,49,1,50,1,50,1,50,1,50,
+        3,50,873,8,50,3,50,875,8,50,1,51,1,51,1,52,1,52,1,52,1,52,1,52,5,
+        52,884,8,52,10,52,12,52,887,9,52,1,53,1,53,1,53,1,54,1,54,1,54,1,
+        55,1,55,3,55,897,8,55,1,56,1,56,1,56,1,57,1,57,1,57,5,57,905,8,57,
+        10,57,12,57,908,9,57,1,58,1,58,1,58,3,58,913,8,58,1,58,1,58,3,58,
+        917,8,58,1,58,1,58,1,58,3,58,922,8,58,1,58,1,58,1,58,3,58,927,8,
+        58,1,59,1,59,5,59,931,8,59,10,59,12,59,934,9,59,1,59,1,59,3,59,938,
+        8,59,1,59,5,59,941,8,59,10,59,12,59,944,9,59,1,59,1,59,3,59,948,
+        8,59,1,59,5,59,951,8,59,10,59,12,59,954,9,59,1,59,1,59,1,59,5,59,
+        959,8,59,10,59,12,59,962,9,59,1,59,1,59,1,59,5,59,967,8,59,10,59,
+        12,59,970,9,59,3,59,972,8,59,1,60,1,60,1,60,1,60,1,60,1,61,1,61,
+        5,61,981,8,61,10,61,12,61,984,9,61,1,61,1,61,1,61,1,61,1,61,1,61,
+        3,61,992,8,61,1,61,5,61,995,8,61,10,61,12,61,998,9,61,1,61,1,61,
+        1,61,1,61,3,61,1004,8,61,1,61,1,61,1,61,3,61,1009,8,61,1,61,1,61,
+        3,61,1013,8,61,1,62,1,62,4,62,1017,8,62,11,62,12,62,1018,1,63,1,
+        63,3,63,1023,8,63,1,63,1,63,3,63,1027,8,63,1,63,3,63,1030,8,63,1,
+        63,1,63,3,63,1034,8,63,1,63,1,63,1,63,3,63,1039,8,63,1,63,1,63,3,
+        63,1043,8,63,1,63,1,63,3,63,1047,8,63,1,63,1,63,3,63,1051,8,63,1,
+        64,1,64,1,64,1,65,1,65,1,65,1,66,1,66,1,66,3,66,1062,8,66,1,66,5,
+        66,1065,8,66,10,66,12,66,1068,9,66,1,67,1,67,1,67,5,67,1073,8,67,
+        10,67,12,67,1076,9,67,1,68,1,68,1,68,3,68,1081,8,68,1,69,1,69,1,
+        69,1,69,1,69,1,69,3,69,1089,8,69,1,70,1,70,3,70,1093,8,70,1,70,1,
+        70,1,70,1,70,1,70,1,70,3,70,1101,8,70,1,71,1,71,1,71,1,71,1,71,1,
+        71,3,71,1109,8,71,1,71,1,71,1,71,1,71,1,71,1,71,4,71,1117,8,71,11,
+        71,12,71,1118,1,71,1,71,3,71,1123,8,71,1,71,1,71,1,71,1,71,1,71,
+        1,71,1,71,3,71,1132,8,71,1,71,1,71,1,71,3,71,1137,8,71,1,72,1,72,
+        3,72,1141,8,72,1,72,1,72,3,72,1145,8,72,3,72,1147,8,72,1,72,1,72,
+        1,72,3,72,1152,8,72,1,73,1,73,1,73,3,73,1157,8,73,1,73,1,73,1,73,
+        1,73,1,73,3,73,1164,8,73,1,73,1,73,1,73,3,73,1169,8,73,1,73,1,73,
+        1,73,1,73,3,73,1175,8,73,1,73,3,73,1178,8,73,1,74,1,74,3,74,1182,
+        8,74,1,74,1,74,3,74,1186,8,74,1,74,3,74,1189,8,74,1,74,3,74,1192,
+        8,74,1,74,1,74,3,74,1196,8,74,1,74,1,74,1,75,1,75,3,75,1202,8,75,
+        1,76,1,76,1,76,1,76,3,76,1208,8,76,1,76,5,76,1211,8,76,10,76,12,
+        76,1214,9,76,1,76,1,76,1,76,1,76,1,76,1,76,5,76,1222,8,76,10,76,
+        12,76,1225,9,76,3,76,1227,8,76,1,77,4,77,1230,8,77,11,77,12,77,1231,
+        1,78,1,78,1,78,1,78,3,78,1238,8,78,1,79,1,79,3,79,1242,8,79,1,79,
+        1,79,1,79,1,79,1,80,1,80,3,80,1250,8,80,1,80,1,80,3,80,1254,8,80,
+        3,80,1256,8,80,1,80,1,80,3,80,1260,8,80,3,80,1262,8,80,1,81,3,81,
+        1265,8,81,1,81,1,81,1,82,1,82,1,83,1,83,1,84,1,84,4,84,1275,8,84,
+        11,84,12,84,1276,1,85,1,85,1,86,1,86,1,86,5,86,1284,8,86,10,86,12,
+        86,1287,9,86,1,87,1,87,1,87,5,87,1292,8,87,10,87,12,87,1295,9,87,
+        1,88,1,88,1,88,5,88,1300,8,88,10,88,12,88,1303,9,88,1,89,5,89,1306,
+        8,89,10,89,12,89,1309,9,89,1,89,1,89,1,90,1,90,1,90,1,90,5,90,1317,
+        8,90,10,90,12,90,1320,9,90,1,91,1,91,1,92,1,92,5,92,1326,8,92,10,
+        92,12,92,1329,9,92,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,
+        1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,3,93,1350,8,93,
+        1,93,1,93,3,93,1354,8,93,1,93,1,93,1,93,3,93,1359,8,93,1,93,3,93,
+        1362,8,93,1,93,3,93,1365,8,93,1,94,1,94,1,94,5,94,1370,8,94,10,94,
+        12,94,1373,9,94,1,95,4,95,1376,8,95,11,95,12,95,1377,1,95,1,95,1,
+        95,3,95,1383,8,95,3,95,1385,8,95,1,95,1,95,1,95,1,95,3,95,1391,8,
+        95,1,95,1,95,1,95,3,95,1396,8,95,1,96,1,96,3,96,1400,8,96,1,97,1,
+        97,1,97,1,97,5,97,1406,8,97,10,97,12,97,1409,9,97,1,98,1,98,1,99,
+        1,99,1,99,1,99,5,99,1417,8,99,10,99,12,99,1420,9,99,1,100,1,100,
+        1,101,1,101,1,101,5,101,1427,8,101,10,101,12,101,1430,9,101,1,102,
+        5,102,1433,8,102,10,102,12,102,1436,9,102,1,102,1,102,1,103,1,103,
+        1,103,5,103,1443,8,103,10,103,12,103,1446,9,103,1,103,1,103,3,103,
+        1450,8,103,1,104,1,104,1,104,1,104,1,104,1,104,3,104,1458,8,104,
+        1,104,1,104,3,104,1462,8,104,1,104,3,104,1465,8,104,1,105,1,105,
+        1,105,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,
+        1,106,1,106,1,106,1,106,1,106,3,106,1485,8,106,1,107,1,107,1,107,
+        1,107,1,107,1,108,1,108,3,108,1494,8,108,1,108,4,108,1497,8,108,
+        11,108,12,108,1498,1,108,1,108,3,108,1503,8,108,1,108,1,108,1,109,
+        1,109,1,109,1,109,5,109,1511,8,109,10,109,12,109,1514,9,109,1,109,
+        1,109,1,109,1,110,1,110,1,110,1,110,1,110,3,110,1524,8,110,1,111,
+        1,111,1,111,1,111,3,111,1530,8,111,1,111,1,111,1,112,1,112,1,112,
+        1,112,3,112,1538,8,112,1,112,1,112,1,112,3,112,1543,8,112,1,112,
+        1,112,1,112,1,112,1,113,1,113,1,113,1,113,1,113,1,114,1,114,1,115,
+        1,115,1,115,1,115,1,115,3,115,1561,8,115,1,116,1,116,1,116,1,116,
+        1,116,1,116,1,116,1,116,1,116,1,116,1,116,1,116,1,116,1,117,1,117,
+        1,117,1,117,1,117,3,117,1581,8,117,3,117,1583,8,117,1,117,1,117,
+        1,118,1,118,1,118,1,118,1,119,1,119,1,119,3,119,1594,8,119,1,119,
+        3,119,1597,8,119,1,119,1,119,1,119,1,119,1,120,1,120,1,120,3,120,
+        1606,8,120,1,120,1,120,1,120,5,120,1611,8,120,10,120,12,120,1614,
+        9,120,3,120,1616,8,120,1,120,1,120,1,121,1,121,1,121,1,122,1,122,
+        1,122,5,122,1626,8,122,10,122,12,122,1629,9,122,1,123,1,123,1,123,
+        1,123,1,123,5,123,1636,8,123,10,123,12,123,1639,9,123,3,123,1641,
+        8,123,1,123,1,123,1,124,1,124,1,124,1,124,1,124,1,124,1,124,1,124,
+        1,124,3,124,1654,8,124,1,125,1,125,1,125,3,125,1659,8,125,1,126,
+        1,126,1,126,1,126,1,126,1,126,3,126,1667,8,126,1,127,1,127,1,128,
+        1,128,3,128,1673,8,128,1,129,1,129,1,130,1,130,1,130,1,130,5,130,
+        1681,8,130,10,130,12,130,1684,9,130,3,130,1686,8,130,1,130,1,130,
+        1,131,1,131,1,131,1,131,1,131,1,131,1,131,1,131,1,131,5,131,1699,
+        8,131,10,131,12,131,1702,9,131,3,131,1704,8,131,1,131,1,131,1,132,
+        1,132,1,133,1,133,1,133,1,133,1,133,3,133,1715,8,133,1,134,1,134,
+        1,134,3,134,1720,8,134,1,134,3,134,1723,8,134,1,134,1,134,1,134,
+        1,134,1,134,1,134,1,134,1,134,3,134,1733,8,134,1,135,1,135,1,135,
+        1,135,1,135,1,135,1,135,1,135,1,135,1,135,1,135,1,135,1,135,1,135,
+        1,135,1,135,1,135,1,135,1,135,1,135,1,135,1,135,1,135,1,135,1,135,
+        1,135,1,135,1,135,3,135,1763,8,135,1,136,1,136,1,136,1,136,1,137,
+        1,137,1,137,1,137,5,137,1773,8,137,10,137,12,137,1776,9,137,1,137,
+        1,137,1,138,1,138,1,138,1,138,1,138,3,138,1785,8,138,1,138,1,138,
+        1,138,3,138,1790,8,138,1,139,1,139,1,139,1,139,3,139,1796,8,139,
+        1,140,1,140,3,140,1800,8,140,1,140,1,140,3,140,1804,8,140,1,140,
+        3,140,1807,8,140,1,140,1,140,3,140,1811,8,140,1,141,1,141,1,141,
+        1,141,1,141,1,141,1,141,1,141,1,141,1,141,5,141,1823,8,141,10,141,
+        12,141,1826,9,141,1,141,1,141,1,141,1,141,3,141,1832,8,141,1,141,
+        1,141,1,141,1,141,1,141,5,141,1839,8,141,10,141,12,141,1842,9,141,
+        1,141,1,141,3,141,1846,8,141,1,142,1,142,1,142,1,142,3,142,1852,
+        8,142,1,142,3,142,1855,8,142,1,142,1,142,1,142,1,142,1,142,1,142,
+        1,142,3,142,1864,8,142,1,142,1,142,3,142,1868,8,142,1,143,1,143,
+        1,143,1,143,5,143,1874,8,143,10,143,12,143,1877,9,143,1,143,1,143,
+        1,143,1,143,1,143,1,143,5,143,1885,8,143,10,143,12,143,1888,9,143,
+        1,143,1,143,3,143,1892,8,143,1,144,1,144,1,144,1,145,1,145,1,145,
+        1,145,3,145,1901,8,145,1,146,1,146,1,146,1,146,1,147,1,147,1,147,
+        1,148,1,148,3,148,1912,8,148,1,149,1,149,1,150,1,150,1,150,3,150,
+        1919,8,150,1,151,1,151,1,152,1,152,3,152,1925,8,152,1,153,1,153,
+        1,153,0,0,154,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,
+        38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,
+        82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,
+        120,122,124,126,128,130,132,134,136,138,140,142,144,146,148,150,
+        152,154,156,158,160,162,164,166,168,170,172,174,176,178,180,182,
+        184,186,188,190,192,194,196,198,200,202,204,206,208,210,212,214,
+        216,218,220,222,224,226,228,230,232,234,236,238,240,242,244,246,
+        248,250,252,254,256,258,260,262,264,266,268,270,272,274,276,278,
+        280,282,284,286,288,290,292,294,296,298,300,302,304,306,0,23,1,0,
+        57,58,2,0,1,1,20,20,2,0,15,15,32,32,2,0,19,19,31,31,3,0,26,26,45,
+        45,63,63,2,0,59,59,74,74,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,88,93,
+        2,0,64,64,84,84,2,0,94,95,106,106,1,0,96,98,1,0,94,95,4,0,1,1,3,
+        3,43,43,56,56,2,0,13,14,25,25,1,0,66,68,2,0,26,26,63,63,1,0,115,
+        117,2,0,27,27,47,47,2,0,6,6,53,53,18,0,1,2,4,5,8,10,12,12,15,17,
+        19,20,22,24,35,35,37,37,39,41,44,44,47,50,52,52,54,55,59,61,75,75,
+        77,77,79,83,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,34,36,
+        36,38,38,42,43,46,46,51,51,53,53,56,58,62,62,64,74,76,76,78,78,20,
+        0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,35,35,37,37,39,41,44,
+        45,47,50,52,52,54,55,59,61,63,63,75,75,77,77,79,83,2101,0,308,1,
+        0,0,0,2,319,1,0,0,0,4,356,1,0,0,0,6,358,1,0,0,0,8,377,1,0,0,0,10,
+        405,1,0,0,0,12,416,1,0,0,0,14,422,1,0,0,0,16,424,1,0,0,0,18,433,
+        1,0,0,0,20,438,1,0,0,0,22,456,1,0,0,0,24,458,1,0,0,0,26,465,1,0,
+        0,0,28,469,1,0,0,0,30,474,1,0,0,0,32,492,1,0,0,0,34,497,1,0,0,0,
+        36,528,1,0,0,0,38,531,1,0,0,0,40,544,1,0,0,0,42,549,1,0,0,0,44,564,
+        1,0,0,0,46,590,1,0,0,0,48,602,1,0,0,0,50,636,1,0,0,0,52,649,1,0,
+        0,0,54,662,1,0,0,0,56,664,1,0,0,0,58,674,1,0,0,0,60,679,1,0,0,0,
+        62,693,1,0,0,0,64,697,1,0,0,0,66,700,1,0,0,0,68,714,1,0,0,0,70,716,
+        1,0,0,0,72,747,1,0,0,0,74,749,1,0,0,0,76,767,1,0,0,0,78,770,1,0,
+        0,0,80,781,1,0,0,0,82,806,1,0,0,0,84,808,1,0,0,0,86,810,1,0,0,0,
+        88,819,1,0,0,0,90,823,1,0,0,0,92,829,1,0,0,0,94,834,1,0,0,0,96,838,
+        1,0,0,0,98,866,1,0,0,0,100,868,1,0,0,0,102,876,1,0,0,0,104,878,1,
+        0,0,0,106,888,1,0,0,0,108,891,1,0,0,0,110,894,1,0,0,0,112,898,1,
+        0,0,0,114,901,1,0,0,0,116,926,1,0,0,0,118,971,1,0,0,0,120,973,1,
+        0,0,0,122,1012,1,0,0,0,124,1014,1,0,0,0,126,1050,1,0,0,0,128,1052,
+        1,0,0,0,130,1055,1,0,0,0,132,1058,1,0,0,0,134,1069,1,0,0,0,136,1080,
+        1,0,0,0,138,1088,1,0,0,0,140,1100,1,0,0,0,142,1136,1,0,0,0,144,1151,
+        1,0,0,0,146,1177,1,0,0,0,148,1179,1,0,0,0,150,1201,1,0,0,0,152,1226,
+        1,0,0,0,154,1229,1,0,0,0,156,1237,1,0,0,0,158,1239,1,0,0,0,160,1261,
+        1,0,0,0,162,1264,1,0,0,0,164,1268,1,0,0,0,166,1270,1,0,0,0,168,1272,
+        1,0,0,0,170,1278,1,0,0,0,172,1280,1,0,0,0,174,1288,1,0,0,0,176,1296,
+        1,0,0,0,178,1307,1,0,0,0,180,1312,1,0,0,0,182,1321,1,0,0,0,184,1323,
+        1,0,0,0,186,1364,1,0,0,0,188,1366,1,0,0,0,190,1375,1,0,0,0,192,1399,
+        1,0,0,0,194,1401,1,0,0,0,196,1410,1,0,0,0,198,1412,1,0,0,0,200,1421,
+        1,0,0,0,202,1423,1,0,0,0,204,1434,1,0,0,0,206,1439,1,0,0,0,208,1464,
+        1,0,0,0,210,1466,1,0,0,0,212,1484,1,0,0,0,214,1486,1,0,0,0,216,1491,
+        1,0,0,0,218,1506,1,0,0,0,220,1523,1,0,0,0,222,1525,1,0,0,0,224,1533,
+        1,0,0,0,226,1548,1,0,0,0,228,1553,1,0,0,0,230,1555,1,0,0,0,232,1562,
+        1,0,0,0,234,1575,1,0,0,0,236,1586,1,0,0,0,238,1590,1,0,0,0,240,1602,
+        1,0,0,0,242,1619,1,0,0,0,244,1627,1,0,0,0,246,1630,1,0,0,0,248,1653,
+        1,0,0,0,250,1655,1,0,0,0,252,1666,1,0,0,0,254,1668,1,0,0,0,256,1672,
+        1,0,0,0,258,1674,1,0,0,0,260,1676,1,0,0,0,262,1689,1,0,0,0,264,1707,
+        1,0,0,0,266,1714,1,0,0,0,268,1716,1,0,0,0,270,1762,1,0,0,0,272,1764,
+        1,0,0,0,274,1768,1,0,0,0,276,1779,1,0,0,0,278,1791,1,0,0,0,280,1797,
+        1,0,0,0,282,1845,1,0,0,0,284,1847,1,0,0,0,286,1891,1,0,0,0,288,1893,
+        1,0,0,0,290,1896,1,0,0,0,292,1902,1,0,0,0,294,1906,1,0,0,0,296,1911,
+        1,0,0,0,298,1913,1,0,0,0,300,1918,1,0,0,0,302,1920,1,0,0,0,304,1924,
+        1,0,0,0,306,1926,1,0,0,0,308,310,3,2,1,0,309,311,5,105,0,0,310,309,
+        1,0,0,0,310,311,1,0,0,0,311,312,1,0,0,0,312,313,5,0,0,1,313,1,1,
+        0,0,0,314,320,3,16,8,0,315,320,3,266,133,0,316,320,3,4,2,0,317,320,
+        3,6,3,0,318,320,3,20,10,0,319,314,1,0,0,0,319,315,1,0,0,0,319,316,
+        1,0,0,0,319,317,1,0,0,0,319,318,1,0,0,0,320,3,1,0,0,0,321,323,5,
+        57,0,0,322,324,3,14,7,0,323,322,1,0,0,0,324,325,1,0,0,0,325,323,
+        1,0,0,0,325,326,1,0,0,0,326,328,1,0,0,0,327,329,3,10,5,0,328,327,
+        1,0,0,0,328,329,1,0,0,0,329,331,1,0,0,0,330,332,3,112,56,0,331,330,
+        1,0,0,0,331,332,1,0,0,0,332,357,1,0,0,0,333,335,5,57,0,0,334,336,
+        3,14,7,0,335,334,1,0,0,0,336,337,1,0,0,0,337,335,1,0,0,0,337,338,
+        1,0,0,0,338,340,1,0,0,0,339,341,3,10,5,0,340,339,1,0,0,0,340,341,
+        1,0,0,0,341,342,1,0,0,0,342,343,5,83,0,0,343,345,3,96,48,0,344,346,
+        3,112,56,0,345,344,1,0,0,0,345,346,1,0,0,0,346,350,1,0,0,0,347,349,
+        3,36,18,0,348,347,1,0,0,0,349,352,1,0,0,0,350,348,1,0,0,0,350,351,
+        1,0,0,0,351,354,1,0,0,0,352,350,1,0,0,0,353,355,3,8,4,0,354,353,
+        1,0,0,0,354,355,1,0,0,0,355,357,1,0,0,0,356,321,1,0,0,0,356,333,
+        1,0,0,0,357,5,1,0,0,0,358,359,5,58,0,0,359,360,3,14,7,0,360,375,
+        3,10,5,0,361,362,5,83,0,0,362,364,3,96,48,0,363,365,3,112,56,0,364,
+        363,1,0,0,0,364,365,1,0,0,0,365,369,1,0,0,0,366,368,3,36,18,0,367,
+        366,1,0,0,0,368,371,1,0,0,0,369,367,1,0,0,0,369,370,1,0,0,0,370,
+        373,1,0,0,0,371,369,1,0,0,0,372,374,3,8,4,0,373,372,1,0,0,0,373,
+        374,1,0,0,0,374,376,1,0,0,0,375,361,1,0,0,0,375,376,1,0,0,0,376,
+        7,1,0,0,0,377,378,7,0,0,0,378,387,3,14,7,0,379,384,3,170,85,0,380,
+        381,5,103,0,0,381,383,3,170,85,0,382,380,1,0,0,0,383,386,1,0,0,0,
+        384,382,1,0,0,0,384,385,1,0,0,0,385,388,1,0,0,0,386,384,1,0,0,0,
+        387,379,1,0,0,0,387,388,1,0,0,0,388,403,1,0,0,0,389,390,5,83,0,0,
+        390,392,3,96,48,0,391,393,3,112,56,0,392,391,1,0,0,0,392,393,1,0,
+        0,0,393,397,1,0,0,0,394,396,3,36,18,0,395,394,1,0,0,0,396,399,1,
+        0,0,0,397,395,1,0,0,0,397,398,1,0,0,0,398,401,1,0,0,0,399,397,1,
+        0,0,0,400,402,3,8,4,0,401,400,1,0,0,0,401,402,1,0,0,0,402,404,1,
+        0,0,0,403,389,1,0,0,0,403,404,1,0,0,0,404,9,1,0,0,0,405,410,3,12,
+        6,0,406,407,5,103,0,0,407,409,3,12,6,0,408,406,1,0,0,0,409,412,1,
+        0,0,0,410,408,1,0,0,0,410,411,1,0,0,0,411,11,1,0,0,0,412,410,1,0,
+        0,0,413,417,5,119,0,0,414,417,3,250,125,0,415,417,3,260,130,0,416,
+        413,1,0,0,0,416,414,1,0,0,0,416,415,1,0,0,0,417,13,1,0,0,0,418,423,
+        3,300,150,0,419,423,5,1,0,0,420,423,5,35,0,0,421,423,5,8,0,0,422,
+        418,1,0,0,0,422,419,1,0,0,0,422,420,1,0,0,0,422,421,1,0,0,0,423,
+        15,1,0,0,0,424,425,5,55,0,0,425,426,3,300,150,0,426,427,5,91,0,0,
+        427,428,3,18,9,0,428,17,1,0,0,0,429,434,5,119,0,0,430,434,3,256,
+        128,0,431,434,3,254,127,0,432,434,3,300,150,0,433,429,1,0,0,0,433,
+        430,1,0,0,0,433,431,1,0,0,0,433,432,1,0,0,0,434,19,1,0,0,0,435,437,
+        3,22,11,0,436,435,1,0,0,0,437,440,1,0,0,0,438,436,1,0,0,0,438,439,
+        1,0,0,0,439,441,1,0,0,0,440,438,1,0,0,0,441,445,3,26,13,0,442,444,
+        3,24,12,0,443,442,1,0,0,0,444,447,1,0,0,0,445,443,1,0,0,0,445,446,
+        1,0,0,0,446,451,1,0,0,0,447,445,1,0,0,0,448,450,3,22,11,0,449,448,
+        1,0,0,0,450,453,1,0,0,0,451,449,1,0,0,0,451,452,1,0,0,0,452,21,1,
+        0,0,0,453,451,1,0,0,0,454,457,3,28,14,0,455,457,3,30,15,0,456,454,
+        1,0,0,0,456,455,1,0,0,0,457,23,1,0,0,0,458,460,5,75,0,0,459,461,
+        7,1,0,0,460,459,1,0,0,0,460,461,1,0,0,0,461,462,1,0,0,0,462,463,
+        3,26,13,0,463,25,1,0,0,0,464,466,3,36,18,0,465,464,1,0,0,0,466,467,
+        1,0,0,0,467,465,1,0,0,0,467,468,1,0,0,0,468,27,1,0,0,0,469,470,5,
+        4,0,0,470,471,5,46,0,0,471,472,5,62,0,0,472,473,3,170,85,0,473,29,
+        1,0,0,0,474,475,5,78,0,0,475,476,3,242,121,0,476,485,5,109,0,0,477,
+        482,3,170,85,0,478,479,5,103,0,0,479,481,3,170,85,0,480,478,1,0,
+        0,0,481,484,1,0,0,0,482,480,1,0,0,0,482,483,1,0,0,0,483,486,1,0,
+        0,0,484,482,1,0,0,0,485,477,1,0,0,0,485,486,1,0,0,0,486,487,1,0,
+        0,0,487,488,5,110,0,0,488,31,1,0,0,0,489,491,3,34,17,0,490,489,1,
+        0,0,0,491,494,1,0,0,0,492,490,1,0,0,0,492,493,1,0,0,0,493,495,1,
+        0,0,0,494,492,1,0,0,0,495,496,5,0,0,1,496,33,1,0,0,0,497,498,3,242,
+        121,0,498,507,5,109,0,0,499,504,3,170,85,0,500,501,5,103,0,0,501,
+        503,3,170,85,0,502,500,1,0,0,0,503,506,1,0,0,0,504,502,1,0,0,0,504,
+        505,1,0,0,0,505,508,1,0,0,0,506,504,1,0,0,0,507,499,1,0,0,0,507,
+        508,1,0,0,0,508,509,1,0,0,0,509,510,5,110,0,0,510,35,1,0,0,0,511,
+        529,3,38,19,0,512,529,3,40,20,0,513,529,3,46,23,0,514,529,3,44,22,
+        0,515,529,3,64,32,0,516,529,3,66,33,0,517,529,3,70,35,0,518,529,
+        3,74,37,0,519,529,3,78,39,0,520,529,3,92,46,0,521,529,3,94,47,0,
+        522,529,3,80,40,0,523,529,3,84,42,0,524,529,3,82,41,0,525,529,3,
+        86,43,0,526,529,3,90,45,0,527,529,3,42,21,0,528,511,1,0,0,0,528,
+        512,1,0,0,0,528,513,1,0,0,0,528,514,1,0,0,0,528,515,1,0,0,0,528,
+        516,1,0,0,0,528,517,1,0,0,0,528,518,1,0,0,0,528,519,1,0,0,0,528,
+        520,1,0,0,0,528,521,1,0,0,0,528,522,1,0,0,0,528,523,1,0,0,0,528,
+        524,1,0,0,0,528,525,1,0,0,0,528,526,1,0,0,0,528,527,1,0,0,0,529,
+        37,1,0,0,0,530,532,5,48,0,0,531,530,1,0,0,0,531,532,1,0,0,0,532,
+        533,1,0,0,0,533,534,5,40,0,0,534,538,3,114,57,0,535,537,3,22,11,
+        0,536,535,1,0,0,0,537,540,1,0,0,0,538,536,1,0,0,0,538,539,1,0,0,
+        0,539,542,1,0,0,0,540,538,1,0,0,0,541,543,3,112,56,0,542,541,1,0,
+        0,0,542,543,1,0,0,0,543,39,1,0,0,0,544,545,5,77,0,0,545,546,3,170,
+        85,0,546,547,5,4,0,0,547,548,3,296,148,0,548,41,1,0,0,0,549,550,
+        5,70,0,0,550,553,5,71,0,0,551,552,5,81,0,0,552,554,5,72,0,0,553,
+        551,1,0,0,0,553,554,1,0,0,0,554,555,1,0,0,0,555,556,5,69,0,0,556,
+        557,3,170,85,0,557,558,5,4,0,0,558,561,3,296,148,0,559,560,5,73,
+        0,0,560,562,5,119,0,0,561,559,1,0,0,0,561,562,1,0,0,0,562,43,1,0,
+        0,0,563,565,5,48,0,0,564,563,1,0,0,0,564,565,1,0,0,0,565,566,1,0,
+        0,0,566,567,5,9,0,0,567,580,3,58,29,0,568,577,5,109,0,0,569,574,
+        3,170,85,0,570,571,5,103,0,0,571,573,3,170,85,0,572,570,1,0,0,0,
+        573,576,1,0,0,0,574,572,1,0,0,0,574,575,1,0,0,0,575,578,1,0,0,0,
+        576,574,1,0,0,0,577,569,1,0,0,0,577,578,1,0,0,0,578,579,1,0,0,0,
+        579,581,5,110,0,0,580,568,1,0,0,0,580,581,1,0,0,0,581,587,1,0,0,
+        0,582,585,5,83,0,0,583,586,5,96,0,0,584,586,3,60,30,0,585,583,1,
+        0,0,0,585,584,1,0,0,0,586,588,1,0,0,0,587,582,1,0,0,0,587,588,1,
+        0,0,0,588,45,1,0,0,0,589,591,5,48,0,0,590,589,1,0,0,0,590,591,1,
+        0,0,0,591,592,1,0,0,0,592,594,5,9,0,0,593,595,3,48,24,0,594,593,
+        1,0,0,0,594,595,1,0,0,0,595,596,1,0,0,0,596,597,5,113,0,0,597,598,
+        3,20,10,0,598,600,5,114,0,0,599,601,3,50,25,0,600,599,1,0,0,0,600,
+        601,1,0,0,0,601,47,1,0,0,0,602,612,5,109,0,0,603,613,5,96,0,0,604,
+        609,3,296,148,0,605,606,5,103,0,0,606,608,3,296,148,0,607,605,1,
+        0,0,0,608,611,1,0,0,0,609,607,1,0,0,0,609,610,1,0,0,0,610,613,1,
+        0,0,0,611,609,1,0,0,0,612,603,1,0,0,0,612,604,1,0,0,0,612,613,1,
+        0,0,0,613,614,1,0,0,0,614,615,5,110,0,0,615,49,1,0,0,0,616,617,5,
+        35,0,0,617,621,3,300,150,0,618,620,3,52,26,0,619,618,1,0,0,0,620,
+        623,1,0,0,0,621,619,1,0,0,0,621,622,1,0,0,0,622,637,1,0,0,0,623,
+        621,1,0,0,0,624,626,5,35,0,0,625,627,3,170,85,0,626,625,1,0,0,0,
+        626,627,1,0,0,0,627,628,1,0,0,0,628,629,3,300,150,0,629,633,3,300,
+        150,0,630,632,3,52,26,0,631,630,1,0,0,0,632,635,1,0,0,0,633,631,
+        1,0,0,0,633,634,1,0,0,0,634,637,1,0,0,0,635,633,1,0,0,0,636,616,
+        1,0,0,0,636,624,1,0,0,0,637,51,1,0,0,0,638,639,5,46,0,0,639,640,
+        3,170,85,0,640,641,3,300,150,0,641,650,1,0,0,0,642,643,5,47,0,0,
+        643,644,3,300,150,0,644,646,3,300,150,0,645,647,3,54,27,0,646,645,
+        1,0,0,0,646,647,1,0,0,0,647,650,1,0,0,0,648,650,3,56,28,0,649,638,
+        1,0,0,0,649,642,1,0,0,0,649,648,1,0,0,0,650,53,1,0,0,0,651,652,5,
+        61,0,0,652,663,3,300,150,0,653,655,5,27,0,0,654,653,1,0,0,0,654,
+        655,1,0,0,0,655,656,1,0,0,0,656,657,3,170,85,0,657,660,3,300,150,
+        0,658,659,5,61,0,0,659,661,3,300,150,0,660,658,1,0,0,0,660,661,1,
+        0,0,0,661,663,1,0,0,0,662,651,1,0,0,0,662,654,1,0,0,0,663,55,1,0,
+        0,0,664,665,3,300,150,0,665,666,3,300,150,0,666,667,5,4,0,0,667,
+        668,3,296,148,0,668,57,1,0,0,0,669,670,3,304,152,0,670,671,5,102,
+        0,0,671,673,1,0,0,0,672,669,1,0,0,0,673,676,1,0,0,0,674,672,1,0,
+        0,0,674,675,1,0,0,0,675,677,1,0,0,0,676,674,1,0,0,0,677,678,3,304,
+        152,0,678,59,1,0,0,0,679,684,3,62,31,0,680,681,5,103,0,0,681,683,
+        3,62,31,0,682,680,1,0,0,0,683,686,1,0,0,0,684,682,1,0,0,0,684,685,
+        1,0,0,0,685,688,1,0,0,0,686,684,1,0,0,0,687,689,3,112,56,0,688,687,
+        1,0,0,0,688,689,1,0,0,0,689,61,1,0,0,0,690,691,3,300,150,0,691,692,
+        5,4,0,0,692,694,1,0,0,0,693,690,1,0,0,0,693,694,1,0,0,0,694,695,
+        1,0,0,0,695,696,3,296,148,0,696,63,1,0,0,0,697,698,7,2,0,0,698,699,
+        3,114,57,0,699,65,1,0,0,0,700,701,5,41,0,0,701,705,3,116,58,0,702,
+        704,3,68,34,0,703,702,1,0,0,0,704,707,1,0,0,0,705,703,1,0,0,0,705,
+        706,1,0,0,0,706,67,1,0,0,0,707,705,1,0,0,0,708,709,5,47,0,0,709,
+        710,5,40,0,0,710,715,3,70,35,0,711,712,5,47,0,0,712,713,5,15,0,0,
+        713,715,3,70,35,0,714,708,1,0,0,0,714,711,1,0,0,0,715,69,1,0,0,0,
+        716,717,5,55,0,0,717,722,3,72,36,0,718,719,5,103,0,0,719,721,3,72,
+        36,0,720,718,1,0,0,0,721,724,1,0,0,0,722,720,1,0,0,0,722,723,1,0,
+        0,0,723,71,1,0,0,0,724,722,1,0,0,0,725,726,3,168,84,0,726,727,5,
+        91,0,0,727,728,3,170,85,0,728,748,1,0,0,0,729,730,3,296,148,0,730,
+        731,5,91,0,0,731,732,3,170,85,0,732,748,1,0,0,0,733,734,3,296,148,
+        0,734,735,5,86,0,0,735,736,3,170,85,0,736,748,1,0,0,0,737,738,3,
+        296,148,0,738,739,3,154,77,0,739,748,1,0,0,0,740,741,3,212,106,0,
+        741,742,5,111,0,0,742,743,3,170,85,0,743,744,5,112,0,0,744,745,5,
+        91,0,0,745,746,3,170,85,0,746,748,1,0,0,0,747,725,1,0,0,0,747,729,
+        1,0,0,0,747,733,1,0,0,0,747,737,1,0,0,0,747,740,1,0,0,0,748,73,1,
+        0,0,0,749,750,5,52,0,0,750,755,3,76,38,0,751,752,5,103,0,0,752,754,
+        3,76,38,0,753,751,1,0,0,0,754,757,1,0,0,0,755,753,1,0,0,0,755,756,
+        1,0,0,0,756,75,1,0,0,0,757,755,1,0,0,0,758,759,3,296,148,0,759,760,
+        3,154,77,0,760,768,1,0,0,0,761,768,3,168,84,0,762,763,3,212,106,
+        0,763,764,5,111,0,0,764,765,3,170,85,0,765,766,5,112,0,0,766,768,
+        1,0,0,0,767,758,1,0,0,0,767,761,1,0,0,0,767,762,1,0,0,0,768,77,1,
+        0,0,0,769,771,7,3,0,0,770,769,1,0,0,0,770,771,1,0,0,0,771,772,1,
+        0,0,0,772,773,5,16,0,0,773,778,3,170,85,0,774,775,5,103,0,0,775,
+        777,3,170,85,0,776,774,1,0,0,0,777,780,1,0,0,0,778,776,1,0,0,0,778,
+        779,1,0,0,0,779,79,1,0,0,0,780,778,1,0,0,0,781,782,5,28,0,0,782,
+        783,5,109,0,0,783,784,3,296,148,0,784,785,5,35,0,0,785,786,3,170,
+        85,0,786,788,5,107,0,0,787,789,3,36,18,0,788,787,1,0,0,0,789,790,
+        1,0,0,0,790,788,1,0,0,0,790,791,1,0,0,0,791,792,1,0,0,0,792,793,
+        5,110,0,0,793,81,1,0,0,0,794,796,3,104,52,0,795,797,3,106,53,0,796,
+        795,1,0,0,0,796,797,1,0,0,0,797,799,1,0,0,0,798,800,3,108,54,0,799,
+        798,1,0,0,0,799,800,1,0,0,0,800,807,1,0,0,0,801,803,3,106,53,0,802,
+        804,3,108,54,0,803,802,1,0,0,0,803,804,1,0,0,0,804,807,1,0,0,0,805,
+        807,3,108,54,0,806,794,1,0,0,0,806,801,1,0,0,0,806,805,1,0,0,0,807,
+        83,1,0,0,0,808,809,5,29,0,0,809,85,1,0,0,0,810,811,5,30,0,0,811,
+        816,3,88,44,0,812,813,5,103,0,0,813,815,3,88,44,0,814,812,1,0,0,
+        0,815,818,1,0,0,0,816,814,1,0,0,0,816,817,1,0,0,0,817,87,1,0,0,0,
+        818,816,1,0,0,0,819,820,3,296,148,0,820,821,5,91,0,0,821,822,3,170,
+        85,0,822,89,1,0,0,0,823,825,5,33,0,0,824,826,5,80,0,0,825,824,1,
+        0,0,0,825,826,1,0,0,0,826,827,1,0,0,0,827,828,3,170,85,0,828,91,
+        1,0,0,0,829,830,5,81,0,0,830,832,3,96,48,0,831,833,3,112,56,0,832,
+        831,1,0,0,0,832,833,1,0,0,0,833,93,1,0,0,0,834,835,5,54,0,0,835,
+        836,3,96,48,0,836,95,1,0,0,0,837,839,5,20,0,0,838,837,1,0,0,0,838,
+        839,1,0,0,0,839,840,1,0,0,0,840,842,3,98,49,0,841,843,3,104,52,0,
+        842,841,1,0,0,0,842,843,1,0,0,0,843,845,1,0,0,0,844,846,3,106,53,
+        0,845,844,1,0,0,0,845,846,1,0,0,0,846,848,1,0,0,0,847,849,3,108,
+        54,0,848,847,1,0,0,0,848,849,1,0,0,0,849,97,1,0,0,0,850,855,5,96,
+        0,0,851,852,5,103,0,0,852,854,3,100,50,0,853,851,1,0,0,0,854,857,
+        1,0,0,0,855,853,1,0,0,0,855,856,1,0,0,0,856,867,1,0,0,0,857,855,
+        1,0,0,0,858,863,3,100,50,0,859,860,5,103,0,0,860,862,3,100,50,0,
+        861,859,1,0,0,0,862,865,1,0,0,0,863,861,1,0,0,0,863,864,1,0,0,0,
+        864,867,1,0,0,0,865,863,1,0,0,0,866,850,1,0,0,0,866,858,1,0,0,0,
+        867,99,1,0,0,0,868,874,3,170,85,0,869,872,5,4,0,0,870,873,3,296,
+        148,0,871,873,3,102,51,0,872,870,1,0,0,0,872,871,1,0,0,0,873,875,
+        1,0,0,0,874,869,1,0,0,0,874,875,1,0,0,0,875,101,1,0,0,0,876,877,
+        7,4,0,0,877,103,1,0,0,0,878,879,5,50,0,0,879,880,5,8,0,0,880,885,
+        3,110,55,0,881,882,5,103,0,0,882,884,3,110,55,0,883,881,1,0,0,0,
+        884,887,1,0,0,0,885,883,1,0,0,0,885,886,1,0,0,0,886,105,1,0,0,0,
+        887,885,1,0,0,0,888,889,7,5,0,0,889,890,3,170,85,0,890,107,1,0,0,
+        0,891,892,5,39,0,0,892,893,3,170,85,0,893,109,1,0,0,0,894,896,3,
+        170,85,0,895,897,7,6,0,0,896,895,1,0,0,0,896,897,1,0,0,0,897,111,
+        1,0,0,0,898,899,5,80,0,0,899,900,3,170,85,0,900,113,1,0,0,0,901,
+        906,3,116,58,0,902,903,5,103,0,0,903,905,3,116,58,0,904,902,1,0,
+        0,0,905,908,1,0,0,0,906,904,1,0,0,0,906,907,1,0,0,0,907,115,1,0,
+        0,0,908,906,1,0,0,0,909,910,3,296,148,0,910,911,5,91,0,0,911,913,
+        1,0,0,0,912,909,1,0,0,0,912,913,1,0,0,0,913,916,1,0,0,0,914,917,
+        3,122,61,0,915,917,3,120,60,0,916,914,1,0,0,0,916,915,1,0,0,0,917,
+        927,1,0,0,0,918,919,3,296,148,0,919,920,5,91,0,0,920,922,1,0,0,0,
+        921,918,1,0,0,0,921,922,1,0,0,0,922,923,1,0,0,0,923,924,3,118,59,
+        0,924,925,3,122,61,0,925,927,1,0,0,0,926,912,1,0,0,0,926,921,1,0,
+        0,0,927,117,1,0,0,0,928,932,5,1,0,0,929,931,3,300,150,0,930,929,
+        1,0,0,0,931,934,1,0,0,0,932,930,1,0,0,0,932,933,1,0,0,0,933,972,
+        1,0,0,0,934,932,1,0,0,0,935,937,5,3,0,0,936,938,3,258,129,0,937,
+        936,1,0,0,0,937,938,1,0,0,0,938,942,1,0,0,0,939,941,3,300,150,0,
+        940,939,1,0,0,0,941,944,1,0,0,0,942,940,1,0,0,0,942,943,1,0,0,0,
+        943,972,1,0,0,0,944,942,1,0,0,0,945,947,3,300,150,0,946,948,3,258,
+        129,0,947,946,1,0,0,0,947,948,1,0,0,0,948,952,1,0,0,0,949,951,3,
+        300,150,0,950,949,1,0,0,0,951,954,1,0,0,0,952,950,1,0,0,0,952,953,
+        1,0,0,0,953,972,1,0,0,0,954,952,1,0,0,0,955,956,5,3,0,0,956,960,
+        3,250,125,0,957,959,3,300,150,0,958,957,1,0,0,0,959,962,1,0,0,0,
+        960,958,1,0,0,0,960,961,1,0,0,0,961,972,1,0,0,0,962,960,1,0,0,0,
+        963,964,3,300,150,0,964,968,3,250,125,0,965,967,3,300,150,0,966,
+        965,1,0,0,0,967,970,1,0,0,0,968,966,1,0,0,0,968,969,1,0,0,0,969,
+        972,1,0,0,0,970,968,1,0,0,0,971,928,1,0,0,0,971,935,1,0,0,0,971,
+        945,1,0,0,0,971,955,1,0,0,0,971,963,1,0,0,0,972,119,1,0,0,0,973,
+        974,3,300,150,0,974,975,5,109,0,0,975,976,3,122,61,0,976,977,5,110,
+        0,0,977,121,1,0,0,0,978,982,3,126,63,0,979,981,3,140,70,0,980,979,
+        1,0,0,0,981,984,1,0,0,0,982,980,1,0,0,0,982,983,1,0,0,0,983,1013,
+        1,0,0,0,984,982,1,0,0,0,985,986,5,109,0,0,986,987,3,122,61,0,987,
+        988,5,110,0,0,988,1013,1,0,0,0,989,991,3,142,71,0,990,992,3,126,
+        63,0,991,990,1,0,0,0,991,992,1,0,0,0,992,996,1,0,0,0,993,995,3,140,
+        70,0,994,993,1,0,0,0,995,998,1,0,0,0,996,994,1,0,0,0,996,997,1,0,
+        0,0,997,1013,1,0,0,0,998,996,1,0,0,0,999,1003,5,109,0,0,1000,1001,
+        3,296,148,0,1001,1002,5,91,0,0,1002,1004,1,0,0,0,1003,1000,1,0,0,
+        0,1003,1004,1,0,0,0,1004,1005,1,0,0,0,1005,1008,3,122,61,0,1006,
+        1007,5,80,0,0,1007,1009,3,170,85,0,1008,1006,1,0,0,0,1008,1009,1,
+        0,0,0,1009,1010,1,0,0,0,1010,1011,5,110,0,0,1011,1013,1,0,0,0,1012,
+        978,1,0,0,0,1012,985,1,0,0,0,1012,989,1,0,0,0,1012,999,1,0,0,0,1013,
+        123,1,0,0,0,1014,1016,3,126,63,0,1015,1017,3,140,70,0,1016,1015,
+        1,0,0,0,1017,1018,1,0,0,0,1018,1016,1,0,0,0,1018,1019,1,0,0,0,1019,
+        125,1,0,0,0,1020,1022,5,109,0,0,1021,1023,3,296,148,0,1022,1021,
+        1,0,0,0,1022,1023,1,0,0,0,1023,1026,1,0,0,0,1024,1027,3,154,77,0,
+        1025,1027,3,130,65,0,1026,1024,1,0,0,0,1026,1025,1,0,0,0,1026,1027,
+        1,0,0,0,1027,1029,1,0,0,0,1028,1030,3,150,75,0,1029,1028,1,0,0,0,
+        1029,1030,1,0,0,0,1030,1033,1,0,0,0,1031,1032,5,80,0,0,1032,1034,
+        3,170,85,0,1033,1031,1,0,0,0,1033,1034,1,0,0,0,1034,1035,1,0,0,0,
+        1035,1051,5,110,0,0,1036,1038,5,109,0,0,1037,1039,3,296,148,0,1038,
+        1037,1,0,0,0,1038,1039,1,0,0,0,1039,1040,1,0,0,0,1040,1042,3,128,
+        64,0,1041,1043,3,150,75,0,1042,1041,1,0,0,0,1042,1043,1,0,0,0,1043,
+        1046,1,0,0,0,1044,1045,5,80,0,0,1045,1047,3,170,85,0,1046,1044,1,
+        0,0,0,1046,1047,1,0,0,0,1047,1048,1,0,0,0,1048,1049,5,110,0,0,1049,
+        1051,1,0,0,0,1050,1020,1,0,0,0,1050,1036,1,0,0,0,1051,127,1,0,0,
+        0,1052,1053,5,37,0,0,1053,1054,3,132,66,0,1054,129,1,0,0,0,1055,
+        1056,5,104,0,0,1056,1057,3,132,66,0,1057,131,1,0,0,0,1058,1066,3,
+        134,67,0,1059,1061,5,107,0,0,1060,1062,5,104,0,0,1061,1060,1,0,0,
+        0,1061,1062,1,0,0,0,1062,1063,1,0,0,0,1063,1065,3,134,67,0,1064,
+        1059,1,0,0,0,1065,1068,1,0,0,0,1066,1064,1,0,0,0,1066,1067,1,0,0,
+        0,1067,133,1,0,0,0,1068,1066,1,0,0,0,1069,1074,3,136,68,0,1070,1071,
+        5,99,0,0,1071,1073,3,136,68,0,1072,1070,1,0,0,0,1073,1076,1,0,0,
+        0,1074,1072,1,0,0,0,1074,1075,1,0,0,0,1075,135,1,0,0,0,1076,1074,
+        1,0,0,0,1077,1078,5,100,0,0,1078,1081,3,136,68,0,1079,1081,3,138,
+        69,0,1080,1077,1,0,0,0,1080,1079,1,0,0,0,1081,137,1,0,0,0,1082,1089,
+        3,164,82,0,1083,1089,5,98,0,0,1084,1085,5,109,0,0,1085,1086,3,132,
+        66,0,1086,1087,5,110,0,0,1087,1089,1,0,0,0,1088,1082,1,0,0,0,1088,
+        1083,1,0,0,0,1088,1084,1,0,0,0,1089,139,1,0,0,0,1090,1092,3,146,
+        73,0,1091,1093,3,144,72,0,1092,1091,1,0,0,0,1092,1093,1,0,0,0,1093,
+        1094,1,0,0,0,1094,1095,3,126,63,0,1095,1101,1,0,0,0,1096,1097,3,
+        142,71,0,1097,1098,3,126,63,0,1098,1101,1,0,0,0,1099,1101,3,142,
+        71,0,1100,1090,1,0,0,0,1100,1096,1,0,0,0,1100,1099,1,0,0,0,1101,
+        141,1,0,0,0,1102,1103,5,109,0,0,1103,1104,3,126,63,0,1104,1105,3,
+        146,73,0,1105,1108,3,126,63,0,1106,1107,5,80,0,0,1107,1109,3,170,
+        85,0,1108,1106,1,0,0,0,1108,1109,1,0,0,0,1109,1110,1,0,0,0,1110,
+        1111,5,110,0,0,1111,1112,3,144,72,0,1112,1137,1,0,0,0,1113,1114,
+        5,109,0,0,1114,1116,3,126,63,0,1115,1117,3,140,70,0,1116,1115,1,
+        0,0,0,1117,1118,1,0,0,0,1118,1116,1,0,0,0,1118,1119,1,0,0,0,1119,
+        1122,1,0,0,0,1120,1121,5,80,0,0,1121,1123,3,170,85,0,1122,1120,1,
+        0,0,0,1122,1123,1,0,0,0,1123,1124,1,0,0,0,1124,1125,5,110,0,0,1125,
+        1126,3,144,72,0,1126,1137,1,0,0,0,1127,1128,5,109,0,0,1128,1131,
+        3,126,63,0,1129,1130,5,80,0,0,1130,1132,3,170,85,0,1131,1129,1,0,
+        0,0,1131,1132,1,0,0,0,1132,1133,1,0,0,0,1133,1134,5,110,0,0,1134,
+        1135,3,144,72,0,1135,1137,1,0,0,0,1136,1102,1,0,0,0,1136,1113,1,
+        0,0,0,1136,1127,1,0,0,0,1137,143,1,0,0,0,1138,1140,5,113,0,0,1139,
+        1141,3,258,129,0,1140,1139,1,0,0,0,1140,1141,1,0,0,0,1141,1146,1,
+        0,0,0,1142,1144,5,103,0,0,1143,1145,3,258,129,0,1144,1143,1,0,0,
+        0,1144,1145,1,0,0,0,1145,1147,1,0,0,0,1146,1142,1,0,0,0,1146,1147,
+        1,0,0,0,1147,1148,1,0,0,0,1148,1152,5,114,0,0,1149,1152,5,94,0,0,
+        1150,1152,5,96,0,0,1151,1138,1,0,0,0,1151,1149,1,0,0,0,1151,1150,
+        1,0,0,0,1152,145,1,0,0,0,1153,1154,5,92,0,0,1154,1156,5,95,0,0,1155,
+        1157,3,148,74,0,1156,1155,1,0,0,0,1156,1157,1,0,0,0,1157,1158,1,
+        0,0,0,1158,1159,5,95,0,0,1159,1178,5,93,0,0,1160,1161,5,92,0,0,1161,
+        1163,5,95,0,0,1162,1164,3,148,74,0,1163,1162,1,0,0,0,1163,1164,1,
+        0,0,0,1164,1165,1,0,0,0,1165,1178,5,95,0,0,1166,1168,5,95,0,0,1167,
+        1169,3,148,74,0,1168,1167,1,0,0,0,1168,1169,1,0,0,0,1169,1170,1,
+        0,0,0,1170,1171,5,95,0,0,1171,1178,5,93,0,0,1172,1174,5,95,0,0,1173,
+        1175,3,148,74,0,1174,1173,1,0,0,0,1174,1175,1,0,0,0,1175,1176,1,
+        0,0,0,1176,1178,5,95,0,0,1177,1153,1,0,0,0,1177,1160,1,0,0,0,1177,
+        1166,1,0,0,0,1177,1172,1,0,0,0,1178,147,1,0,0,0,1179,1181,5,111,
+        0,0,1180,1182,3,296,148,0,1181,1180,1,0,0,0,1181,1182,1,0,0,0,1182,
+        1185,1,0,0,0,1183,1186,3,152,76,0,1184,1186,3,130,65,0,1185,1183,
+        1,0,0,0,1185,1184,1,0,0,0,1185,1186,1,0,0,0,1186,1188,1,0,0,0,1187,
+        1189,3,160,80,0,1188,1187,1,0,0,0,1188,1189,1,0,0,0,1189,1191,1,
+        0,0,0,1190,1192,3,150,75,0,1191,1190,1,0,0,0,1191,1192,1,0,0,0,1192,
+        1195,1,0,0,0,1193,1194,5,80,0,0,1194,1196,3,170,85,0,1195,1193,1,
+        0,0,0,1195,1196,1,0,0,0,1196,1197,1,0,0,0,1197,1198,5,112,0,0,1198,
+        149,1,0,0,0,1199,1202,3,262,131,0,1200,1202,3,250,125,0,1201,1199,
+        1,0,0,0,1201,1200,1,0,0,0,1202,151,1,0,0,0,1203,1204,5,104,0,0,1204,
+        1212,3,166,83,0,1205,1207,5,107,0,0,1206,1208,5,104,0,0,1207,1206,
+        1,0,0,0,1207,1208,1,0,0,0,1208,1209,1,0,0,0,1209,1211,3,166,83,0,
+        1210,1205,1,0,0,0,1211,1214,1,0,0,0,1212,1210,1,0,0,0,1212,1213,
+        1,0,0,0,1213,1227,1,0,0,0,1214,1212,1,0,0,0,1215,1216,5,104,0,0,
+        1216,1227,3,158,79,0,1217,1218,5,37,0,0,1218,1223,3,166,83,0,1219,
+        1220,5,107,0,0,1220,1222,3,166,83,0,1221,1219,1,0,0,0,1222,1225,
+        1,0,0,0,1223,1221,1,0,0,0,1223,1224,1,0,0,0,1224,1227,1,0,0,0,1225,
+        1223,1,0,0,0,1226,1203,1,0,0,0,1226,1215,1,0,0,0,1226,1217,1,0,0,
+        0,1227,153,1,0,0,0,1228,1230,3,156,78,0,1229,1228,1,0,0,0,1230,1231,
+        1,0,0,0,1231,1229,1,0,0,0,1231,1232,1,0,0,0,1232,155,1,0,0,0,1233,
+        1234,5,104,0,0,1234,1238,3,164,82,0,1235,1236,5,104,0,0,1236,1238,
+        3,158,79,0,1237,1233,1,0,0,0,1237,1235,1,0,0,0,1238,157,1,0,0,0,
+        1239,1241,5,108,0,0,1240,1242,7,7,0,0,1241,1240,1,0,0,0,1241,1242,
+        1,0,0,0,1242,1243,1,0,0,0,1243,1244,5,109,0,0,1244,1245,3,170,85,
+        0,1245,1246,5,110,0,0,1246,159,1,0,0,0,1247,1249,5,96,0,0,1248,1250,
+        3,162,81,0,1249,1248,1,0,0,0,1249,1250,1,0,0,0,1250,1255,1,0,0,0,
+        1251,1253,5,85,0,0,1252,1254,3,162,81,0,1253,1252,1,0,0,0,1253,1254,
+        1,0,0,0,1254,1256,1,0,0,0,1255,1251,1,0,0,0,1255,1256,1,0,0,0,1256,
+        1262,1,0,0,0,1257,1259,5,85,0,0,1258,1260,3,162,81,0,1259,1258,1,
+        0,0,0,1259,1260,1,0,0,0,1260,1262,1,0,0,0,1261,1247,1,0,0,0,1261,
+        1257,1,0,0,0,1262,161,1,0,0,0,1263,1265,5,95,0,0,1264,1263,1,0,0,
+        0,1264,1265,1,0,0,0,1265,1266,1,0,0,0,1266,1267,3,258,129,0,1267,
+        163,1,0,0,0,1268,1269,3,304,152,0,1269,165,1,0,0,0,1270,1271,3,304,
+        152,0,1271,167,1,0,0,0,1272,1274,3,212,106,0,1273,1275,3,210,105,
+        0,1274,1273,1,0,0,0,1275,1276,1,0,0,0,1276,1274,1,0,0,0,1276,1277,
+        1,0,0,0,1277,169,1,0,0,0,1278,1279,3,172,86,0,1279,171,1,0,0,0,1280,
+        1285,3,174,87,0,1281,1282,5,49,0,0,1282,1284,3,174,87,0,1283,1281,
+        1,0,0,0,1284,1287,1,0,0,0,1285,1283,1,0,0,0,1285,1286,1,0,0,0,1286,
+        173,1,0,0,0,1287,1285,1,0,0,0,1288,1293,3,176,88,0,1289,1290,5,82,
+        0,0,1290,1292,3,176,88,0,1291,1289,1,0,0,0,1292,1295,1,0,0,0,1293,
+        1291,1,0,0,0,1293,1294,1,0,0,0,1294,175,1,0,0,0,1295,1293,1,0,0,
+        0,1296,1301,3,178,89,0,1297,1298,5,2,0,0,1298,1300,3,178,89,0,1299,
+        1297,1,0,0,0,1300,1303,1,0,0,0,1301,1299,1,0,0,0,1301,1302,1,0,0,
+        0,1302,177,1,0,0,0,1303,1301,1,0,0,0,1304,1306,5,44,0,0,1305,1304,
+        1,0,0,0,1306,1309,1,0,0,0,1307,1305,1,0,0,0,1307,1308,1,0,0,0,1308,
+        1310,1,0,0,0,1309,1307,1,0,0,0,1310,1311,3,180,90,0,1311,179,1,0,
+        0,0,1312,1318,3,184,92,0,1313,1314,3,182,91,0,1314,1315,3,184,92,
+        0,1315,1317,1,0,0,0,1316,1313,1,0,0,0,1317,1320,1,0,0,0,1318,1316,
+        1,0,0,0,1318,1319,1,0,0,0,1319,181,1,0,0,0,1320,1318,1,0,0,0,1321,
+        1322,7,8,0,0,1322,183,1,0,0,0,1323,1327,3,194,97,0,1324,1326,3,186,
+        93,0,1325,1324,1,0,0,0,1326,1329,1,0,0,0,1327,1325,1,0,0,0,1327,
+        1328,1,0,0,0,1328,185,1,0,0,0,1329,1327,1,0,0,0,1330,1331,5,60,0,
+        0,1331,1332,5,81,0,0,1332,1365,3,194,97,0,1333,1334,5,24,0,0,1334,
+        1335,5,81,0,0,1335,1365,3,194,97,0,1336,1337,5,12,0,0,1337,1365,
+        3,194,97,0,1338,1339,5,87,0,0,1339,1365,3,194,97,0,1340,1341,5,35,
+        0,0,1341,1365,3,194,97,0,1342,1343,5,37,0,0,1343,1365,5,45,0,0,1344,
+        1345,5,37,0,0,1345,1346,5,44,0,0,1346,1365,5,45,0,0,1347,1349,5,
+        37,0,0,1348,1350,5,44,0,0,1349,1348,1,0,0,0,1349,1350,1,0,0,0,1350,
+        1351,1,0,0,0,1351,1354,7,9,0,0,1352,1354,5,84,0,0,1353,1347,1,0,
+        0,0,1353,1352,1,0,0,0,1354,1355,1,0,0,0,1355,1365,3,188,94,0,1356,
+        1358,5,37,0,0,1357,1359,5,44,0,0,1358,1357,1,0,0,0,1358,1359,1,0,
+        0,0,1359,1361,1,0,0,0,1360,1362,3,300,150,0,1361,1360,1,0,0,0,1361,
+        1362,1,0,0,0,1362,1363,1,0,0,0,1363,1365,5,65,0,0,1364,1330,1,0,
+        0,0,1364,1333,1,0,0,0,1364,1336,1,0,0,0,1364,1338,1,0,0,0,1364,1340,
+        1,0,0,0,1364,1342,1,0,0,0,1364,1344,1,0,0,0,1364,1353,1,0,0,0,1364,
+        1356,1,0,0,0,1365,187,1,0,0,0,1366,1371,3,190,95,0,1367,1368,5,107,
+        0,0,1368,1370,3,190,95,0,1369,1367,1,0,0,0,1370,1373,1,0,0,0,1371,
+        1369,1,0,0,0,1371,1372,1,0,0,0,1372,189,1,0,0,0,1373,1371,1,0,0,
+        0,1374,1376,3,192,96,0,1375,1374,1,0,0,0,1376,1377,1,0,0,0,1377,
+        1375,1,0,0,0,1377,1378,1,0,0,0,1378,1384,1,0,0,0,1379,1380,5,81,
+        0,0,1380,1382,3,192,96,0,1381,1383,3,192,96,0,1382,1381,1,0,0,0,
+        1382,1383,1,0,0,0,1383,1385,1,0,0,0,1384,1379,1,0,0,0,1384,1385,
+        1,0,0,0,1385,1390,1,0,0,0,1386,1387,5,92,0,0,1387,1388,3,188,94,
+        0,1388,1389,5,93,0,0,1389,1391,1,0,0,0,1390,1386,1,0,0,0,1390,1391,
+        1,0,0,0,1391,1395,1,0,0,0,1392,1393,5,44,0,0,1393,1396,5,45,0,0,
+        1394,1396,5,100,0,0,1395,1392,1,0,0,0,1395,1394,1,0,0,0,1395,1396,
+        1,0,0,0,1396,191,1,0,0,0,1397,1400,3,300,150,0,1398,1400,5,45,0,
+        0,1399,1397,1,0,0,0,1399,1398,1,0,0,0,1400,193,1,0,0,0,1401,1407,
+        3,198,99,0,1402,1403,3,196,98,0,1403,1404,3,198,99,0,1404,1406,1,
+        0,0,0,1405,1402,1,0,0,0,1406,1409,1,0,0,0,1407,1405,1,0,0,0,1407,
+        1408,1,0,0,0,1408,195,1,0,0,0,1409,1407,1,0,0,0,1410,1411,7,10,0,
+        0,1411,197,1,0,0,0,1412,1418,3,202,101,0,1413,1414,3,200,100,0,1414,
+        1415,3,202,101,0,1415,1417,1,0,0,0,1416,1413,1,0,0,0,1417,1420,1,
+        0,0,0,1418,1416,1,0,0,0,1418,1419,1,0,0,0,1419,199,1,0,0,0,1420,
+        1418,1,0,0,0,1421,1422,7,11,0,0,1422,201,1,0,0,0,1423,1428,3,204,
+        102,0,1424,1425,5,101,0,0,1425,1427,3,204,102,0,1426,1424,1,0,0,
+        0,1427,1430,1,0,0,0,1428,1426,1,0,0,0,1428,1429,1,0,0,0,1429,203,
+        1,0,0,0,1430,1428,1,0,0,0,1431,1433,7,12,0,0,1432,1431,1,0,0,0,1433,
+        1436,1,0,0,0,1434,1432,1,0,0,0,1434,1435,1,0,0,0,1435,1437,1,0,0,
+        0,1436,1434,1,0,0,0,1437,1438,3,206,103,0,1438,205,1,0,0,0,1439,
+        1444,3,212,106,0,1440,1443,3,208,104,0,1441,1443,3,210,105,0,1442,
+        1440,1,0,0,0,1442,1441,1,0,0,0,1443,1446,1,0,0,0,1444,1442,1,0,0,
+        0,1444,1445,1,0,0,0,1445,1449,1,0,0,0,1446,1444,1,0,0,0,1447,1450,
+        3,154,77,0,1448,1450,3,130,65,0,1449,1447,1,0,0,0,1449,1448,1,0,
+        0,0,1449,1450,1,0,0,0,1450,207,1,0,0,0,1451,1452,5,111,0,0,1452,
+        1453,3,170,85,0,1453,1454,5,112,0,0,1454,1465,1,0,0,0,1455,1457,
+        5,111,0,0,1456,1458,3,170,85,0,1457,1456,1,0,0,0,1457,1458,1,0,0,
+        0,1458,1459,1,0,0,0,1459,1461,5,85,0,0,1460,1462,3,170,85,0,1461,
+        1460,1,0,0,0,1461,1462,1,0,0,0,1462,1463,1,0,0,0,1463,1465,5,112,
+        0,0,1464,1451,1,0,0,0,1464,1455,1,0,0,0,1465,209,1,0,0,0,1466,1467,
+        5,102,0,0,1467,1468,3,264,132,0,1468,211,1,0,0,0,1469,1485,3,214,
+        107,0,1470,1485,3,238,119,0,1471,1485,3,222,111,0,1472,1485,3,224,
+        112,0,1473,1485,3,226,113,0,1474,1485,3,232,116,0,1475,1485,3,234,
+        117,0,1476,1485,3,252,126,0,1477,1485,3,250,125,0,1478,1485,3,216,
+        108,0,1479,1485,3,124,62,0,1480,1485,3,236,118,0,1481,1485,3,240,
+        120,0,1482,1485,3,246,123,0,1483,1485,3,296,148,0,1484,1469,1,0,
+        0,0,1484,1470,1,0,0,0,1484,1471,1,0,0,0,1484,1472,1,0,0,0,1484,1473,
+        1,0,0,0,1484,1474,1,0,0,0,1484,1475,1,0,0,0,1484,1476,1,0,0,0,1484,
+        1477,1,0,0,0,1484,1478,1,0,0,0,1484,1479,1,0,0,0,1484,1480,1,0,0,
+        0,1484,1481,1,0,0,0,1484,1482,1,0,0,0,1484,1483,1,0,0,0,1485,213,
+        1,0,0,0,1486,1487,5,13,0,0,1487,1488,5,109,0,0,1488,1489,5,96,0,
+        0,1489,1490,5,110,0,0,1490,215,1,0,0,0,1491,1493,5,10,0,0,1492,1494,
+        3,170,85,0,1493,1492,1,0,0,0,1493,1494,1,0,0,0,1494,1496,1,0,0,0,
+        1495,1497,3,218,109,0,1496,1495,1,0,0,0,1497,1498,1,0,0,0,1498,1496,
+        1,0,0,0,1498,1499,1,0,0,0,1499,1502,1,0,0,0,1500,1501,5,22,0,0,1501,
+        1503,3,170,85,0,1502,1500,1,0,0,0,1502,1503,1,0,0,0,1503,1504,1,
+        0,0,0,1504,1505,5,23,0,0,1505,217,1,0,0,0,1506,1507,5,79,0,0,1507,
+        1512,3,220,110,0,1508,1509,5,103,0,0,1509,1511,3,220,110,0,1510,
+        1508,1,0,0,0,1511,1514,1,0,0,0,1512,1510,1,0,0,0,1512,1513,1,0,0,
+        0,1513,1515,1,0,0,0,1514,1512,1,0,0,0,1515,1516,5,61,0,0,1516,1517,
+        3,170,85,0,1517,219,1,0,0,0,1518,1519,3,182,91,0,1519,1520,3,170,
+        85,0,1520,1524,1,0,0,0,1521,1524,3,186,93,0,1522,1524,3,170,85,0,
+        1523,1518,1,0,0,0,1523,1521,1,0,0,0,1523,1522,1,0,0,0,1524,221,1,
+        0,0,0,1525,1526,5,111,0,0,1526,1529,3,230,115,0,1527,1528,5,107,
+        0,0,1528,1530,3,170,85,0,1529,1527,1,0,0,0,1529,1530,1,0,0,0,1530,
+        1531,1,0,0,0,1531,1532,5,112,0,0,1532,223,1,0,0,0,1533,1537,5,111,
+        0,0,1534,1535,3,296,148,0,1535,1536,5,91,0,0,1536,1538,1,0,0,0,1537,
+        1534,1,0,0,0,1537,1538,1,0,0,0,1538,1539,1,0,0,0,1539,1542,3,124,
+        62,0,1540,1541,5,80,0,0,1541,1543,3,170,85,0,1542,1540,1,0,0,0,1542,
+        1543,1,0,0,0,1543,1544,1,0,0,0,1544,1545,5,107,0,0,1545,1546,3,170,
+        85,0,1546,1547,5,112,0,0,1547,225,1,0,0,0,1548,1549,3,228,114,0,
+        1549,1550,5,109,0,0,1550,1551,3,230,115,0,1551,1552,5,110,0,0,1552,
+        227,1,0,0,0,1553,1554,7,13,0,0,1554,229,1,0,0,0,1555,1556,3,296,
+        148,0,1556,1557,5,35,0,0,1557,1560,3,170,85,0,1558,1559,5,80,0,0,
+        1559,1561,3,170,85,0,1560,1558,1,0,0,0,1560,1561,1,0,0,0,1561,231,
+        1,0,0,0,1562,1563,5,51,0,0,1563,1564,5,109,0,0,1564,1565,3,296,148,
+        0,1565,1566,5,91,0,0,1566,1567,3,170,85,0,1567,1568,5,103,0,0,1568,
+        1569,3,296,148,0,1569,1570,5,35,0,0,1570,1571,3,170,85,0,1571,1572,
+        5,107,0,0,1572,1573,3,170,85,0,1573,1574,5,110,0,0,1574,233,1,0,
+        0,0,1575,1576,7,14,0,0,1576,1582,5,113,0,0,1577,1583,3,20,10,0,1578,
+        1580,3,114,57,0,1579,1581,3,112,56,0,1580,1579,1,0,0,0,1580,1581,
+        1,0,0,0,1581,1583,1,0,0,0,1582,1577,1,0,0,0,1582,1578,1,0,0,0,1583,
+        1584,1,0,0,0,1584,1585,5,114,0,0,1585,235,1,0,0,0,1586,1587,5,109,
+        0,0,1587,1588,3,170,85,0,1588,1589,5,110,0,0,1589,237,1,0,0,0,1590,
+        1591,3,242,121,0,1591,1593,5,109,0,0,1592,1594,7,15,0,0,1593,1592,
+        1,0,0,0,1593,1594,1,0,0,0,1594,1596,1,0,0,0,1595,1597,3,170,85,0,
+        1596,1595,1,0,0,0,1596,1597,1,0,0,0,1597,1598,1,0,0,0,1598,1599,
+        5,69,0,0,1599,1600,3,170,85,0,1600,1601,5,110,0,0,1601,239,1,0,0,
+        0,1602,1603,3,242,121,0,1603,1605,5,109,0,0,1604,1606,7,1,0,0,1605,
+        1604,1,0,0,0,1605,1606,1,0,0,0,1606,1615,1,0,0,0,1607,1612,3,170,
+        85,0,1608,1609,5,103,0,0,1609,1611,3,170,85,0,1610,1608,1,0,0,0,
+        1611,1614,1,0,0,0,1612,1610,1,0,0,0,1612,1613,1,0,0,0,1613,1616,
+        1,0,0,0,1614,1612,1,0,0,0,1615,1607,1,0,0,0,1615,1616,1,0,0,0,1616,
+        1617,1,0,0,0,1617,1618,5,110,0,0,1618,241,1,0,0,0,1619,1620,3,244,
+        122,0,1620,1621,3,300,150,0,1621,243,1,0,0,0,1622,1623,3,300,150,
+        0,1623,1624,5,102,0,0,1624,1626,1,0,0,0,1625,1622,1,0,0,0,1626,1629,
+        1,0,0,0,1627,1625,1,0,0,0,1627,1628,1,0,0,0,1628,245,1,0,0,0,1629,
+        1627,1,0,0,0,1630,1631,3,296,148,0,1631,1640,5,113,0,0,1632,1637,
+        3,248,124,0,1633,1634,5,103,0,0,1634,1636,3,248,124,0,1635,1633,
+        1,0,0,0,1636,1639,1,0,0,0,1637,1635,1,0,0,0,1637,1638,1,0,0,0,1638,
+        1641,1,0,0,0,1639,1637,1,0,0,0,1640,1632,1,0,0,0,1640,1641,1,0,0,
+        0,1641,1642,1,0,0,0,1642,1643,5,114,0,0,1643,247,1,0,0,0,1644,1645,
+        3,264,132,0,1645,1646,5,104,0,0,1646,1647,3,170,85,0,1647,1654,1,
+        0,0,0,1648,1649,5,102,0,0,1649,1654,3,264,132,0,1650,1651,5,102,
+        0,0,1651,1654,5,96,0,0,1652,1654,3,296,148,0,1653,1644,1,0,0,0,1653,
+        1648,1,0,0,0,1653,1650,1,0,0,0,1653,1652,1,0,0,0,1654,249,1,0,0,
+        0,1655,1658,5,108,0,0,1656,1659,3,304,152,0,1657,1659,5,117,0,0,
+        1658,1656,1,0,0,0,1658,1657,1,0,0,0,1659,251,1,0,0,0,1660,1667,3,
+        254,127,0,1661,1667,5,45,0,0,1662,1667,3,256,128,0,1663,1667,5,119,
+        0,0,1664,1667,3,260,130,0,1665,1667,3,262,131,0,1666,1660,1,0,0,
+        0,1666,1661,1,0,0,0,1666,1662,1,0,0,0,1666,1663,1,0,0,0,1666,1664,
+        1,0,0,0,1666,1665,1,0,0,0,1667,253,1,0,0,0,1668,1669,7,16,0,0,1669,
+        255,1,0,0,0,1670,1673,3,258,129,0,1671,1673,5,118,0,0,1672,1670,
+        1,0,0,0,1672,1671,1,0,0,0,1673,257,1,0,0,0,1674,1675,7,17,0,0,1675,
+        259,1,0,0,0,1676,1685,5,111,0,0,1677,1682,3,170,85,0,1678,1679,5,
+        103,0,0,1679,1681,3,170,85,0,1680,1678,1,0,0,0,1681,1684,1,0,0,0,
+        1682,1680,1,0,0,0,1682,1683,1,0,0,0,1683,1686,1,0,0,0,1684,1682,
+        1,0,0,0,1685,1677,1,0,0,0,1685,1686,1,0,0,0,1686,1687,1,0,0,0,1687,
+        1688,5,112,0,0,1688,261,1,0,0,0,1689,1703,5,113,0,0,1690,1691,3,
+        264,132,0,1691,1692,5,104,0,0,1692,1700,3,170,85,0,1693,1694,5,103,
+        0,0,1694,1695,3,264,132,0,1695,1696,5,104,0,0,1696,1697,3,170,85,
+        0,1697,1699,1,0,0,0,1698,1693,1,0,0,0,1699,1702,1,0,0,0,1700,1698,
+        1,0,0,0,1700,1701,1,0,0,0,1701,1704,1,0,0,0,1702,1700,1,0,0,0,1703,
+        1690,1,0,0,0,1703,1704,1,0,0,0,1704,1705,1,0,0,0,1705,1706,5,114,
+        0,0,1706,263,1,0,0,0,1707,1708,3,304,152,0,1708,265,1,0,0,0,1709,
+        1715,3,268,134,0,1710,1715,3,278,139,0,1711,1715,3,280,140,0,1712,
+        1715,3,284,142,0,1713,1715,3,290,145,0,1714,1709,1,0,0,0,1714,1710,
+        1,0,0,0,1714,1711,1,0,0,0,1714,1712,1,0,0,0,1714,1713,1,0,0,0,1715,
+        267,1,0,0,0,1716,1717,5,15,0,0,1717,1719,5,11,0,0,1718,1720,3,300,
+        150,0,1719,1718,1,0,0,0,1719,1720,1,0,0,0,1720,1722,1,0,0,0,1721,
+        1723,3,292,146,0,1722,1721,1,0,0,0,1722,1723,1,0,0,0,1723,1724,1,
+        0,0,0,1724,1725,7,18,0,0,1725,1726,5,109,0,0,1726,1727,3,296,148,
+        0,1727,1728,3,156,78,0,1728,1729,5,110,0,0,1729,1730,7,19,0,0,1730,
+        1732,3,270,135,0,1731,1733,3,112,56,0,1732,1731,1,0,0,0,1732,1733,
+        1,0,0,0,1733,269,1,0,0,0,1734,1735,3,272,136,0,1735,1736,5,37,0,
+        0,1736,1737,5,76,0,0,1737,1763,1,0,0,0,1738,1739,3,274,137,0,1739,
+        1740,5,37,0,0,1740,1741,5,76,0,0,1741,1763,1,0,0,0,1742,1743,3,272,
+        136,0,1743,1744,5,37,0,0,1744,1745,5,44,0,0,1745,1746,5,45,0,0,1746,
+        1763,1,0,0,0,1747,1748,3,272,136,0,1748,1749,5,37,0,0,1749,1750,
+        5,42,0,0,1750,1751,5,38,0,0,1751,1763,1,0,0,0,1752,1753,3,274,137,
+        0,1753,1754,5,37,0,0,1754,1755,5,42,0,0,1755,1756,5,38,0,0,1756,
+        1763,1,0,0,0,1757,1758,3,272,136,0,1758,1759,5,37,0,0,1759,1760,
+        7,9,0,0,1760,1761,3,276,138,0,1761,1763,1,0,0,0,1762,1734,1,0,0,
+        0,1762,1738,1,0,0,0,1762,1742,1,0,0,0,1762,1747,1,0,0,0,1762,1752,
+        1,0,0,0,1762,1757,1,0,0,0,1763,271,1,0,0,0,1764,1765,3,296,148,0,
+        1765,1766,5,102,0,0,1766,1767,3,264,132,0,1767,273,1,0,0,0,1768,
+        1769,5,109,0,0,1769,1774,3,272,136,0,1770,1771,5,103,0,0,1771,1773,
+        3,272,136,0,1772,1770,1,0,0,0,1773,1776,1,0,0,0,1774,1772,1,0,0,
+        0,1774,1775,1,0,0,0,1775,1777,1,0,0,0,1776,1774,1,0,0,0,1777,1778,
+        5,110,0,0,1778,275,1,0,0,0,1779,1784,3,300,150,0,1780,1781,5,92,
+        0,0,1781,1782,3,276,138,0,1782,1783,5,93,0,0,1783,1785,1,0,0,0,1784,
+        1780,1,0,0,0,1784,1785,1,0,0,0,1785,1789,1,0,0,0,1786,1787,5,109,
+        0,0,1787,1788,5,117,0,0,1788,1790,5,110,0,0,1789,1786,1,0,0,0,1789,
+        1790,1,0,0,0,1790,277,1,0,0,0,1791,1792,5,21,0,0,1792,1793,5,11,
+        0,0,1793,1795,3,300,150,0,1794,1796,3,294,147,0,1795,1794,1,0,0,
+        0,1795,1796,1,0,0,0,1796,279,1,0,0,0,1797,1799,5,15,0,0,1798,1800,
+        5,76,0,0,1799,1798,1,0,0,0,1799,1800,1,0,0,0,1800,1801,1,0,0,0,1801,
+        1803,5,36,0,0,1802,1804,3,300,150,0,1803,1802,1,0,0,0,1803,1804,
+        1,0,0,0,1804,1806,1,0,0,0,1805,1807,3,292,146,0,1806,1805,1,0,0,
+        0,1806,1807,1,0,0,0,1807,1808,1,0,0,0,1808,1810,3,282,141,0,1809,
+        1811,3,112,56,0,1810,1809,1,0,0,0,1810,1811,1,0,0,0,1811,281,1,0,
+        0,0,1812,1813,5,27,0,0,1813,1814,5,109,0,0,1814,1815,3,296,148,0,
+        1815,1816,3,156,78,0,1816,1817,5,110,0,0,1817,1818,5,47,0,0,1818,
+        1819,5,109,0,0,1819,1824,3,272,136,0,1820,1821,5,103,0,0,1821,1823,
+        3,272,136,0,1822,1820,1,0,0,0,1823,1826,1,0,0,0,1824,1822,1,0,0,
+        0,1824,1825,1,0,0,0,1825,1827,1,0,0,0,1826,1824,1,0,0,0,1827,1828,
+        5,110,0,0,1828,1846,1,0,0,0,1829,1831,5,47,0,0,1830,1832,5,104,0,
+        0,1831,1830,1,0,0,0,1831,1832,1,0,0,0,1832,1833,1,0,0,0,1833,1834,
+        3,164,82,0,1834,1835,5,109,0,0,1835,1840,3,264,132,0,1836,1837,5,
+        103,0,0,1837,1839,3,264,132,0,1838,1836,1,0,0,0,1839,1842,1,0,0,
+        0,1840,1838,1,0,0,0,1840,1841,1,0,0,0,1841,1843,1,0,0,0,1842,1840,
+        1,0,0,0,1843,1844,5,110,0,0,1844,1846,1,0,0,0,1845,1812,1,0,0,0,
+        1845,1829,1,0,0,0,1846,283,1,0,0,0,1847,1848,5,15,0,0,1848,1849,
+        3,300,150,0,1849,1851,5,36,0,0,1850,1852,3,300,150,0,1851,1850,1,
+        0,0,0,1851,1852,1,0,0,0,1852,1854,1,0,0,0,1853,1855,3,292,146,0,
+        1854,1853,1,0,0,0,1854,1855,1,0,0,0,1855,1856,1,0,0,0,1856,1857,
+        5,27,0,0,1857,1858,5,109,0,0,1858,1859,3,296,148,0,1859,1860,3,156,
+        78,0,1860,1861,5,110,0,0,1861,1863,5,47,0,0,1862,1864,3,300,150,
+        0,1863,1862,1,0,0,0,1863,1864,1,0,0,0,1864,1865,1,0,0,0,1865,1867,
+        3,286,143,0,1866,1868,3,288,144,0,1867,1866,1,0,0,0,1867,1868,1,
+        0,0,0,1868,285,1,0,0,0,1869,1870,5,109,0,0,1870,1875,3,272,136,0,
+        1871,1872,5,103,0,0,1872,1874,3,272,136,0,1873,1871,1,0,0,0,1874,
+        1877,1,0,0,0,1875,1873,1,0,0,0,1875,1876,1,0,0,0,1876,1878,1,0,0,
+        0,1877,1875,1,0,0,0,1878,1879,5,110,0,0,1879,1892,1,0,0,0,1880,1881,
+        5,111,0,0,1881,1886,3,272,136,0,1882,1883,5,103,0,0,1883,1885,3,
+        272,136,0,1884,1882,1,0,0,0,1885,1888,1,0,0,0,1886,1884,1,0,0,0,
+        1886,1887,1,0,0,0,1887,1889,1,0,0,0,1888,1886,1,0,0,0,1889,1890,
+        5,112,0,0,1890,1892,1,0,0,0,1891,1869,1,0,0,0,1891,1880,1,0,0,0,
+        1892,287,1,0,0,0,1893,1894,3,300,150,0,1894,1895,3,262,131,0,1895,
+        289,1,0,0,0,1896,1897,5,21,0,0,1897,1898,5,36,0,0,1898,1900,3,300,
+        150,0,1899,1901,3,294,147,0,1900,1899,1,0,0,0,1900,1901,1,0,0,0,
+        1901,291,1,0,0,0,1902,1903,5,34,0,0,1903,1904,5,44,0,0,1904,1905,
+        5,25,0,0,1905,293,1,0,0,0,1906,1907,5,34,0,0,1907,1908,5,25,0,0,
+        1908,295,1,0,0,0,1909,1912,3,300,150,0,1910,1912,3,298,149,0,1911,
+        1909,1,0,0,0,1911,1910,1,0,0,0,1912,297,1,0,0,0,1913,1914,7,20,0,
+        0,1914,299,1,0,0,0,1915,1919,5,121,0,0,1916,1919,5,120,0,0,1917,
+        1919,3,302,151,0,1918,1915,1,0,0,0,1918,1916,1,0,0,0,1918,1917,1,
+        0,0,0,1919,301,1,0,0,0,1920,1921,7,21,0,0,1921,303,1,0,0,0,1922,
+        1925,3,300,150,0,1923,1925,3,306,153,0,1924,1922,1,0,0,0,1924,1923,
+        1,0,0,0,1925,305,1,0,0,0,1926,1927,7,22,0,0,1927,307,1,0,0,0,246,
+        310,319,325,328,331,337,340,345,350,354,356,364,369,373,375,384,
+        387,392,397,401,403,410,416,422,433,438,445,451,456,460,467,482,
+        485,492,504,507,528,531,538,542,553,561,564,574,577,580,585,587,
+        590,594,600,609,612,621,626,633,636,646,649,654,660,662,674,684,
+        688,693,705,714,722,747,755,767,770,778,790,796,799,803,806,816,
+        825,832,838,842,845,848,855,863,866,872,874,885,896,906,912,916,
+        921,926,932,937,942,947,952,960,968,971,982,991,996,1003,1008,1012,
+        1018,1022,1026,1029,1033,1038,1042,1046,1050,1061,1066,1074,1080,
+        1088,1092,1100,1108,1118,1122,1131,1136,1140,1144,1146,1151,1156,
+        1163,1168,1174,1177,1181,1185,1188,1191,1195,1201,1207,1212,1223,
+        1226,1231,1237,1241,1249,1253,1255,1259,1261,1264,1276,1285,1293,
+        1301,1307,1318,1327,1349,1353,1358,1361,1364,1371,1377,1382,1384,
+        1390,1395,1399,1407,1418,1428,1434,1442,1444,1449,1457,1461,1464,
+        1484,1493,1498,1502,1512,1523,1529,1537,1542,1560,1580,1582,1593,
+        1596,1605,1612,1615,1627,1637,1640,1653,1658,1666,1672,1682,1685,
+        1700,1703,1714,1719,1722,1732,1762,1774,1784,1789,1795,1799,1803,
+        1806,1810,1824,1831,1840,1845,1851,1854,1863,1867,1875,1886,1891,
+        1900,1911,1918,1924
     ];
 
     private static __ATN: antlr.ATN;
@@ -11789,8 +11933,30 @@ export class ProjectionItemContext extends antlr.ParserRuleContext {
     public variable(): VariableContext | null {
         return this.getRuleContext(0, VariableContext);
     }
+    public literalAlias(): LiteralAliasContext | null {
+        return this.getRuleContext(0, LiteralAliasContext);
+    }
     public override get ruleIndex(): number {
         return CypherParser.RULE_projectionItem;
+    }
+}
+
+
+export class LiteralAliasContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public TRUE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.TRUE, 0);
+    }
+    public FALSE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.FALSE, 0);
+    }
+    public NULL(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.NULL, 0);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_literalAlias;
     }
 }
 
