@@ -49,15 +49,13 @@ function addDigits(k: Vectorized, v: Vec, radix: number, n: number, out: Float64
   }
 }
 
-/**
- * A grouper over several typed keys, or undefined when some key is unbounded or the radix product does not
- * fit a double exactly. `newGroup` is given the row's keys as a list of boxed values, as the row operator's.
- */
-export function compositeGrouper(
-  keys: readonly Vectorized[],
-  newGroup: (key: Value) => number,
-): { assign(vecs: readonly Vec[], n: number, out: Int32Array): void } | undefined {
-  if (keys.length < 2) return undefined;
+/** Whether several keys group as one number (each typed and bounded, the product of their radices exact in a double). */
+export function composable(keys: readonly Vectorized[]): boolean {
+  return keys.length >= 2 && radicesOf(keys) !== undefined;
+}
+
+/** Each key's radix, or undefined when some key is unbounded or their product does not fit a double exactly. */
+function radicesOf(keys: readonly Vectorized[]): number[] | undefined {
   const radices: number[] = [];
   let product = 1;
   for (const k of keys) {
@@ -67,6 +65,20 @@ export function compositeGrouper(
     if (!(product <= COMPOSITE_MAX)) return undefined;
     radices.push(r);
   }
+  return radices;
+}
+
+/**
+ * A grouper over several typed keys, or undefined when some key is unbounded or the radix product does not
+ * fit a double exactly. `newGroup` is given the row's keys as a list of boxed values, as the row operator's.
+ */
+export function compositeGrouper(
+  keys: readonly Vectorized[],
+  newGroup: (key: Value) => number,
+): { assign(vecs: readonly Vec[], n: number, out: Int32Array): void } | undefined {
+  if (keys.length < 2) return undefined;
+  const radices = radicesOf(keys);
+  if (radices === undefined) return undefined;
   const numbers = new Float64Array(BATCH_ROWS);
   const groups = new Map<number, number>();
   return {
