@@ -37,6 +37,8 @@ type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
 interface Grouper {
   /** Writes the group of each of the first `n` rows into `out`, from the batch's key vectors. */
   assign(keys: readonly Vec[], n: number, out: Int32Array): void;
+  /** Group g's key, for a grouper that gave `newGroup` none (it keeps its groups' keys typed until they are emitted). */
+  keyOf?(g: number): Value;
 }
 
 /** A grouping key: its expression and the slot its value is written to. */
@@ -178,6 +180,7 @@ function groupOverBatches(
       return g;
     };
     const grouper = keyEntity === undefined ? grouperFor(keyVecs, newGroup) : undefined;
+    const keyOf = grouper?.keyOf;
     const byEntity = keyEntity === undefined ? undefined : entityGrouper(scope.entityRef(keyEntity), newGroup, scanOrdered && keyEntity === SCAN_COLUMN);
     const gids = new Int32Array(BATCH_ROWS);
     /** One aggregate's values into each row's group, in row order: a loop per aggregate over the batch. */
@@ -267,7 +270,7 @@ function groupOverBatches(
       return loopArray(
         order,
         (g) => {
-          const key = groupKeys[g] as Value;
+          const key = keyOf === undefined ? (groupKeys[g] as Value) : keyOf(g);
           if (nk === 1) out[keySlots[0] as number] = key;
           else for (let i = 0; i < nk; i++) out[keySlots[i] as number] = (key as readonly Value[])[i] as Value;
           for (let a = 0; a < na; a++) {
