@@ -26,6 +26,11 @@ const choices = (run: number): SocialParams => ({
   ages: [18 + (run % 60), 18 + ((run + 20) % 60), 18 + ((run + 40) % 60)],
 });
 
+/** 2,000 person names, different per run, as a client would send a page of them. */
+const names = (run: number, persons: number): SocialParams => ({
+  names: Array.from({ length: 2000 }, (_, j) => `person${(run * 7919 + j * 37) % persons}`),
+});
+
 export const WIDE: readonly SocialQuery[] = [
   // String functions in filters and grouping keys.
   {
@@ -262,6 +267,37 @@ export const WIDE: readonly SocialQuery[] = [
     name: 'join on a filtered aggregate',
     cypher:
       'MATCH (p:Person) WITH p.city AS city, p.age AS age, count(*) AS c WHERE c > 40 MATCH (q:Person)-[:KNOWS]->(f:Person) WHERE q.city = city AND q.age = age RETURN f.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 5',
+    params: none,
+  },
+  // Joins whose output is grouped by the matched side: two keys after grouping, a grouping by the far end's age, an
+  // input of a list parameter unwound, an input that is a DISTINCT, and a string key filtered on both sides.
+  {
+    name: 'two keys after grouping, joined',
+    cypher:
+      'MATCH (p:Person) WHERE p.age > 70 WITH p.city AS pc, p.age AS pa, count(*) AS c MATCH (q:Person)-[:KNOWS]->(f:Person) WHERE q.city = pc AND q.age = pa RETURN f.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 5',
+    params: none,
+  },
+  {
+    name: 'joined, by the far age',
+    cypher:
+      'MATCH (p:Person) WHERE p.age = 30 WITH p.city AS pc, count(*) AS c MATCH (q:Person)-[:KNOWS]->(f:Person) WHERE q.city = pc AND q.age = 31 RETURN f.age AS age, count(*) AS n ORDER BY n DESC, age LIMIT 5',
+    params: none,
+  },
+  {
+    name: 'unwound names, joined',
+    cypher: 'UNWIND $names AS nm MATCH (q:Person) WHERE q.name = nm RETURN q.city AS city, count(*) AS n, avg(q.age) AS age ORDER BY n DESC, city LIMIT 5',
+    params: names,
+  },
+  {
+    name: 'distinct names, joined',
+    cypher:
+      'MATCH (p:Person) WHERE p.age > 72 WITH DISTINCT p.name AS dn MATCH (q:Person)-[:KNOWS]->(f:Person) WHERE q.name = dn RETURN f.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 5',
+    params: none,
+  },
+  {
+    name: 'string key, both filtered',
+    cypher:
+      "MATCH (p:Person) WHERE p.age < 30 WITH p.name AS nm MATCH (q:Person) WHERE q.name = nm AND q.city <> 'City3' RETURN q.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 5",
     params: none,
   },
   // Expressions over columns of many distinct values (ids), evaluated over a whole label or after an expand, as keys

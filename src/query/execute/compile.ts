@@ -16,7 +16,7 @@ import { searchPaths } from './search-paths-op.js';
 import { selectPaths } from './select-paths-op.js';
 import { subquery } from './subquery-op.js';
 import { valueHashJoin } from './value-join-op.js';
-import { valueJoinOverBatches } from './batch/value-join-batches.js';
+import { joinAsRows, joinOverBatches, type JoinBatches } from './batch/value-join-batches.js';
 import { orderedBySearch, vectorSearch } from './vector-search-op.js';
 import * as read from './read-ops.js';
 import type { OpEnv } from './read-ops.js';
@@ -61,11 +61,8 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
       return subquery(op, c(op.input), c(op.inner));
     case 'hash_join':
       return read.hashJoin(op, c(op.left), c(op.right), env);
-    case 'value_hash_join': {
-      const left = c(op.left);
-      const rows = valueHashJoin(op, left, c(op.right), env);
-      return valueJoinOverBatches(op, left, rows, env) ?? rows;
-    }
+    case 'value_hash_join':
+      return valueJoin(op, env).rows;
     case 'path':
       return read.path(op, c(op.input), env);
     case 'project':
@@ -73,10 +70,12 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
     case 'unwind':
       return read.unwind(op, c(op.input), env);
     case 'aggregate': {
-      const rows = rel.aggregate(op, c(op.input), env);
+      // Over a value join, the join's batches when it has them (its rows otherwise, as `rows` reads them).
+      const join = op.input.op === 'value_hash_join' ? valueJoin(op.input, env) : undefined;
+      const rows = rel.aggregate(op, join?.rows ?? c(op.input), env);
       // A batched aggregation over a label alone falls back to the fused scan, which falls back to the rows.
       const scan = aggregateOverScan(op, rows, env) ?? rows;
-      return aggregateOverBatches(op, scan, env) ?? scan;
+      return aggregateOverBatches(op, scan, env, join?.batches) ?? scan;
     }
     case 'distinct': {
       const rows = rel.distinct(op, c(op.input), env);
@@ -139,4 +138,15 @@ function firstSnapshotEnv(env: OpEnv): OpEnv {
   const access = new GraphAccess(graph, undefined);
   const snapshot: OpEnv = { ...env, cx, access, exprs: new ExpressionCompiler(cx, access) };
   return snapshot;
+}
+
+/**
+ * A value join: its row-at-a-time operator, and its batched form when its right side is a batched pipeline (the
+ * join's rows then come from it whenever the snapshot has the forms it reads).
+ */
+function valueJoin(op: Extract<LogicalOp, { op: 'value_hash_join' }>, env: OpEnv): { rows: PhysicalOp; batches: JoinBatches | undefined } {
+  const left = compilePlan(op.left, env);
+  const rows = valueHashJoin(op, left, compilePlan(op.right, env), env);
+  const batches = joinOverBatches(op, left, env);
+  return { rows: batches === undefined ? rows : joinAsRows(batches, rows), batches };
 }

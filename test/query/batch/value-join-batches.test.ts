@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Value } from '../../../src/common/values/value.js';
-import type { Db } from '../../../src/index.js';
-import { SnapshotView, type GraphReader } from '../../../src/projections/graph/view.js';
+import type { GraphReader } from '../../../src/projections/graph/view.js';
 import { WriteSet } from '../../../src/projections/graph/write-set.js';
 import { batchedJoins } from '../../../src/query/execute/batch/value-join-batches.js';
 import { QueryEngine, type ExecuteContext } from '../../../src/query/engine.js';
 import { prng, testSeed } from '../../support/prng.js';
 import { canonical, withDb } from '../engine/support.js';
+import { load, warm } from './join-graph.js';
 
 /**
  * The value hash join built from batches (value-join-batches.ts) against the row-at-a-time join, on
@@ -55,28 +55,6 @@ const QUERIES: readonly string[] = [
   'UNWIND [[1], [1.0], [null], null, [2, 3]] AS l MATCH (q:P) WHERE q.l = l RETURN l, id(q)',
 ];
 
-const STRINGS = ['0', '1', '2', '3', 'x', ''];
-
-async function load(db: Db, r: () => number, n: number): Promise<void> {
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
-  const rows: Value[] = [];
-  for (let i = 0; i < n; i++) {
-    const m = new Map<string, Value>([['a', BigInt(Math.floor(r() * 6))]]);
-    if (r() < 0.85) m.set('k', BigInt(Math.floor(r() * 9) - 4));
-    if (r() < 0.8) m.set('f', pick([1.5, 2.0, -0.0, 0.0, 3.25, 2 ** 53]));
-    if (r() < 0.85) m.set('s', pick(STRINGS));
-    if (r() < 0.7) m.set('b', r() < 0.5);
-    if (r() < 0.3) m.set('l', pick([[1n], [1.0], [2n, 3n], ['x']]));
-    rows.push(m);
-  }
-  await db.query('UNWIND $rows AS row CREATE (n:P) SET n = row', { rows });
-  // About five relationships out of each node, between nodes picked by the seed (rand() would not replay).
-  const ids = (await db.query('MATCH (n:P) RETURN id(n)')).rows.map((row) => row[0] as bigint);
-  const pairs: Value[] = [];
-  for (let e = 0; e < ids.length * 5; e++) pairs.push([pick(ids), pick(ids), BigInt(Math.floor(r() * 4))]);
-  await db.query('UNWIND $pairs AS p MATCH (a), (b) WHERE id(a) = p[0] AND id(b) = p[1] CREATE (a)-[:R {w: p[2]}]->(b)', { pairs });
-}
-
 const engines = { rows: new QueryEngine({ join_policy: 'always', batched: false }), batched: new QueryEngine({ join_policy: 'always' }) };
 const params = new Map<string, Value>([
   ['nums', [0n, 2n, 1.5, -0.0, 2.0, Number.NaN, 2n ** 53n, 2n ** 53n + 1n, 9007199254740992, 'x', null, true, -4n, 3n]],
@@ -90,15 +68,6 @@ function answer(engine: QueryEngine, text: string, graph: GraphReader): string[]
   } catch (e) {
     return `error: ${(e as Error).message}`;
   }
-}
-
-/** Asks for the label's list and columns a batched run reads, as repeated whole-graph queries would. */
-async function warm(db: Db): Promise<SnapshotView> {
-  for (let i = 0; i < 3; i++) await db.query('MATCH (n:P) RETURN count(*)');
-  const view = db.database.latestCommitted() as SnapshotView;
-  for (const k of ['k', 'f', 's', 'b', 'a']) view.nodeColumn(k, 1e9);
-  view.adjacency('R', 1e9);
-  return view;
 }
 
 function compare(seed: number, label: string, graph: GraphReader): number {

@@ -7,15 +7,17 @@ import type { Accumulator, AggregateFunction } from '../../functions/definition.
 import type { BoundExpression } from '../../bind/bound-expression.js';
 import { freeSlots } from '../../plan/expressions.js';
 import type { LogicalOp } from '../../plan/logical.js';
-import type { PhysicalOp } from '../context.js';
+import type { PhysicalOp, Row, Sink } from '../context.js';
 import type { OpEnv } from '../read-ops.js';
 import { GROUP_OVERHEAD_BYTES } from '../relational-ops.js';
-import { after, holding, loopArray } from '../slices.js';
+import { after, holding, loopArray, type Flow } from '../slices.js';
 import { BATCH_ROWS, NULL_ID, type Batch, type Vec } from './batch.js';
 import { batchPlan, formsFor, scanOnly, type BatchPlan } from './batch-plan.js';
 import { foldedForms } from './end-filters.js';
 import { BatchScope, runBatches } from './pipeline.js';
-import { compositeGrouper } from './composite-keys.js';
+import type { BatchConsumer } from './stages.js';
+import type { JoinBatches } from './value-join-batches.js';
+import { composable, compositeGrouper } from './composite-keys.js';
 import { groupStates, RowCounts, typedAggregate, type GroupStates } from './typed-aggregates.js';
 import { batchesPayOverLabel, type OverLabel } from './over-label.js';
 import { boxed, compileVector, type Vectorized } from './vector-expressions.js';
@@ -36,6 +38,8 @@ type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
 interface Grouper {
   /** Writes the group of each of the first `n` rows into `out`, from the batch's key vectors. */
   assign(keys: readonly Vec[], n: number, out: Int32Array): void;
+  /** Group g's key, for a grouper that gave `newGroup` none (it keeps its groups' keys typed until they are emitted). */
+  keyOf?(g: number): Value;
 }
 
 /** A grouping key: its expression and the slot its value is written to. */
@@ -46,9 +50,10 @@ interface GroupKey {
 
 type AggregateCall = Op<'aggregate'>['aggregation']['aggregates'][number];
 
-export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
+/** `join`: the input's value join over batches, when the input is a value join that has one. */
+export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env: OpEnv, join?: JoinBatches): PhysicalOp | undefined {
   const keys = op.aggregation.keys.map((k) => ({ slot: k.variable.id, expression: k.expression }));
-  return groupOverBatches(op.input, keys, op.aggregation.aggregates, rows, env, 'fused');
+  return groupOverBatches(op.input, keys, op.aggregation.aggregates, rows, env, 'fused', join);
 }
 
 /**
@@ -64,7 +69,15 @@ export function distinctOverBatches(op: Op<'distinct'>, rows: PhysicalOp, env: O
   return groupOverBatches(project.input, project.items.map((item) => ({ slot: item.variable, expression: item.expression })), [], rows, env, 'rows');
 }
 
-function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], rows: PhysicalOp, env: OpEnv, overLabel: OverLabel): PhysicalOp | undefined {
+function groupOverBatches(
+  input: LogicalOp,
+  keys: readonly GroupKey[],
+  aggregates: readonly AggregateCall[],
+  rows: PhysicalOp,
+  env: OpEnv,
+  overLabel: OverLabel,
+  join?: JoinBatches,
+): PhysicalOp | undefined {
   const isEntityCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && !a.call.distinct && a.call.args.length === 1);
   // count(x) of a node or relationship the MATCH binds (not OPTIONAL) is never null on any row: it is count(*),
   // so `WITH p, count(f)` reads nothing of f and its expand may be counted from degrees.
@@ -79,10 +92,6 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
   // The slots the grouping keys read: an expand they do not read may be counted rather than made.
   const readAbove = new Set(keys.flatMap((k) => [...freeSlots(k.expression)]));
   const readByConsumer = new Set([...readAbove, ...aggregates.flatMap((a, i) => (countsRows[i] === true ? [] : a.call.args.flatMap((x) => [...freeSlots(x)])))]);
-  const unfolded = batchPlan(input, countsOnly, readAbove, false, true, readByConsumer);
-  if (unfolded === undefined) return undefined;
-  // The same pipeline with filters on end nodes folded into their expands, taken when they are typed.
-  const folded = batchPlan(input, countsOnly, readByConsumer, true, false, readByConsumer);
   const defs = aggregates.map((a) => {
     const def = lookupFunction(a.call.name);
     assert(def !== undefined && def.kind === 'aggregate', `aggregate ${a.call.name} exists`);
@@ -93,14 +102,11 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
   const options = aggregates.map((a) => ({ distinct: a.call.distinct, star: a.call.star }));
   /** Which aggregates take exact integers as doubles (sum, avg). */
   const exactIntegers = defs.map((d, a) => d.create(options[a] as (typeof options)[number]).addExactInteger !== undefined);
-  return (arg, sink) => {
-    const foldedRun = folded === undefined ? undefined : foldedForms(folded, env, arg);
-    const plan = foldedRun === undefined ? unfolded : (folded as BatchPlan);
-    const forms = foldedRun ?? formsFor(plan, env, arg);
-    if (forms === undefined) return rows(arg, sink);
-    const scope = new BatchScope(plan, env, arg, forms.members.nodes.length, forms.csrs);
-    // Over a label alone the fused scan (`rows`) runs unless batches pay (see batchesPayOverLabel).
-    if (scanOnly(plan) && !paysOverLabel(plan, keys, aggregates, scope, overLabel)) return rows(arg, sink);
+  /**
+   * One run of the aggregation over batches typed by `scope`, pushed into its consumer by `drive`. `scanOrdered`: the
+   * batches' first column is a label scan's node, each node's rows in one run.
+   */
+  const grouped = (scope: BatchScope, scanOrdered: boolean, drive: (consume: BatchConsumer) => Flow, arg: Row, sink: Sink): Flow => {
     batchedRuns.count++;
     // A single key that is a pipeline entity (`WITH p, count(f)`) groups by its id column.
     const keyEntity = keys.length === 1 ? entityColumn((keys[0] as (typeof keys)[number]).expression, scope) : undefined;
@@ -169,7 +175,8 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
       return g;
     };
     const grouper = keyEntity === undefined ? grouperFor(keyVecs, newGroup) : undefined;
-    const byEntity = keyEntity === undefined ? undefined : entityGrouper(scope.entityRef(keyEntity), newGroup, keyEntity === SCAN_COLUMN);
+    const keyOf = grouper?.keyOf;
+    const byEntity = keyEntity === undefined ? undefined : entityGrouper(scope.entityRef(keyEntity), newGroup, scanOrdered && keyEntity === SCAN_COLUMN);
     const gids = new Int32Array(BATCH_ROWS);
     /** One aggregate's values into each row's group, in row order: a loop per aggregate over the batch. */
     /** count(DISTINCT x) by number: `at(i)` is row i's id, integer or code, or NO_NUMBER for null. */
@@ -258,7 +265,7 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
       return loopArray(
         order,
         (g) => {
-          const key = groupKeys[g] as Value;
+          const key = keyOf === undefined ? (groupKeys[g] as Value) : keyOf(g);
           if (nk === 1) out[keySlots[0] as number] = key;
           else for (let i = 0; i < nk; i++) out[keySlots[i] as number] = (key as readonly Value[])[i] as Value;
           for (let a = 0; a < na; a++) {
@@ -271,7 +278,30 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
         deadline,
       );
     };
-    return holding(() => after(runBatches(plan, forms, scope, env, consume), emit), () => memory.release(held));
+    return holding(() => after(drive(consume), emit), () => memory.release(held));
+  };
+  if (input.op === 'value_hash_join') {
+    // The join pushes batches of the slots it binds: only keys and arguments that read nothing else run over them.
+    if (join === undefined || !readsOnlySlots(keys, aggregates, input.right_slots)) return undefined;
+    return (arg, sink) => {
+      const opened = join.open(arg);
+      if (opened === undefined) return rows(arg, sink);
+      return grouped(opened.scope, false, (consume) => opened.run({ kind: 'batches', consume }), arg, sink);
+    };
+  }
+  const unfolded = batchPlan(input, countsOnly, readAbove, false, true, readByConsumer);
+  if (unfolded === undefined) return undefined;
+  // The same pipeline with filters on end nodes folded into their expands, taken when they are typed.
+  const folded = batchPlan(input, countsOnly, readByConsumer, true, false, readByConsumer);
+  return (arg, sink) => {
+    const foldedRun = folded === undefined ? undefined : foldedForms(folded, env, arg);
+    const plan = foldedRun === undefined ? unfolded : (folded as BatchPlan);
+    const forms = foldedRun ?? formsFor(plan, env, arg);
+    if (forms === undefined) return rows(arg, sink);
+    const scope = new BatchScope(plan, env, arg, forms.members.nodes.length, forms.csrs);
+    // Over a label alone the fused scan (`rows`) runs unless batches pay (see batchesPayOverLabel).
+    if (scanOnly(plan) && !paysOverLabel(plan, keys, aggregates, scope, overLabel)) return rows(arg, sink);
+    return grouped(scope, true, (consume) => runBatches(plan, forms, scope, env, consume), arg, sink);
   };
 }
 
@@ -285,7 +315,9 @@ function paysOverLabel(plan: BatchPlan, keys: readonly GroupKey[], aggregates: r
       const x = a.call.args[0];
       return (name === 'min' || name === 'max') && a.call.args.length === 1 && x !== undefined && compileVector(x, scope).kind === 'code';
     });
-  return batchesPayOverLabel(filters, exprs, scope, overLabel, overLabel === 'fused' && stringExtreme());
+  // Several keys found as one number (composite-keys.ts), where the fused scan hashes a list of boxed values per row.
+  const composite = (): boolean => composable(keys.map((k) => compileVector(k.expression, scope)));
+  return batchesPayOverLabel(filters, exprs, scope, overLabel, overLabel === 'fused' && (stringExtreme() || composite()));
 }
 
 /** Whether two aggregate arguments read the same property of the same variable (so one vector serves both). */
@@ -348,6 +380,12 @@ class EntityCount implements Accumulator {
   memoryBytes(): number {
     return 16;
   }
+}
+
+/** Whether every grouping key and aggregate argument reads no slot but `slots` (parameters and literals aside). */
+function readsOnlySlots(keys: readonly GroupKey[], aggregates: readonly AggregateCall[], slots: readonly number[]): boolean {
+  const exprs = [...keys.map((k) => k.expression), ...aggregates.flatMap((a) => a.call.args)];
+  return exprs.every((e) => [...freeSlots(e)].every((s) => slots.includes(s)));
 }
 
 /** The batch column of `e` when it is a bare variable the pipeline binds to an entity. */

@@ -1,6 +1,6 @@
 import type { Value } from '../../../common/values/value.js';
 import { BATCH_ROWS, NULL_BOOL, type Vec } from './batch.js';
-import { boxed, type Vectorized } from './vector-expressions.js';
+import type { Vectorized } from './vector-expressions.js';
 
 /**
  * Several grouping keys that are all typed and bounded (dictionary codes, booleans, exact integers of a
@@ -9,6 +9,9 @@ import { boxed, type Vectorized } from './vector-expressions.js';
  * rows get the same number exactly when every key is equivalent (codes stand one to one for strings
  * within a dictionary; exact integers for themselves), which is how the row operator groups them.
  */
+
+/** Groups the number of each starts with room for (it doubles as needed). */
+const initial_groups = 1024;
 
 /** Mixed-radix numbers beyond this are not exact in a double. */
 const COMPOSITE_MAX = Number.MAX_SAFE_INTEGER;
@@ -49,15 +52,13 @@ function addDigits(k: Vectorized, v: Vec, radix: number, n: number, out: Float64
   }
 }
 
-/**
- * A grouper over several typed keys, or undefined when some key is unbounded or the radix product does not
- * fit a double exactly. `newGroup` is given the row's keys as a list of boxed values, as the row operator's.
- */
-export function compositeGrouper(
-  keys: readonly Vectorized[],
-  newGroup: (key: Value) => number,
-): { assign(vecs: readonly Vec[], n: number, out: Int32Array): void } | undefined {
-  if (keys.length < 2) return undefined;
+/** Whether several keys group as one number (each typed and bounded, the product of their radices exact in a double). */
+export function composable(keys: readonly Vectorized[]): boolean {
+  return keys.length >= 2 && radicesOf(keys) !== undefined;
+}
+
+/** Each key's radix, or undefined when some key is unbounded or their product does not fit a double exactly. */
+function radicesOf(keys: readonly Vectorized[]): number[] | undefined {
   const radices: number[] = [];
   let product = 1;
   for (const k of keys) {
@@ -67,9 +68,54 @@ export function compositeGrouper(
     if (!(product <= COMPOSITE_MAX)) return undefined;
     radices.push(r);
   }
+  return radices;
+}
+
+/** Key `k`'s value for its digit (0 for null), as `boxed` gives it. */
+function valueOfDigit(k: Vectorized, digit: number): Value {
+  if (digit === 0) return null;
+  switch (k.kind) {
+    case 'code':
+      return k.dictionary[digit - 1] as string;
+    case 'bool':
+      return digit === 2;
+    case 'num':
+      // Only exact integers take a radix (radixOf).
+      return BigInt(digit - k.max_abs - 1);
+    case 'any':
+      return null;
+  }
+}
+
+/**
+ * A grouper over several typed keys, or undefined when some key is unbounded or the radix product does not
+ * fit a double exactly. A group holds no object while rows are grouped: `newGroup` is given null, its number
+ * is kept in a typed array, and `keyOf` makes the group's keys (a list of boxed values, as the row operator's)
+ * when the group is emitted.
+ */
+export function compositeGrouper(
+  keys: readonly Vectorized[],
+  newGroup: (key: Value) => number,
+): { assign(vecs: readonly Vec[], n: number, out: Int32Array): void; keyOf(g: number): Value } | undefined {
+  if (keys.length < 2) return undefined;
+  const radices = radicesOf(keys);
+  if (radices === undefined) return undefined;
   const numbers = new Float64Array(BATCH_ROWS);
   const groups = new Map<number, number>();
+  /** Group g's number at [g]. Invariant: every group newGroup made has its number here. */
+  let numberOf = new Float64Array(initial_groups);
   return {
+    keyOf: (g) => {
+      let x = numberOf[g] as number;
+      const out: Value[] = new Array<Value>(keys.length);
+      for (let j = keys.length - 1; j >= 0; j--) {
+        const radix = radices[j] as number;
+        const digit = x % radix;
+        out[j] = valueOfDigit(keys[j] as Vectorized, digit);
+        x = (x - digit) / radix;
+      }
+      return out;
+    },
     assign: (vecs, n, out) => {
       numbers.fill(0, 0, n);
       for (let j = 0; j < keys.length; j++) addDigits(keys[j] as Vectorized, vecs[j] as Vec, radices[j] as number, n, numbers);
@@ -81,7 +127,13 @@ export function compositeGrouper(
         if (x !== last) {
           let g = groups.get(x);
           if (g === undefined) {
-            g = newGroup(keys.map((k, j) => boxed(k, vecs[j] as Vec, i)));
+            g = newGroup(null);
+            if (g >= numberOf.length) {
+              const grown = new Float64Array(2 * numberOf.length);
+              grown.set(numberOf);
+              numberOf = grown;
+            }
+            numberOf[g] = x;
             groups.set(x, g);
           }
           last = x;
