@@ -12,8 +12,11 @@
  *   3  blob chunks stored in packs (`blobs/packs/`, docs/blobs.md) instead of one file per chunk; a
  *      format-2 release would find none of them. A format-3 release reads a format-2 directory's
  *      chunk files as they are and takes it over in place.
+ *   4  POINT values in log entries and checkpoints (a msgpack extension, docs/values.md); a format-3
+ *      release could not decode an entry or a checkpoint holding one. A format-4 release reads a format-3
+ *      directory as it is and takes it over in place.
  */
-export const ENGINE_FORMAT = 3;
+export const ENGINE_FORMAT = 4;
 export const SERVER_HOST_EPOCH = 0;
 
 /** The first engine format: the one that introduced the ENGINE_FORMAT file. No directory has an older one. */

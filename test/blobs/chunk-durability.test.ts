@@ -7,7 +7,6 @@ import { BlobManager, blobIdOfChunks } from '../../src/server/blobs/blob-manager
 import { PackStore } from '../../src/server/blobs/pack-store.js';
 import { TaskLane } from '../../src/server/blobs/task-lane.js';
 import { Database } from '../../src/server/database.js';
-import { ENGINE_FORMAT } from '../../src/log/engine-format.js';
 
 /**
  * Chunks are appended to packs and become visible only when their pack is sealed (durable); the
@@ -209,8 +208,9 @@ describe('chunks read back from disk', () => {
     await older.submit({ kind: 'blob_put', blob_id, chunk_ids: ids, total_size: 256 * 1024 + 3000 }, journaled);
     await older.close();
     expect(readFileSync(join(dir, 'ENGINE_FORMAT'), 'utf8').trim()).toBe('2');
-    const db = await Database.open({ data_dir: dir, node_id: 1, mvcc_retention_secs: 300, checkpoint_interval_entries: 1000, log_segment_bytes_max: 1 << 20 });
-    expect(readFileSync(join(dir, 'ENGINE_FORMAT'), 'utf8').trim()).toBe(String(ENGINE_FORMAT));
+    // The format-3 release took a format-2 directory over (each release takes over its predecessor's only).
+    const db = await Database.open({ data_dir: dir, node_id: 1, mvcc_retention_secs: 300, checkpoint_interval_entries: 1000, log_segment_bytes_max: 1 << 20, engine_format: 3 });
+    expect(readFileSync(join(dir, 'ENGINE_FORMAT'), 'utf8').trim()).toBe('3');
     const blobs = BlobManager.open(db, { chunk_writes_in_flight_max: 2, pack_bytes_max: 1 << 20, orphan_grace_ms: 60_000, concern: () => journaled });
     const read = async (id: string): Promise<Buffer> => {
       const out: Buffer[] = [];
