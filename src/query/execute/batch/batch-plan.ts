@@ -301,10 +301,15 @@ function indexAnswers(scan: Op<'node_scan'>, env: OpEnv): (arg: Row) => boolean 
   return answers;
 }
 
-function compileIndexAnswers(scan: Op<'node_scan'>, env: OpEnv): (arg: Row) => boolean {
+/** Whether an index of the catalog could answer `scan` for some row: an index of an inline property or of its seekable comparison. */
+export function mayBeSeeked(scan: Op<'node_scan'>, env: OpEnv): boolean {
   const catalog = env.cx.indexes;
   const label = scan.label;
-  const indexed = label !== undefined && (scan.props.some((p) => catalog.hasIndex(label, [p.key])) || (scan.seekable !== undefined && catalog.hasIndex(label, [scan.seekable.key])));
+  return label !== undefined && (scan.props.some((p) => catalog.hasIndex(label, [p.key])) || (scan.seekable !== undefined && catalog.hasIndex(label, [scan.seekable.key])));
+}
+
+function compileIndexAnswers(scan: Op<'node_scan'>, env: OpEnv): (arg: Row) => boolean {
+  const indexed = mayBeSeeked(scan, env);
   const wanted = new Array<Value>(scan.props.length);
   const source = indexed ? indexSource(scan, env, wanted) : undefined;
   if (source === undefined) return () => false;

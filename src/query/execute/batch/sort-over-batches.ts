@@ -11,7 +11,7 @@ import { directionSigns, keyComparator } from '../relational-ops.js';
 import { after, holding, loopArray } from '../slices.js';
 import { batchedRuns } from './batch-aggregate.js';
 import { NULL_ID, type Batch } from './batch.js';
-import { batchPlan, formsFor, scanOnly } from './batch-plan.js';
+import { batchPlan, formsFor, mayBeSeeked, scanOnly } from './batch-plan.js';
 import { batchesPayOverLabel, type OverLabel } from './over-label.js';
 import { BatchScope, runBatches } from './pipeline.js';
 import { boxed, compileVector, type Vectorized } from './vector-expressions.js';
@@ -45,6 +45,9 @@ export function sortOverBatches(op: Op<'top'> | Op<'sort'>, rows: PhysicalOp, en
   // The rows it keeps are made of references; only its keys read properties through the pipeline.
   const plan = batchPlan(project?.input ?? op.input, false, undefined, false, true, new Set(keys.flatMap((k) => [...freeSlots(k.expression)])));
   if (plan === undefined) return undefined;
+  // Over a label alone an index that answers the scan gives the row path few rows, and asking it whether it
+  // answers (formsFor) would seek once more for every run: such a sort stays with the row path.
+  if (scanOnly(plan) && mayBeSeeked(plan.scan, env)) return undefined;
   const projected = project === undefined ? undefined : projection(project, env);
   const filters = plan.stages.flatMap((s) => (s.kind === 'filter' ? [s.op.predicate] : []));
   const limit = op.op === 'top' ? env.exprs.compile(op.limit) : undefined;
