@@ -88,7 +88,7 @@ function substituted(e: BoundExpression, slot: number, key: string, scratch: Bou
 }
 
 /** The parameters an expression reads, by name. */
-function parameterNames(e: BoundExpression, out: Set<string> = new Set()): Set<string> {
+export function parameterNames(e: BoundExpression, out: Set<string> = new Set()): Set<string> {
   if (e.kind === 'parameter') out.add(e.name);
   mapChildren(e, (x) => {
     parameterNames(x, out);
@@ -98,7 +98,7 @@ function parameterNames(e: BoundExpression, out: Set<string> = new Set()): Set<s
 }
 
 /** Same value and same type, deeply (1 and 1.0 differ: an answer may show which it was). */
-function identical(a: Value, b: Value): boolean {
+export function identical(a: Value, b: Value): boolean {
   if (typeof a !== typeof b) return false;
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => identical(x as Value, (b as readonly Value[])[i] as Value));
   if (a instanceof Map) {
@@ -109,11 +109,14 @@ function identical(a: Value, b: Value): boolean {
   return Object.is(a, b);
 }
 
-/** Whether `e` calls a function of no arguments (the clock, a constant of the statement): its table is not kept past the run. */
-function readsStatement(e: BoundExpression): boolean {
+/**
+ * Whether `e` calls a function of no arguments (the clock, a constant of the statement) or one that is not
+ * deterministic: what is made of it is not kept past the run.
+ */
+export function readsStatement(e: BoundExpression): boolean {
   let found = false;
   const visit = (x: BoundExpression): BoundExpression => {
-    if (x.kind === 'function' && x.args.length === 0) found = true;
+    if (x.kind === 'function' && (x.args.length === 0 || lookupFunction(x.name)?.deterministic === false)) found = true;
     return mapChildren(x, visit);
   };
   visit(e);
