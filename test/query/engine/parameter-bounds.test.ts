@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Value } from '../../../src/common/values/value.js';
 import type { Db } from '../../../src/index.js';
+import { QueryEngine } from '../../../src/query/engine.js';
 import { withDb } from './support.js';
 
 /**
@@ -165,6 +166,36 @@ describe('parameter bounds', () => {
       ] as const) {
         expect((await db.query(text, { kind })).rows, String(kind)).toEqual([[n]]);
       }
+    });
+  });
+
+  it('keep one plan per class of values: same-class values hit, values of another class plan again', async () => {
+    await withDb(async (db) => {
+      await load(db);
+      const engine = new QueryEngine();
+      const graph = db.database.latestCommitted();
+      const run = (text: string, params: Record<string, Value>): void => {
+        engine.execute(engine.prepare(text), graph, { params: new Map(Object.entries(params)), memory_limit_bytes: 1 << 28, now_us: 0 });
+      };
+      const planned = (text: string, params: Record<string, Value>): boolean => {
+        const before = engine.planCacheStats().misses;
+        run(text, params);
+        return engine.planCacheStats().misses > before;
+      };
+      // The pattern's map is weighed where the pattern starts.
+      const equality = 'MATCH (a:Person {age: $age})-[:KNOWS]->(b:Person) RETURN count(*)';
+      expect(planned(equality, { age: 20n })).toBe(true);
+      expect(planned(equality, { age: 21n }), 'as common a value').toBe(false);
+      expect(planned(equality, { age: 500n }), 'a value no node has').toBe(true);
+      expect(planned(equality, { age: 600n })).toBe(false);
+      expect(planned(equality, { age: null }), 'null').toBe(true);
+      expect(planned(equality, { age: 20n }), 'the first class again').toBe(false);
+      const range = 'MATCH (p:Person) WHERE p.id >= $lo + 1 AND p.id < $lo + 2000 RETURN count(*)';
+      expect(planned(range, { lo: 6_000n })).toBe(true);
+      // Both bounds in the middle band, whichever end is nearer.
+      expect(planned(range, { lo: 9_000n })).toBe(false);
+      expect(planned(range, { lo: 12_000n })).toBe(false);
+      expect(planned(range, { lo: -3_000n }), 'below the least value').toBe(true);
     });
   });
 });
