@@ -6,7 +6,7 @@ import type { Row } from '../context.js';
 import type { OpEnv } from '../read-ops.js';
 import { Batch, BATCH_ROWS } from './batch.js';
 import { expandsOf, formsFor, type BatchPlan, type Forms } from './batch-plan.js';
-import { identical, parameterNames, readsStatement } from './per-value.js';
+import { identical, parameterNames, readsStatement } from './run-inputs.js';
 import { BatchScope } from './pipeline.js';
 import type { TypedColumn } from './typed-columns.js';
 import { compileVector, type VectorScope } from './vector-expressions.js';
