@@ -7,7 +7,8 @@
  * properties, open and closed ranges on an indexed property, ranges of strings, IN lists of parameters, arithmetic and CASE in grouping keys and aggregates, relationship
  * properties (the `since` year of a KNOWS) in filters, groups and path predicates, path-length filters on
  * variable-length patterns, number expressions over ids (division, modulo, rounding, coalesce) as keys and
- * filters, a string range beside a bound on another property, and bounds given as parameters. Run it with `npx tsx bench/cypher-social.ts --suite wide`; the harness, the graph and
+ * filters, a string range beside a bound on another property, bounds given as parameters, parameters in IN lists,
+ * equalities and expressions, and string predicates on either end of an expand. Run it with `npx tsx bench/cypher-social.ts --suite wide`; the harness, the graph and
  * the cross-check of answers against Kùzu are the first suite's.
  *
  * `kuzu` holds Kùzu's spelling where its dialect differs (`lower`, 1-based `substring`, lambdas for list
@@ -381,6 +382,48 @@ export const WIDE: readonly SocialQuery[] = [
     name: 'two hops, both link years',
     cypher:
       'MATCH (a:Person)-[k:KNOWS]->(b:Person)-[l:KNOWS]->(c:Person) WHERE a.age = 30 AND l.since > k.since RETURN c.city AS city, count(*) AS n, avg(l.since - k.since) AS gap ORDER BY n DESC, city LIMIT 5',
+    params: none,
+  },
+  // Parameters weighed in other places than a bound: an IN list, an equality, an expression, a small range; and
+  // string predicates over the coded city column on either end of an expand, decided once per distinct city.
+  {
+    name: 'ids in a list parameter',
+    cypher: 'MATCH (p:Person) WHERE p.id IN $ids RETURN count(*) AS n, avg(p.age) AS a',
+    params: (run: number, persons: number): SocialParams => ({ ids: Array.from({ length: 20 }, (_, k) => (run * 7919 + k * 4001) % persons) }),
+  },
+  {
+    name: 'age equality as parameter',
+    cypher: 'MATCH (p:Person) WHERE p.age = $age RETURN p.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 5',
+    params: (run: number): SocialParams => ({ age: 18 + ((run * 7) % 60) }),
+  },
+  {
+    name: 'bound as a parameter expression',
+    cypher: 'MATCH (p:Person) WHERE p.age > $min + 10 AND p.city IN $cities RETURN count(*) AS n',
+    params: (run: number): SocialParams => ({ min: 18 + ((run * 11) % 50), cities: choices(run).cities as readonly string[] }),
+  },
+  {
+    name: 'small id range as parameters',
+    cypher: 'MATCH (p:Person) WHERE p.id >= $lo AND p.id < $lo + 100 RETURN p.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 3',
+    params: (run: number, persons: number): SocialParams => ({ lo: (run * 7919) % (persons - 100) }),
+  },
+  {
+    name: 'starts with on the near end',
+    cypher: "MATCH (a:Person)-[:KNOWS]->(b:Person) WHERE a.city STARTS WITH 'City1' RETURN b.age AS age, count(*) AS n ORDER BY n DESC, age LIMIT 5",
+    params: none,
+  },
+  {
+    name: 'contains on both ends',
+    cypher: "MATCH (a:Person)-[:KNOWS]->(b:Person) WHERE a.city CONTAINS '3' AND b.city CONTAINS '4' RETURN count(*) AS n",
+    params: none,
+  },
+  {
+    name: 'far city in a list parameter',
+    cypher: 'MATCH (a:Person)-[:KNOWS]->(b:Person) WHERE b.city IN $cities RETURN a.age AS age, count(*) AS n ORDER BY n DESC, age LIMIT 5',
+    params: (run: number): SocialParams => ({ cities: choices(run).cities as readonly string[] }),
+  },
+  {
+    name: 'regex on the far end',
+    cypher: "MATCH (a:Person)-[:KNOWS]->(b:Person) WHERE b.city =~ 'City[12]5' RETURN a.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 5",
     params: none,
   },
 ];

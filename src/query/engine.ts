@@ -29,9 +29,10 @@ import { optimize } from './optimize/index.js';
 import { parse } from './parse/index.js';
 import { snapshotStatistics, type PropertyStatistics } from './execute/batch/column-statistics.js';
 import { snapshotDegree } from './execute/batch/degree-statistics.js';
-import { planBand, type Histogram, type HistogramValue } from './plan/histogram.js';
+import { equalityClass, listClass, planBand, type Histogram } from './plan/histogram.js';
+import { runValue } from './plan/parameter-values.js';
 import { histogramValue } from './plan/selectivity.js';
-import { DEGREE_SAMPLE_EDGES_MAX, DEGREE_SAMPLE_NODES, DISTINCT_SAMPLE_NODES, estimateDistinct, type DistinctEstimate, type GraphCounts } from './plan/cardinality.js';
+import { DEGREE_SAMPLE_EDGES_MAX, DEGREE_SAMPLE_NODES, DISTINCT_SAMPLE_NODES, estimateDistinct, type DistinctEstimate, type GraphCounts, type ParameterUse } from './plan/cardinality.js';
 import { explainPlan, explainStatement, no_indexes, type IndexCatalog, type QueryPlan } from './plan/explain.js';
 import { inputsOf, type LogicalOp } from './plan/logical.js';
 import { freeSlots } from './plan/expressions.js';
@@ -160,12 +161,16 @@ interface CachedPlan {
   readonly parameters: readonly WeighedParameter[];
 }
 
-/** A parameter compared with `label.property`, whose value fell in `band` of the property's histogram. */
+/**
+ * A run value (a parameter, or an expression of parameters and literals) compared with `label.property` as `use`
+ * says, whose value fell in `band`, its class by the property's histogram (`parameterClass`).
+ */
 interface WeighedParameter {
-  readonly name: string;
+  readonly value: BoundExpression;
+  readonly use: ParameterUse;
   readonly label: string;
   readonly property: string;
-  readonly band: number;
+  readonly band: string;
 }
 
 /** Plans kept per prepared statement, over its size classes and parameter bands; the oldest goes first. */
@@ -217,10 +222,8 @@ export class QueryEngine {
     const plan = this.plan(prepared, s, graph, params);
     const counts = plannerCounts(graph);
     // The estimates shown weigh the parameters as the plan did.
-    const parameter = (name: string, label: string, property: string): HistogramValue | undefined => {
-      const v = params?.get(name);
-      return v === undefined || counts.histogram?.(label, property) === undefined ? undefined : histogramValue(v);
-    };
+    const parameter = (value: BoundExpression, _use: ParameterUse, label: string, property: string): Value | undefined =>
+      params === undefined || counts.histogram?.(label, property) === undefined ? undefined : runValue(value, params);
     return explainPlan(plan, params === undefined ? counts : { ...counts, parameter }, this.indexes, s.variables.map((v) => v.name));
   }
 
@@ -362,13 +365,14 @@ export class QueryEngine {
     const unmeasured: StatisticsAsk[] = [];
     const measured = plannerCounts(target, unmeasured);
     const parameters: WeighedParameter[] = [];
-    const parameter = (name: string, label: string, property: string): HistogramValue | undefined => {
-      const v = params?.get(name);
+    const parameter = (value: BoundExpression, use: ParameterUse, label: string, property: string): Value | undefined => {
       const h = measured.histogram?.(label, property);
-      const value = v === undefined ? undefined : histogramValue(v);
-      if (h === undefined || value === undefined) return undefined;
-      if (!parameters.some((p) => p.name === name && p.label === label && p.property === property)) parameters.push({ name, label, property, band: planBand(h, value) });
-      return value;
+      const v = params === undefined ? undefined : runValue(value, params);
+      if (h === undefined || v === undefined) return undefined;
+      if (!parameters.some((p) => p.value === value && p.use === use && p.label === label && p.property === property)) {
+        parameters.push({ value, use, label, property, band: parameterClass(h, use, v) });
+      }
+      return v;
     };
     const weighed: GraphCounts = { ...measured, indexed, ...(params !== undefined && { parameter }) };
     const plan = optimize(planQuery(statement.query, weighed, this.joinPolicy), { counts: weighed }, this.skipPasses);
@@ -594,18 +598,34 @@ function plannerCounts(target: GraphReader, unmeasured?: StatisticsAsk[]): Graph
 }
 
 /** The key of a plan made for parameter values in `bands`. */
-function variantKey(key: string, bands: readonly number[]): string {
+function variantKey(key: string, bands: readonly string[]): string {
   return `${key}\u0001${bands.join(',')}`;
 }
 
-/** The bands this run's values of `parameters` fall in, by the snapshot's histograms (-3: no value, or no histogram now). */
-function bandsOf(parameters: readonly WeighedParameter[], params: ReadonlyMap<string, Value>, graph: GraphReader): number[] {
+/** The classes this run's values of `parameters` fall in, by the snapshot's histograms ('x': no value, or no histogram now). */
+function bandsOf(parameters: readonly WeighedParameter[], params: ReadonlyMap<string, Value>, graph: GraphReader): string[] {
   return parameters.map((p) => {
-    const v = params.get(p.name);
-    const value = v === undefined ? undefined : histogramValue(v);
+    const v = runValue(p.value, params);
     const h = snapshotStatistics(graph, p.label, p.property)?.histogram;
-    return value === undefined || h === undefined ? -3 : planBand(h, value);
+    return v === undefined || h === undefined ? 'x' : parameterClass(h, p.use, v);
   });
+}
+
+/**
+ * The class of a weighed value that keeps plans apart: for a range, the band of the histogram it falls in
+ * (planBand); for an equality, the power of two of the share it keeps (equalityClass); for IN, those of the list's
+ * length and of the share its values keep (listClass). A value of another kind (null, a list where a number was
+ * compared) has a class of its own per kind: it keeps no row, whatever the plan.
+ */
+function parameterClass(h: Histogram, use: ParameterUse, v: Value): string {
+  if (use === 'in') return Array.isArray(v) ? listClass(h, (v as readonly Value[]).map(histogramValue)) : `k${kindOf(v)}`;
+  const x = histogramValue(v);
+  if (x === undefined) return `k${kindOf(v)}`;
+  return use === 'range' ? `r${planBand(h, x)}` : equalityClass(h, x);
+}
+
+function kindOf(v: Value): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'list' : v instanceof Map ? 'map' : typeof v === 'object' ? v.constructor.name : typeof v;
 }
 
 /** A property of a label's nodes the planner asked statistics of. */

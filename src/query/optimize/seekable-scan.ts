@@ -2,6 +2,7 @@ import type { BinaryOperator } from '../ast/expression.js';
 import type { BoundExpression } from '../bind/bound-expression.js';
 import { bounded_seek_fraction_max, labelRows, seek_fraction_max, seek_nodes_min, type GraphCounts } from '../plan/cardinality.js';
 import { conjunction, conjuncts, freeSlots, UNMOVABLE } from '../plan/expressions.js';
+import { isRunValue } from '../plan/parameter-values.js';
 import { filterSelectivity } from '../plan/selectivity.js';
 import { transformUp, type LogicalOp, type SeekablePredicate, type SeekBound } from '../plan/logical.js';
 
@@ -51,8 +52,8 @@ function weighed(list: readonly BoundExpression[], slot: number, label: string, 
       return cmp !== undefined && cmp.key === key && RANGE_OPS.has(cmp.op);
     });
     const kept = filterSelectivity(conjunction(mine) as BoundExpression, counts, (s) => (s === slot ? label : undefined));
-    // Known when planning: literals, and parameters whose values the counts offer (the plan then holds for values in the same buckets).
-    const knownNow = (e: BoundExpression): boolean => e.kind === 'literal' || (e.kind === 'parameter' && counts.parameter?.(e.name, label, key) !== undefined);
+    // Known when planning: literals, and run values ($lo, $lo + 1) whose values the counts offer (the plan then holds for values in the same buckets).
+    const knownNow = (e: BoundExpression): boolean => e.kind === 'literal' || (isRunValue(e) && counts.parameter?.(e, 'range', label, key) !== undefined);
     const literal = counts.histogram?.(label, key) !== undefined && mine.every((c) => c.kind === 'binary' && (knownNow(c.left) || knownNow(c.right)));
     if (best === undefined || kept < best.kept) best = { key, kept, literal };
   }

@@ -1,8 +1,9 @@
 import { assertNever } from '../../common/assert.js';
 import type { BoundExpression } from '../bind/bound-expression.js';
-import type { Histogram, HistogramValue } from './histogram.js';
+import type { Value } from '../../common/values/value.js';
+import type { Histogram } from './histogram.js';
 import type { LogicalOp } from './logical.js';
-import { filterSelectivity, knownLabels } from './selectivity.js';
+import { filterSelectivity, knownLabels, propertyEqualitySelectivity } from './selectivity.js';
 
 /**
  * Row estimates from the graph's counts (label counts, edge type counts). They steer the choice of
@@ -36,13 +37,16 @@ export interface GraphCounts {
   /** Whether an index of `label` answers equalities on `property`; absent, none is assumed. */
   readonly indexed?: (label: string, property: string) => boolean;
   /**
-   * The value parameter `name` has in the run being planned, as a histogram compares it, when it is compared with
-   * `property` of nodes with `label` and the planner may weigh it as it weighs a literal (the engine then keeps
-   * the plan only for values that fall in the same histogram buckets); absent or undefined, a parameter keeps
-   * the fixed guesses.
+   * The value a run value (plan/parameter-values.ts: parameters, literals and simple operators over them) has in
+   * the run being planned, when it is compared with `property` of nodes with `label` (`use`: by a range, an
+   * equality, or as the list of an IN) and the planner may weigh it as it weighs a literal (the engine then keeps
+   * the plan only for values of the same class: see ParameterUse); absent or undefined, it keeps the fixed guesses.
    */
-  readonly parameter?: (name: string, label: string, property: string) => HistogramValue | undefined;
+  readonly parameter?: (value: BoundExpression, use: ParameterUse, label: string, property: string) => Value | undefined;
 }
+
+/** How a weighed run value is compared: its plan is kept per band (range), share class (equality) or list class (IN) of its value. */
+export type ParameterUse = 'range' | 'equality' | 'in';
 
 /** What a sample says of one property of one label's nodes. */
 export interface DistinctEstimate {
@@ -136,7 +140,7 @@ export function estimateRows(op: LogicalOp, counts: GraphCounts): number {
     case 'argument':
       return 1;
     case 'node_scan':
-      return estimateRows(op.input, counts) * labelRows(counts, op.label) * op.props.reduce((f, p) => f * equalitySelectivity(counts, op.label, p.key), 1);
+      return estimateRows(op.input, counts) * labelRows(counts, op.label) * op.props.reduce((f, p) => f * propertyEqualitySelectivity(counts, op.label, p.key, p.value), 1);
     case 'node_by_id':
       return estimateRows(op.input, counts) * (op.many ? 10 : 1);
     case 'expand': {

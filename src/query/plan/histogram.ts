@@ -123,7 +123,7 @@ export function valueBand(h: Histogram, value: HistogramValue): number {
 /**
  * The band of `value` that keeps plans apart (valueBand, coarsened): bucket by bucket only near the ends, where a
  * bound keeps few rows and a seek or a start may turn on one bucket; by doubling widths towards the middle, where a
- * range keeps a large share either way. A 64-bucket histogram has 10 such bands, so one statement's plans over
+ * range keeps a large share either way. A 64-bucket histogram has 9 such bands, so one statement's plans over
  * every value fit the prepared-plan cache's variants instead of evicting each other run after run.
  */
 export function planBand(h: Histogram, value: HistogramValue): number {
@@ -133,9 +133,37 @@ export function planBand(h: Histogram, value: HistogramValue): number {
   const fromLow = band;
   const fromHigh = n - 1 - band;
   const edge = Math.min(fromLow, fromHigh);
-  // 0: the end bucket; 1: the next; 2: two to three buckets in; 3: four to seven; 4: eight or more.
+  // 0: the end bucket; 1: the next; 2: two to three buckets in; 3: four to seven; 4: eight or more from both
+  // ends, one band whichever end is nearer: a bound there keeps an eighth of the values or more on either side.
   const width = edge === 0 ? 0 : Math.min(4, Math.floor(Math.log2(edge)) + 1);
+  if (width === 4) return n + 1;
   return fromLow <= fromHigh ? width : 2 * n + 8 - width;
+}
+
+/**
+ * The class of an equality's share that keeps plans apart: the share's power of two (a value twice as common
+ * may move a seek or a start; one a few percent more common does not); 'none' for a value the histogram holds
+ * none of, or one of another kind.
+ */
+export function equalityClass(h: Histogram, value: HistogramValue | undefined): string {
+  const share = value === undefined ? 0 : equalityShare(h, value);
+  return share <= 0 ? 'none' : `e${Math.round(Math.log2(share))}`;
+}
+
+/**
+ * The class of `IN` a list that keeps plans apart: the power of two of its length and of the share its values
+ * keep together (each distinct value's equality share), so lists of as many values as common keep one plan.
+ */
+export function listClass(h: Histogram, values: readonly (HistogramValue | undefined)[]): string {
+  const seen = new Set<HistogramValue>();
+  let share = 0;
+  for (const v of values) {
+    if (v === undefined || seen.has(v)) continue;
+    seen.add(v);
+    share += equalityShare(h, v);
+  }
+  const length = Math.ceil(Math.log2(values.length + 1));
+  return `l${length}:${share <= 0 ? 'none' : Math.round(Math.log2(Math.min(1, share)))}`;
 }
 
 function bucketOf(h: Histogram, value: HistogramValue): number | undefined {

@@ -3,7 +3,8 @@ import type { BoundExpression } from '../bind/bound-expression.js';
 import { equalitySelectivity, labelRows, type GraphCounts } from './cardinality.js';
 import { conjunction, conjuncts, freeSlots, hasLabels, propertyConjuncts } from './expressions.js';
 import type { LogicalOp } from './logical.js';
-import { filterSelectivity } from './selectivity.js';
+import { isRunValue } from './parameter-values.js';
+import { filterSelectivity, propertyEqualitySelectivity } from './selectivity.js';
 
 /*
  * The building blocks of pattern planning, shared by plan-match.ts (every path) and plan-selected.ts
@@ -56,7 +57,7 @@ export function nodeEstimate(n: BoundNodePattern, counts: GraphCounts, hints: Hi
   let label: string | undefined;
   for (const l of n.labels) if (label === undefined || labelRows(counts, l) < labelRows(counts, label)) label = l;
   let rows = label === undefined ? counts.nodes : labelRows(counts, label);
-  if (n.properties?.kind === 'map') for (const e of n.properties.entries) rows *= equalitySelectivity(counts, label, e.key);
+  if (n.properties?.kind === 'map') for (const e of n.properties.entries) rows *= propertyEqualitySelectivity(counts, label, e.key, e.value);
   const pins = hints.get(n.variable.id) ?? [];
   if (pins.includes(0)) return 1;
   // Several conjuncts on one node: the most selective is counted (they are rarely independent).
@@ -65,7 +66,7 @@ export function nodeEstimate(n: BoundNodePattern, counts: GraphCounts, hints: Hi
   // Bounds only where a histogram weighs them: a fixed guess for a range would move where patterns start.
   // A parameter weighs as a literal when the counts offer its value (the plan is then kept for values in its buckets).
   const known = (p: { readonly key: string; readonly value: BoundExpression }, l: string): boolean =>
-    p.value.kind === 'literal' || (p.value.kind === 'parameter' && counts.parameter?.(p.value.name, l, p.key) !== undefined);
+    p.value.kind === 'literal' || (isRunValue(p.value) && counts.parameter?.(p.value, 'range', l, p.key) !== undefined);
   const bounds = pins.flatMap((p) => (typeof p === 'object' && label !== undefined && counts.histogram?.(label, p.key) !== undefined && known(p, label) ? [p.bound] : []));
   if (bounds.length > 0) {
     const share = filterSelectivity(conjunction(bounds) as BoundExpression, counts, (slot) => (slot === n.variable.id ? label : undefined));
@@ -81,7 +82,7 @@ export function nodeEstimate(n: BoundNodePattern, counts: GraphCounts, hints: Hi
 const RANGE_START_SHARE_MAX = 0.1;
 
 /**
- * `n.p < literal` or `n.p < $param` (or `<=`, `>`, `>=`, either way round), or `n.p STARTS WITH / ENDS WITH /
+ * `n.p < literal` or `n.p < $param` or `n.p < $param + 1` (a run value; or `<=`, `>`, `>=`, either way round), or `n.p STARTS WITH / ENDS WITH /
  * CONTAINS 'literal'`: the node's slot, the property's key, the value.
  */
 function literalBound(c: BoundExpression): { readonly slot: number; readonly key: string; readonly value: BoundExpression } | undefined {
@@ -94,7 +95,7 @@ function literalBound(c: BoundExpression): { readonly slot: number; readonly key
     [c.left, c.right],
     [c.right, c.left],
   ] as const) {
-    if (side.kind === 'property' && side.object.kind === 'variable' && (other.kind === 'literal' || other.kind === 'parameter')) {
+    if (side.kind === 'property' && side.object.kind === 'variable' && (other.kind === 'literal' || isRunValue(other))) {
       return { slot: side.object.variable.id, key: side.key, value: other };
     }
   }

@@ -1,9 +1,10 @@
 import type { Value } from '../../common/values/value.js';
 import type { BoundExpression } from '../bind/bound-expression.js';
-import { EQUALITY_SELECTIVITY, equalitySelectivity, labelRows, PREDICATE_SELECTIVITY, type GraphCounts } from './cardinality.js';
+import { EQUALITY_SELECTIVITY, equalitySelectivity, labelRows, PREDICATE_SELECTIVITY, type GraphCounts, type ParameterUse } from './cardinality.js';
 import { conjuncts } from './expressions.js';
 import { equalityShare, rangeShare, type HistogramValue, type RangeBound } from './histogram.js';
 import type { LogicalOp } from './logical.js';
+import { isRunValue, runValue } from './parameter-values.js';
 
 /**
  * Fractions of rows a filter keeps, from the histograms of the properties it compares (GraphCounts.histogram)
@@ -46,19 +47,59 @@ function comparedOf(e: BoundExpression, counts: GraphCounts, labelOf: LabelOf): 
   const side = (p: BoundExpression, other: BoundExpression, op: Compared['op']): Compared | undefined => {
     if (p.kind !== 'property' || p.object.kind !== 'variable' || other.kind === 'property') return undefined;
     const slot = p.object.variable.id;
-    return { slot, key: p.key, op, value: known(other, counts, labelOf(slot), p.key) };
+    return { slot, key: p.key, op, value: known(other, counts, labelOf(slot), p.key, op === 'eq' ? 'equality' : 'range') };
   };
   return side(e.left, e.right, e.op) ?? side(e.right, e.left, FLIPPED[e.op]);
 }
 
 /**
- * A literal's value as a histogram compares it (INTEGERs as doubles), or a parameter's when the counts offer it
- * for `label.key`; undefined for anything else.
+ * A literal's value as a histogram compares it (INTEGERs as doubles), or a run value's (a parameter, or an
+ * expression of parameters and literals: `$min + 1`) when the counts offer it for `label.key`; undefined for
+ * anything else.
  */
-function known(e: BoundExpression, counts: GraphCounts, label: string | undefined, key: string): HistogramValue | undefined {
-  if (e.kind === 'parameter') return label === undefined ? undefined : counts.parameter?.(e.name, label, key);
-  if (e.kind !== 'literal') return undefined;
-  return histogramValue(e.value as Value);
+function known(e: BoundExpression, counts: GraphCounts, label: string | undefined, key: string, use: ParameterUse): HistogramValue | undefined {
+  if (e.kind === 'literal') return histogramValue(e.value as Value);
+  if (label === undefined || !isRunValue(e)) return undefined;
+  const v = counts.parameter?.(e, use, label, key);
+  return v === undefined ? undefined : histogramValue(v);
+}
+
+/**
+ * The values of the list of `n.key IN list` when the plan may know them: a list of literals, or a run value
+ * (`$ids`, `[$a, $b]`) the counts offer; undefined otherwise. A value that is not a list (null) is `[]`'s
+ * equivalent for an estimate: IN keeps no row.
+ */
+function knownList(e: BoundExpression, counts: GraphCounts, label: string, key: string): readonly Value[] | undefined {
+  const v = isRunValue(e) ? counts.parameter?.(e, 'in', label, key) : e.kind === 'list' || e.kind === 'literal' ? runValue(e, NO_PARAMETERS) : undefined;
+  if (v === undefined) return undefined;
+  return Array.isArray(v) ? (v as readonly Value[]) : [];
+}
+
+const NO_PARAMETERS: ReadonlyMap<string, Value> = new Map();
+
+/**
+ * What `n.key IN list` keeps: with a histogram and values known when planning, the equality shares of its
+ * distinct values added up (times the share of nodes that have the property); otherwise its length times an
+ * equality, or the fixed guess for a list of unknown length.
+ */
+function inSelectivity(key: string, list: BoundExpression, label: string | undefined, counts: GraphCounts): number {
+  const h = label === undefined ? undefined : counts.histogram?.(label, key);
+  const values = label === undefined || h === undefined ? undefined : knownList(list, counts, label, key);
+  if (label !== undefined && h !== undefined && values !== undefined) {
+    const seen = new Set<HistogramValue>();
+    let share = 0;
+    for (const v of values) {
+      const x = histogramValue(v);
+      if (x === undefined || seen.has(x)) continue;
+      seen.add(x);
+      share += equalityShare(h, x);
+    }
+    const present = counts.distinct?.(label, key).present ?? 1;
+    return Math.min(1, Math.max(floor(counts, label), present * share));
+  }
+  if (list.kind !== 'list') return PREDICATE_SELECTIVITY;
+  const each = label === undefined ? EQUALITY_SELECTIVITY : equalitySelectivity(counts, label, key);
+  return Math.min(1, list.items.length * each);
 }
 
 /** A value as a histogram compares it: a number (INTEGERs as doubles, NaN excluded) or a string; undefined for anything else. */
@@ -115,6 +156,19 @@ function rangeSelectivity(r: Range, counts: GraphCounts, labelOf: LabelOf): numb
   return guessed * Math.max(floor(counts, label), present * rangeShare(h, r.lower, r.upper));
 }
 
+/**
+ * What `n.key = value` keeps of `label`'s nodes, for an equality checked inside a scan or written in a pattern
+ * (`{key: value}`): weighed by the histogram when the value is a literal or a run value the counts offer, by
+ * the distinct values otherwise.
+ */
+export function propertyEqualitySelectivity(counts: GraphCounts, label: string | undefined, key: string, value: BoundExpression): number {
+  const x = label === undefined ? undefined : known(value, counts, label, key, 'equality');
+  const h = label === undefined || x === undefined ? undefined : counts.histogram?.(label, key);
+  if (label === undefined || x === undefined || h === undefined) return equalitySelectivity(counts, label, key);
+  const present = counts.distinct?.(label, key).present ?? 1;
+  return Math.max(floor(counts, label), present * equalityShare(h, x));
+}
+
 /** The least fraction an estimate keeps: one node of the label, so a plan never costs a side at zero rows. */
 function floor(counts: GraphCounts, label: string): number {
   return 1 / Math.max(1, labelRows(counts, label));
@@ -146,10 +200,8 @@ function conjunctSelectivity(c: BoundExpression, cmp: Compared | undefined, coun
         return a + b - a * b;
       }
       if (c.op === 'starts_with' || c.op === 'ends_with' || c.op === 'contains') return textSelectivity(c, counts, labelOf);
-      if (c.op === 'in' && c.right.kind === 'list' && c.left.kind === 'property' && c.left.object.kind === 'variable') {
-        const label = labelOf(c.left.object.variable.id);
-        const each = label === undefined ? EQUALITY_SELECTIVITY : equalitySelectivity(counts, label, c.left.key);
-        return Math.min(1, c.right.items.length * each);
+      if (c.op === 'in' && c.left.kind === 'property' && c.left.object.kind === 'variable') {
+        return inSelectivity(c.left.key, c.right, labelOf(c.left.object.variable.id), counts);
       }
       return PREDICATE_SELECTIVITY;
     case 'unary':

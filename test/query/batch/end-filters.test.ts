@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Value } from '../../../src/common/values/value.js';
 import type { GraphReader } from '../../../src/projections/graph/view.js';
-import { foldedRuns } from '../../../src/query/execute/batch/end-filters.js';
+import { foldedBitmaps, foldedRuns } from '../../../src/query/execute/batch/end-filters.js';
 import { QueryEngine, type ExecuteContext } from '../../../src/query/engine.js';
 import { prng, testSeed } from '../../support/prng.js';
 import { canonical, withDb } from '../engine/support.js';
@@ -93,6 +93,43 @@ describe('filters on an end node folded into the expand', () => {
         expect(outcome(batched, text, graph), `seed ${seed}: ${text}`).toEqual(outcome(rows, text, graph));
         expect(foldedRuns.count - before, text).toBe(0);
       }
+    });
+  });
+
+  it('keep their bitmap across runs while its labels, columns and parameter values are the same ones', async () => {
+    await withDb(async (db) => {
+      await db.query("UNWIND range(0, 199) AS i CREATE (:P {age: i % 10, city: 'c' + toString(i % 7)})");
+      await db.query('MATCH (a:P), (b:P) WHERE (a.age + 3) % 10 = b.age AND a.city <> b.city CREATE (a)-[:K]->(b)');
+      const text = 'MATCH (a:P)-[:K]->(b:P) WHERE b.city ENDS WITH $end AND b.age >= $lo RETURN a.age AS age, count(*) AS n';
+      const batched = new QueryEngine();
+      const rows = new QueryEngine({ batched: false });
+      const run = (engine: QueryEngine, params: Record<string, Value>): Outcome => {
+        const ctx: ExecuteContext = { params: new Map(Object.entries(params)), memory_limit_bytes: 1 << 28, now_us: 0 };
+        return { rows: canonical(engine.execute(engine.prepare(text), db.database.latestCommitted(), ctx).rows) };
+      };
+      // The first runs build the forms a batched run reads (a kept list, the CSR, bitmaps), up to a run that folds.
+      const warm = (params: Record<string, Value>): void => {
+        const folded = foldedRuns.count;
+        for (let k = 0; k < 8 && foldedRuns.count === folded; k++) run(batched, params);
+        expect(foldedRuns.count, 'a warm-up run folds').toBeGreaterThan(folded);
+      };
+      warm({ end: '1', lo: 2n });
+      const made = (params: Record<string, Value>): number => {
+        const before = foldedBitmaps.made;
+        const folded = foldedRuns.count;
+        expect(run(batched, params), String(Object.values(params))).toEqual(run(rows, params));
+        expect(foldedRuns.count - folded).toBe(1);
+        return foldedBitmaps.made - before;
+      };
+      expect(made({ end: '1', lo: 2n }), 'the same values again').toBe(0);
+      expect(made({ end: '3', lo: 2n }), 'another suffix').toBe(1);
+      expect(made({ end: '3', lo: 2.0 }), 'the same number as a FLOAT').toBe(1);
+      expect(made({ end: '3', lo: 2.0 }), 'and again').toBe(0);
+      // A write makes new columns: the bitmap is made again from them, and answers as the row path does.
+      await db.query("MATCH (b:P) WHERE b.age = 5 SET b.city = 'x3'");
+      warm({ end: '3', lo: 2.0 });
+      expect(made({ end: '3', lo: 2.0 }), 'after a write, made once again').toBe(0);
+      expect(made({ end: '2', lo: 5n })).toBe(1);
     });
   });
 });

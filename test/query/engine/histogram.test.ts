@@ -110,20 +110,24 @@ describe('equi-depth histograms', () => {
 });
 
 describe('plan bands', () => {
-  it('split the end buckets one by one, widen towards the middle, and number 10 over 64 buckets, plus two outside them', () => {
+  it('split the end buckets one by one, widen towards the middle into one band, and number 9 over 64 buckets, plus two outside them', () => {
     const population = Array.from({ length: 100_000 }, (_, i) => i);
     const h = buildHistogram('number', strided(population));
     if (h === undefined) throw new Error('no histogram');
     expect(h.uppers.length).toBe(64);
     const bands = new Set<number>();
     for (let v = -10; v <= 100_010; v += 7) bands.add(planBand(h, v));
-    // 10 inside, one below the least value, one above the greatest.
-    expect(bands.size).toBe(12);
+    // 9 inside, one below the least value, one above the greatest.
+    expect(bands.size).toBe(11);
     // The first two and the last two buckets are bands of their own; two values a bucket apart in the middle share one.
     const at = (bucket: number): number => (bucket * 100_000) / 64 + 10;
     expect(valueBand(h, at(0))).toBe(0);
     expect(new Set([planBand(h, at(0)), planBand(h, at(1)), planBand(h, at(62)), planBand(h, at(63))]).size).toBe(4);
     expect(planBand(h, at(30))).toBe(planBand(h, at(31)));
+    // Eight buckets or more from both ends is one band, whichever end is nearer.
+    expect(planBand(h, at(9))).toBe(planBand(h, at(54)));
+    expect(planBand(h, at(5))).not.toBe(planBand(h, at(9)));
+    expect(planBand(h, at(58))).not.toBe(planBand(h, at(54)));
     expect(planBand(h, at(30))).not.toBe(planBand(h, at(0)));
     // Numbers and strings are told apart.
     expect(planBand(h, 'x')).toBe(-2);

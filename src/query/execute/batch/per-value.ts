@@ -7,6 +7,7 @@ import { freeSlots, UNMOVABLE } from '../../plan/expressions.js';
 import type { Evaluator, Row } from '../context.js';
 import { BATCH_ROWS, NULL_BOOL, valueBuffer } from './batch.js';
 import { codedInput, type CodedInput, type EntryReader } from './per-value-inputs.js';
+import { identical, parameterNames, readsStatement } from './run-inputs.js';
 import { EXACT_INTEGER_MAX, type TypedColumn } from './typed-columns.js';
 import type { Vectorized } from './vector-expressions.js';
 
@@ -85,39 +86,6 @@ function substituted(e: BoundExpression, slot: number, key: string, scratch: Bou
   const swap = (x: BoundExpression): BoundExpression =>
     x.kind === 'property' && x.key === key && x.object.kind === 'variable' && x.object.variable.id === slot ? { kind: 'variable', variable: scratch, type: x.type, span: x.span } : mapChildren(x, swap);
   return swap(e);
-}
-
-/** The parameters an expression reads, by name. */
-function parameterNames(e: BoundExpression, out: Set<string> = new Set()): Set<string> {
-  if (e.kind === 'parameter') out.add(e.name);
-  mapChildren(e, (x) => {
-    parameterNames(x, out);
-    return x;
-  });
-  return out;
-}
-
-/** Same value and same type, deeply (1 and 1.0 differ: an answer may show which it was). */
-function identical(a: Value, b: Value): boolean {
-  if (typeof a !== typeof b) return false;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => identical(x as Value, (b as readonly Value[])[i] as Value));
-  if (a instanceof Map) {
-    if (!(b instanceof Map) || a.size !== b.size) return false;
-    for (const [k, v] of a as Map<string, Value>) if (!(b as Map<string, Value>).has(k) || !identical(v, (b as Map<string, Value>).get(k) as Value)) return false;
-    return true;
-  }
-  return Object.is(a, b);
-}
-
-/** Whether `e` calls a function of no arguments (the clock, a constant of the statement): its table is not kept past the run. */
-function readsStatement(e: BoundExpression): boolean {
-  let found = false;
-  const visit = (x: BoundExpression): BoundExpression => {
-    if (x.kind === 'function' && x.args.length === 0) found = true;
-    return mapChildren(x, visit);
-  };
-  visit(e);
-  return found;
 }
 
 interface CachedTable {
