@@ -1,5 +1,6 @@
 import type { AdjacencyRows, TypeAdjacency } from '../../../projections/graph/adjacency.js';
 import type { NodeState } from '../../../projections/graph/records.js';
+import { keepDerived } from '../../../projections/graph/scan-cache.js';
 import type { LogicalOp } from '../../plan/logical.js';
 import type { Row } from '../context.js';
 import { propertyEquals, type OpEnv } from '../read-ops.js';
@@ -168,7 +169,8 @@ function degreesWithLabel(rows: AdjacencyRows, bitmap: Uint8Array): Int32Array {
       for (let j = offsets[at] as number, hi = offsets[at + 1] as number; j < hi; j++) k += bitmap[ends[j] as number] === 1 ? 1 : 0;
       degrees[at] = k;
     }
-    byBitmap.set(bitmap, degrees);
+    // Charged to the CSR's entry: it goes with the CSR (and, being keyed by the bitmap too, with the bitmap).
+    if (keepDerived(rows, degrees, degrees.byteLength, 'degrees with a label')) byBitmap.set(bitmap, degrees);
   }
   return degrees;
 }
