@@ -163,6 +163,14 @@ export function keepDerived(parent: object, child: object, bytes: number, kind: 
   return formOf.has(parent) ? chargeDerived(parent, child, bytes, kind) : true;
 }
 
+/** Gives back `bytes` charged to `parent`'s entry for a derived form its owner replaced (a table made again for other inputs). */
+export function dischargeDerived(parent: object, bytes: number): void {
+  const entry = formOf.get(parent);
+  if (entry === undefined || !entry.form.live) return;
+  entry.form.bytes -= bytes;
+  entry.cache.used -= bytes;
+}
+
 /** Whether `o` is (or is derived from) a form still kept: a derived form keyed by a dropped one is not reused. */
 export function keptForm(o: object): boolean {
   return formOf.get(o)?.form.live === true;

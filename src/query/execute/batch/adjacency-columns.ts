@@ -1,5 +1,5 @@
 import type { TypeAdjacency } from '../../../projections/graph/adjacency.js';
-import { keepDerived } from '../../../projections/graph/scan-cache.js';
+import { keepDerived, keptForm } from '../../../projections/graph/scan-cache.js';
 import type { Value } from '../../../common/values/value.js';
 import type { AdjacencyDirection } from './batch.js';
 import { typedColumnBytes, type TypedColumn } from './typed-columns.js';
@@ -67,7 +67,8 @@ export function columnInAdjacencyOrder(byEdge: TypedColumn, csr: TypeAdjacency, 
     adjacencyColumnsBuilt.count++;
     // A boxed column's values are the column by id's; a typed one's arrays are new.
     const bytes = column.kind === 'any' ? SLOT_BYTES * column.values.length : typedColumnBytes(column);
-    if (keepDerived(csr, column, bytes, 'column in adjacency order')) byDirection.set(direction, column);
+    // Kept only beside a kept column by id: a typed form made for one run would leave its charge behind.
+    if (keptForm(byEdge) && keepDerived(csr, column, bytes, 'column in adjacency order')) byDirection.set(direction, column);
   }
   return column;
 }

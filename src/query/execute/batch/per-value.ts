@@ -1,5 +1,5 @@
 import type { Value } from '../../../common/values/value.js';
-import { keepDerived } from '../../../projections/graph/scan-cache.js';
+import { dischargeDerived, keepDerived } from '../../../projections/graph/scan-cache.js';
 import type { BoundExpression, BoundVariable } from '../../bind/bound-expression.js';
 import { mapChildren } from '../../bind/bound-walk.js';
 import { any_type } from '../../bind/static-type.js';
@@ -234,7 +234,11 @@ function tableOf(e: BoundExpression, inputs: readonly Input[], columns: readonly
   const table = answers === undefined ? undefined : classify(answers);
   if (table !== undefined) perValueTables[inputs.length === 1 ? 'one' : 'two']++;
   const cached_now = { inputs: values, second, table };
-  if (!readsStatement(body) && keepDerived(first, cached_now, tableBytes(table), 'per-value table')) byExpression.set(e, cached_now);
+  if (!readsStatement(body) && keepDerived(first, cached_now, tableBytes(table), 'per-value table')) {
+    // The table made for other inputs goes: its bytes are given back.
+    if (cached !== undefined) dischargeDerived(first, tableBytes(cached.table));
+    byExpression.set(e, cached_now);
+  }
   return table;
 }
 
