@@ -197,5 +197,7 @@ export interface SocialEngine {
   load(graph: SocialGraph): Promise<void>;
   /** Runs a query and answers its rows. Integer parameters (and lists of them) are passed as JavaScript numbers. */
   run(query: SocialQuery, params: SocialParams): Promise<readonly (readonly unknown[])[]>;
+  /** What the engine keeps for scanning, per kind of form (count and bytes), where it can tell (`--heap`). */
+  cacheReport?(): string;
   close(): Promise<void>;
 }

@@ -69,6 +69,27 @@ export class WeftEmbeddedEngine implements SocialEngine {
     return (await this.db!.query(query.cypher, bigints(params))).rows;
   }
 
+  /** The scan cache's forms by kind, each with the forms derived from it: how many and their bytes. */
+  cacheReport(): string {
+    const cache = this.database.database.sm.graph.scanCache;
+    const kinds = new Map<string, { count: number; bytes: number }>();
+    const add = (kind: string, count: number, bytes: number): void => {
+      const k = kinds.get(kind) ?? { count: 0, bytes: 0 };
+      kinds.set(kind, { count: k.count + count, bytes: k.bytes + bytes });
+    };
+    for (const f of cache.kept()) {
+      let derived = 0;
+      for (const [kind, d] of f.derived) {
+        add(kind, d.count, d.bytes);
+        derived += d.bytes;
+      }
+      add(f.kind, 1, f.bytes - derived);
+    }
+    const mib = (b: number): string => (b / 1024 / 1024).toFixed(2);
+    const lines = [...kinds].map(([kind, k]) => `  ${kind.padEnd(28)} ${String(k.count).padStart(5)} ${mib(k.bytes).padStart(9)} MiB`);
+    return [`scan cache: ${mib(cache.used)} of ${mib(cache.limit_bytes)} MiB, ${cache.evictions} evicted`, ...lines].join('\n');
+  }
+
   async close(): Promise<void> {
     await this.db?.close();
     rmSync(this.dir, { recursive: true, force: true });

@@ -3,9 +3,12 @@
  * relationships from a fixed seed, loaded into each engine in the same run, then a suite of read queries
  * timed over repeated runs (medians), with the ratio of each Weft engine's median to Kùzu's.
  *
- *   npx tsx bench/cypher-social.ts [--persons 100000] [--edges 1000000] [--runs 10]
- *                                  [--engine weft-embedded,weft-grpc,kuzu] [--queries name,name]
- *                                  [--suite social|shapes|more|probes|wide|breadth]
+ *   npm run bench:social -- [--persons 100000] [--edges 1000000] [--runs 10]
+ *                           [--engine weft-embedded,weft-grpc,kuzu] [--queries name,name]
+ *                           [--suite social|shapes|more|probes|wide|breadth] [--heap]
+ *
+ * `npm run bench:social` compiles with tsc into dist/ and runs the build users run; `npx tsx
+ * bench/cypher-social.ts ...` runs the sources through tsx, which is slower (see bench/README.md).
  *
  * Engines: weft-embedded (open() in this process), weft-grpc (a `weft serve` child process,
  * ExecuteCypher per query), kuzu (npm `kuzu`, installed on first use into a scratch folder; see
@@ -25,6 +28,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { getHeapStatistics } from 'node:v8';
 import { answerOf, generate, QUERIES as SOCIAL, selectQueries, type Answer, type SocialEngine, type SocialGraph, type SocialQuery } from './cypher-social-graph.js';
 import { BREADTH } from './cypher-social-breadth.js';
 import { MORE } from './cypher-social-more.js';
@@ -49,6 +53,12 @@ const suites: Record<string, readonly SocialQuery[]> = { social: SOCIAL, shapes:
 const suite = suites[SUITE];
 if (suite === undefined) throw new Error(`unknown suite ${SUITE} (known: ${Object.keys(suites).join(', ')})`);
 const QUERIES = selectQueries(option('--queries', ''), suite);
+/** `--heap`: after each query, print the heap (used, total, limit) and what the process holds in all. */
+const HEAP = process.argv.includes('--heap');
+/** Run as compiled JavaScript (dist/bench, `npm run bench:social`), or through tsx from the sources. */
+const COMPILED = import.meta.url.endsWith('.js');
+/** The sources' bench folder, where results go however the bench is run. */
+const bench_dir = join(dirname(fileURLToPath(import.meta.url)), ...(COMPILED ? ['..', '..', 'bench'] : []));
 
 const engines: Record<string, () => SocialEngine> = {
   'weft-embedded': () => new WeftEmbeddedEngine(),
@@ -98,10 +108,20 @@ async function benchEngine(engine: SocialEngine, graph: SocialGraph): Promise<En
       if (i === WARMUP_RUNS + RUNS - 1) answer = answerOf(rows);
     }
     const r = { engine: engine.name, query: q.name, median_ms: median(times), min_ms: Math.min(...times), max_ms: Math.max(...times), rows: answer.rows, first_row: answer.first, digest: answer.digest };
-    console.error(`${engine.name}: ${q.name} ${r.median_ms.toFixed(2)} ms, ${r.rows} rows`);
+    console.error(`${engine.name}: ${q.name} ${r.median_ms.toFixed(2)} ms, ${r.rows} rows${HEAP ? `, ${heapLine()}` : ''}`);
     results.push(r);
   }
+  if (HEAP && engine.cacheReport !== undefined) console.error(`${engine.name}: after the suite\n${engine.cacheReport()}`);
   return { engine: engine.name, load_s, results };
+}
+
+const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+/** The heap after a query: V8's used and total heap, and the process's resident set and array buffers. */
+function heapLine(): string {
+  const h = getHeapStatistics();
+  const m = process.memoryUsage();
+  return `heap used ${mib(h.used_heap_size)} of ${mib(h.total_heap_size)}, rss ${mib(m.rss)}, array buffers ${mib(m.arrayBuffers)}`;
 }
 
 function ratioName(engine: string): string {
@@ -127,7 +147,7 @@ async function main(): Promise<void> {
   const kuzu = out.find((e) => e.engine === 'kuzu');
   const wefts = out.filter((e) => e.engine !== 'kuzu');
   const ratios = kuzu === undefined ? [] : wefts;
-  console.log(`cypher-social: ${PERSONS} persons, ${EDGES} KNOWS, median of ${RUNS} runs after ${WARMUP_RUNS} warm-up`);
+  console.log(`cypher-social: ${PERSONS} persons, ${EDGES} KNOWS, median of ${RUNS} runs after ${WARMUP_RUNS} warm-up, ${COMPILED ? 'compiled build (dist)' : 'through tsx'}`);
   for (const e of out) console.log(`${e.engine}: load ${e.load_s.toFixed(1)} s`);
   const header = [...out.map((e) => `${e.engine} ms`), ...ratios.map((e) => ratioName(e.engine))];
   console.log(`${'query'.padEnd(24)} ${header.map((h) => h.padStart(16)).join('')}   rows`);
@@ -153,13 +173,13 @@ async function main(): Promise<void> {
     }
   }
 
-  const dir = join(dirname(fileURLToPath(import.meta.url)), 'results');
+  const dir = join(bench_dir, 'results');
   mkdirSync(dir, { recursive: true });
   const ratio_to_kuzu =
     kuzu === undefined
       ? {}
       : Object.fromEntries(wefts.map((e) => [e.engine, Object.fromEntries(QUERIES.map((q) => [q.name, cell(e, q.name).median_ms / cell(kuzu, q.name).median_ms]))]));
-  const report = { suite: SUITE, persons: PERSONS, edges: EDGES, runs: RUNS, seed: SEED, node: process.version, kuzu: kuzu_version, queries: QUERIES.map((q) => q.name), engines: out, ratio_to_kuzu, mismatches };
+  const report = { suite: SUITE, build: COMPILED ? 'dist' : 'tsx', persons: PERSONS, edges: EDGES, runs: RUNS, seed: SEED, node: process.version, kuzu: kuzu_version, queries: QUERIES.map((q) => q.name), engines: out, ratio_to_kuzu, mismatches };
   writeFileSync(join(dir, SUITE === 'social' ? 'cypher-social.json' : `cypher-social-${SUITE}.json`), `${JSON.stringify(report, null, 2)}\n`);
 }
 

@@ -48,6 +48,7 @@ export interface ServerConfig {
   readonly default_write_journal: 'JOURNAL' | 'CACHE' | 'MEMORY';
   readonly default_write_timeout_ms: number;
   readonly mvcc_retention_secs: number;
+  /** What the forms built for scanning may hold together; -1: sized by the graph (at least 256 MiB). */
   readonly scan_cache_mb: number;
   readonly checkpoint_interval_entries: number;
   readonly checkpoint_interval_secs: number;
@@ -140,7 +141,7 @@ export const defaultConfig: ServerConfig = {
   default_write_journal: 'JOURNAL',
   default_write_timeout_ms: 0,
   mvcc_retention_secs: 300,
-  scan_cache_mb: 256,
+  scan_cache_mb: -1,
   checkpoint_interval_entries: 50_000,
   checkpoint_interval_secs: 300,
   election_ticks: 10,
@@ -199,7 +200,7 @@ const bounds: Partial<Record<Key, readonly [number, number]>> = {
   node_id: [1, Number.MAX_SAFE_INTEGER],
   index_build_max_running: [1, 64],
   query_memory_limit_mb: [1, 4096],
-  scan_cache_mb: [0, 1024 * 1024],
+  scan_cache_mb: [-1, 1024 * 1024],
   default_write_acks: [0, 64],
   transactions_max: [1, 1_000_000],
   request_bytes_max: [1024, 1024 * 1024 * 1024],

@@ -43,7 +43,10 @@ export interface DatabaseOptions {
   readonly log_single_member_inline_fsync_entries_max?: number;
   /** Largest interval between fsyncs of a snapshot being received (snapshot-file-store.ts). */
   readonly snapshot_sync_bytes_max?: number;
-  /** What kept label lists and their columns may hold, in MiB (`scan_cache_mb`); absent: the store's default. */
+  /**
+   * What every form built for scanning and derived from one may hold, in MiB (`scan_cache_mb`); absent or
+   * SCAN_CACHE_BY_GRAPH: sized by the graph (GraphStore.scanCache).
+   */
   readonly scan_cache_mb?: number;
   readonly clock?: PhysicalClock;
   /** Raft timing and flow control; absent: the defaults of docs/configuration.md. */
@@ -160,6 +163,7 @@ export class Database {
     this.nextNodeId = sm.graph.nextNodeId;
     this.nextEdgeId = sm.graph.nextEdgeId;
     this.pinSources.push(() => this.writePins.oldest());
+    sm.graph.oldestPinned = () => this.oldestPinned();
     this.ids = {
       nodeId: () => {
         this.nextNodeId = Math.max(this.nextNodeId, this.sm.graph.nextNodeId);
@@ -197,7 +201,7 @@ export class Database {
         ...(options.snapshot_sync_bytes_max !== undefined ? { snapshot_sync_bytes_max: options.snapshot_sync_bytes_max } : {}),
       });
       assert(log.firstIndex <= sm.committedIndex + 1, `the log starts at ${log.firstIndex}, after checkpoint ${sm.committedIndex}`);
-      if (options.scan_cache_mb !== undefined) sm.graph.scanCache.limit_bytes = options.scan_cache_mb * 1024 * 1024;
+      sm.graph.scanCache.limit_bytes = scanCacheBytes(options.scan_cache_mb);
       const db = new Database(dataDir, sm, log, options);
       log.setSnapshotSource((index) => checkpointFiles(dataDir.checkpointDir, index));
       log.snapshotTs = () => db.sm.clock.lastTs;
@@ -247,6 +251,16 @@ export class Database {
 
   readEntry(index: number): Entry {
     return this.log.read(index, index)[0]!;
+  }
+
+  /** The oldest read index any source holds pinned, or undefined when none does. */
+  private oldestPinned(): number | undefined {
+    let oldest: number | undefined;
+    for (const source of this.pinSources) {
+      const pinned = source();
+      if (pinned !== undefined && (oldest === undefined || pinned < oldest)) oldest = pinned;
+    }
+    return oldest;
   }
 
   /** Registers a source of pinned read indexes that must stay readable. */
@@ -318,7 +332,8 @@ export class Database {
     installCheckpointFile(this.dataDir.checkpointDir, index, path, companions);
     const sm = loadCheckpoint(this.dataDir.checkpointDir);
     assert(sm.committedIndex === index, `installed checkpoint ${index} loaded as ${sm.committedIndex}`);
-    if (this.options.scan_cache_mb !== undefined) sm.graph.scanCache.limit_bytes = this.options.scan_cache_mb * 1024 * 1024;
+    sm.graph.scanCache.limit_bytes = scanCacheBytes(this.options.scan_cache_mb);
+    sm.graph.oldestPinned = () => this.oldestPinned();
     this.machine = sm;
     this.lastCheckpointIndex = index;
     await Promise.resolve();
@@ -333,6 +348,8 @@ export class Database {
       const pinned = source();
       if (pinned !== undefined && pinned < horizon) horizon = pinned;
     }
+    // Forms superseded by writes go once no pinned reader is older than the write.
+    this.sm.graph.sweepSuperseded();
     if (horizon > this.sm.graph.horizonIndex) {
       this.sm.advanceHorizon(horizon);
       this.sm.clock.forgetBefore(horizon);
@@ -867,3 +884,10 @@ export function refusalError(refusal: Refusal): WeftError {
   return new WeftError(refusal.code, refusal.message, refusal.reason, refusal.metadata);
 }
 
+/** `scan_cache_mb` with this value (its default) sizes the scan cache by the graph. */
+export const SCAN_CACHE_BY_GRAPH = -1;
+
+/** The scan cache's limit in bytes for `scan_cache_mb`, or undefined to size it by the graph. */
+function scanCacheBytes(mb: number | undefined): number | undefined {
+  return mb === undefined || mb === SCAN_CACHE_BY_GRAPH ? undefined : mb * 1024 * 1024;
+}

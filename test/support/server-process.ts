@@ -5,7 +5,13 @@ import { fileURLToPath } from 'node:url';
  * A real `weft serve` in a child process on loopback with ports chosen by the OS, for process-level
  * tests. It is stopped (SIGTERM) or killed (SIGKILL) by pid; `start` waits a bounded time for it.
  */
-const repo = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * Run from the compiled build (dist/test/support, as `npm run bench:social` does), the server is the compiled
+ * one users run (dist/src/cli/main.js); run from source, it is src/cli/main.ts through tsx.
+ */
+const compiled = import.meta.url.endsWith('.js');
+const repo = fileURLToPath(new URL(compiled ? '../../../' : '../../', import.meta.url));
+const entry: readonly string[] = compiled ? ['dist/src/cli/main.js'] : ['--import', 'tsx', 'src/cli/main.ts'];
 export const server_start_wait_ms = 30_000;
 
 export interface ServerProcess {
@@ -23,7 +29,7 @@ export interface ServerProcess {
 export async function startServerProcess(dataDir: string, extra: readonly string[] = [], node_args: readonly string[] = []): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
-    [...node_args, '--import', 'tsx', 'src/cli/main.ts', 'serve', '--data-dir', dataDir, '--grpc-port', '0', '--rest-port', '0', '--ops-port', '0', ...extra],
+    [...node_args, ...entry, 'serve', '--data-dir', dataDir, '--grpc-port', '0', '--rest-port', '0', '--ops-port', '0', ...extra],
     { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_NO_WARNINGS: '1' } },
   );
   let output = '';

@@ -1,4 +1,5 @@
 import type { AdjacencyRows, TypeAdjacency } from './adjacency.js';
+import { keepDerived } from './scan-cache.js';
 
 /**
  * Degree statistics of one relationship type in one direction, for the planner's expand estimates and a
@@ -29,6 +30,10 @@ export const DEGREE_QUANTILES: readonly number[] = [0.5, 0.9, 0.99];
 const degree_counted_max = 1 << 16;
 
 const summaries = new WeakMap<AdjacencyRows, DegreeSummary>();
+/** Bytes a summary holds (a few numbers and its quantiles), charged to its CSR's entry in the scan cache. */
+const SUMMARY_BYTES = 128;
+/** Bytes a kept mean over a label holds: its WeakMap entry and number. */
+const LABEL_MEAN_BYTES = 48;
 const label_means = new WeakMap<AdjacencyRows, WeakMap<Int32Array, number>>();
 
 /** The rows of a direction: 'both' reads each side (a self-loop then counts on both). */
@@ -49,7 +54,7 @@ function summaryOf(rows: AdjacencyRows): DegreeSummary {
   let known = summaries.get(rows);
   if (known === undefined) {
     known = measure([rows], rows.ends.length);
-    summaries.set(rows, known);
+    if (keepDerived(rows, known, SUMMARY_BYTES, 'degree summary')) summaries.set(rows, known);
   }
   return known;
 }
@@ -103,7 +108,7 @@ function sideMean(rows: AdjacencyRows, ids: Int32Array): number {
       if (n < bound) edges += (offsets[n + 1] as number) - (offsets[n] as number);
     }
     known = ids.length === 0 ? 0 : edges / ids.length;
-    byList.set(ids, known);
+    if (keepDerived(rows, byList, LABEL_MEAN_BYTES, 'degree mean over a label')) byList.set(ids, known);
   }
   return known;
 }

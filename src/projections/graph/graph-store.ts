@@ -4,7 +4,9 @@ import type { GraphOp } from '../../log/events.js';
 import { writeValidVersion } from '../temporal/valid-time.js';
 import { adjacencyBytes, buildAdjacency, type TypeAdjacency } from './adjacency.js';
 import { PropertyKeyCatalog } from './property-key-catalog.js';
-import { EdgeRecord, LabelMembers, NodeRecord, ScanCacheBudget, SLOT_BYTES, visibleEdge, visibleNode, type EdgeVersion, type NodeVersion } from './records.js';
+import { EdgeRecord, LabelMembers, NodeRecord, visibleEdge, visibleNode, type EdgeVersion, type NodeVersion } from './records.js';
+import { ScanCache, SLOT_BYTES, type CachedForm, type CachedFormKind } from './scan-cache.js';
+import { SupersededForms } from './superseded-forms.js';
 
 /**
  * The graph projection: nodes with labels and properties, typed edges with properties, adjacency both
@@ -70,8 +72,22 @@ export class GraphStore {
   private readonly memberLists = new Map<string, LabelMembers>();
   /** What `labelWritten` was at the last scan that found no list, so a list is built only for a label read twice unchanged. */
   private readonly scannedAt = new Map<string, number>();
-  /** Bounds what kept lists and their columns hold; the host sets the limit (`scan_cache_mb`). */
-  readonly scanCache = new ScanCacheBudget(256 * 1024 * 1024);
+  /**
+   * Bounds what every form built for scanning and every form derived from one hold together; sized by the
+   * graph unless the host sets the limit (`scan_cache_mb`).
+   */
+  readonly scanCache = new ScanCache(() => scanCacheAutoBytes(this.nodes.length, this.edges.length));
+  /** Per form kept (a list, a CSR, a column's array, a bitmap), its entry in the scan cache. */
+  private readonly cachedForms = new WeakMap<object, CachedForm>();
+  /** Forms writes made stale, kept while a pinned reader older than the write may read them. */
+  readonly superseded = new SupersededForms();
+  /**
+   * The oldest read index a reader holds pinned (a transaction's snapshot, a sliced read), or undefined when
+   * none does; the host sets it. Superseded forms are kept only for such readers.
+   */
+  oldestPinned: () => number | undefined = () => undefined;
+  /** True while pending entries are undone: the forms they drop picture nothing any reader reads. */
+  private undoing = false;
   private edgesCollected = 0;
   private unsorted = false;
   /**
@@ -135,28 +151,28 @@ export class GraphStore {
    */
   members(label: string, readIndex: number): LabelMembers | undefined {
     const written = this.labelWritten.get(label) ?? 0;
-    if (written > readIndex) return undefined;
+    if (written > readIndex) return this.supersededFor<LabelMembers>('label list', label, readIndex);
     const kept = this.memberLists.get(label);
-    if (kept !== undefined && kept.written === written) return kept;
+    if (kept !== undefined && kept.written === written) return this.used(kept);
     if (this.scannedAt.get(label) !== written) {
       this.scannedAt.set(label, written);
       return undefined;
     }
     this.dropMembers(label);
-    // The records of the label bound the list's length; older lists make room if they must.
+    // The records of the label bound the list's length; forms least recently used make room if they must.
     const records = this.recordsWithLabel(label);
     const bytes = SLOT_BYTES * records.size + 64;
-    while (!this.scanCache.tryReserve(bytes)) {
-      const oldest = this.memberLists.keys().next();
-      if (oldest.done === true) return undefined;
-      this.dropMembers(oldest.value);
-    }
+    if (!this.scanCache.fits(bytes)) return undefined;
     const nodes: NodeVersion[] = [];
     for (const r of records) {
       const v = visibleNode(r, readIndex);
       if (v !== undefined && v.labels.includes(label)) nodes.push(v);
     }
-    const members = new LabelMembers(written, nodes, this.scanCache, bytes);
+    const members = new LabelMembers(written, nodes);
+    const admitted = this.keep('label list', bytes, members, [nodes], () => {
+      if (this.memberLists.get(label) === members) this.memberLists.delete(label);
+    });
+    if (!admitted) return undefined;
     this.memberLists.set(label, members);
     return members;
   }
@@ -167,7 +183,7 @@ export class GraphStore {
    */
   keptMembers(label: string, readIndex: number): LabelMembers | undefined {
     const written = this.labelWritten.get(label) ?? 0;
-    if (written > readIndex) return undefined;
+    if (written > readIndex) return this.supersededFor<LabelMembers>('label list', label, readIndex);
     const kept = this.memberLists.get(label);
     return kept !== undefined && kept.written === written ? kept : undefined;
   }
@@ -178,7 +194,7 @@ export class GraphStore {
    */
   keptAdjacency(type: string, readIndex: number): TypeAdjacency | undefined {
     const written = this.typeWritten.get(type) ?? 0;
-    if (written > readIndex) return undefined;
+    if (written > readIndex) return this.supersededFor<TypeAdjacency>('csr', type, readIndex);
     const kept = this.adjacencies.get(type);
     return kept !== undefined && kept.written === written ? kept : undefined;
   }
@@ -191,19 +207,22 @@ export class GraphStore {
    */
   adjacency(type: string, readIndex: number, walked: number): TypeAdjacency | undefined {
     const written = this.typeWritten.get(type) ?? 0;
-    if (written > readIndex) return undefined;
+    if (written > readIndex) return this.supersededFor<TypeAdjacency>('csr', type, readIndex);
     const kept = this.adjacencies.get(type);
-    if (kept !== undefined && kept.written === written) return kept;
+    if (kept !== undefined && kept.written === written) return this.used(kept);
     const demand = (this.adjacencyDemand.get(type) ?? 0) + walked;
     this.adjacencyDemand.set(type, demand);
     const count = this.edgeTypeCounts.get(type) ?? 0;
     if (demand * ADJACENCY_DEMAND_SHARE < count) return undefined;
     this.dropAdjacency(type);
-    if (!this.scanCache.tryReserve(adjacencyBytes(this.nodes.length, count))) return undefined;
+    // Estimated from the live count before the build; the build holds what it measured.
+    if (!this.scanCache.fits(adjacencyBytes(this.nodes.length, count))) return undefined;
     const built = buildAdjacency(this.recordsOfType(type), readIndex, this.nodes.length, written);
-    // The reservation was made for the live count; the build holds what it measured.
-    this.scanCache.release(adjacencyBytes(this.nodes.length, count));
-    if (built === undefined || !this.scanCache.tryReserve(built.bytes)) return undefined;
+    if (built === undefined) return undefined;
+    const admitted = this.keep('csr', built.bytes, built, [built.out, built.into], () => {
+      if (this.adjacencies.get(type) === built) this.adjacencies.delete(type);
+    });
+    if (!admitted) return undefined;
     this.adjacencies.set(type, built);
     return built;
   }
@@ -214,13 +233,14 @@ export class GraphStore {
    * once `reads` since the last write add up to an eighth of the nodes, as `adjacency` is.
    */
   nodeColumn(key: string, readIndex: number, reads: number): readonly (PropertyValue | undefined)[] | undefined {
-    if (this.nodesWritten > readIndex) return undefined;
+    if (this.nodesWritten > readIndex) return this.supersededFor<readonly (PropertyValue | undefined)[]>('node column', key, readIndex);
     const kept = this.nodeColumns.get(key);
-    if (kept !== undefined && kept.written === this.nodesWritten) return kept.values;
+    if (kept !== undefined && kept.written === this.nodesWritten) return this.used(kept.values);
     const demand = (this.nodeColumnDemand.get(key) ?? 0) + reads;
     this.nodeColumnDemand.set(key, demand);
     if (demand * NODE_COLUMN_DEMAND_SHARE < this.liveNodes) return undefined;
-    if (!this.scanCache.tryReserve(SLOT_BYTES * this.nodes.length)) return undefined;
+    if (!this.scanCache.fits(SLOT_BYTES * this.nodes.length)) return undefined;
+    let copies = 0;
     // Pushed, not preallocated: `new Array(n)` with n of 100,000 or more is a slow dictionary array.
     const values: (PropertyValue | undefined)[] = [undefined];
     for (let i = 1; i < this.nodes.length; i++) {
@@ -228,9 +248,16 @@ export class GraphStore {
       const v = r === undefined ? undefined : visibleNode(r, readIndex)?.props.get(key);
       // A fresh copy of an INTEGER, so the column's BigInts sit side by side in memory rather than
       // each beside its node's map: comparisons over the column then read a dense block.
+      if (typeof v === 'bigint') copies++;
       values.push(typeof v === 'bigint' ? -(-v) : v);
     }
-    this.nodeColumns.set(key, { written: this.nodesWritten, values });
+    const bytes = SLOT_BYTES * this.nodes.length + BIGINT_COPY_BYTES * copies;
+    const entry = { written: this.nodesWritten, values };
+    const admitted = this.keep('node column', bytes, values, [], () => {
+      if (this.nodeColumns.get(key) === entry) this.nodeColumns.delete(key);
+    });
+    if (!admitted) return undefined;
+    this.nodeColumns.set(key, entry);
     return values;
   }
 
@@ -242,16 +269,17 @@ export class GraphStore {
    */
   edgeColumn(type: string, key: string, readIndex: number, reads: number): readonly (PropertyValue | undefined)[] | undefined {
     const written = this.typeWritten.get(type) ?? 0;
-    if (written > readIndex) return undefined;
+    if (written > readIndex) return this.supersededFor<readonly (PropertyValue | undefined)[]>('edge column', edgeColumnKey(type, key), readIndex);
     let byKey = this.edgeColumns.get(type);
     const kept = byKey?.get(key);
-    if (kept !== undefined && kept.written === written) return kept.values;
+    if (kept !== undefined && kept.written === written) return this.used(kept.values);
     let demands = this.edgeColumnDemand.get(type);
     if (demands === undefined) this.edgeColumnDemand.set(type, (demands = new Map()));
     const demand = (demands.get(key) ?? 0) + reads;
     demands.set(key, demand);
     if (demand * ADJACENCY_DEMAND_SHARE < (this.edgeTypeCounts.get(type) ?? 0)) return undefined;
-    if (!this.scanCache.tryReserve(SLOT_BYTES * this.edges.length)) return undefined;
+    const bytes = SLOT_BYTES * this.edges.length;
+    if (!this.scanCache.fits(bytes)) return undefined;
     // Pushed, not preallocated, as node columns are (a large `new Array(n)` is a slow dictionary array).
     const values: (PropertyValue | undefined)[] = [];
     for (let i = 0; i < this.edges.length; i++) values.push(undefined);
@@ -259,8 +287,13 @@ export class GraphStore {
     // form made from this column (doubles or codes), so copies would only add a BigInt per edge to a large heap
     // at each build, and the marking that allocation sets off costs the next runs more than the copies save.
     for (const r of this.recordsOfType(type)) values[r.id] = visibleEdge(r, readIndex)?.props.get(key);
+    const entry = { written, values };
+    const admitted = this.keep('edge column', bytes, values, [], () => {
+      if (this.edgeColumns.get(type)?.get(key) === entry) this.edgeColumns.get(type)?.delete(key);
+    });
+    if (!admitted) return undefined;
     if (byKey === undefined) this.edgeColumns.set(type, (byKey = new Map()));
-    byKey.set(key, { written, values });
+    byKey.set(key, entry);
     return values;
   }
 
@@ -270,16 +303,20 @@ export class GraphStore {
    * add up to an eighth of the label's nodes.
    */
   labelBitmap(label: string, readIndex: number, reads: number): Uint8Array | undefined {
-    if (this.nodesWritten > readIndex) return undefined;
+    if (this.nodesWritten > readIndex) return this.supersededFor<Uint8Array>('label bitmap', label, readIndex);
     const kept = this.labelBitmaps.get(label);
-    if (kept !== undefined) return kept;
+    if (kept !== undefined) return this.used(kept);
     const key = `:${label}`;
     const demand = (this.nodeColumnDemand.get(key) ?? 0) + reads;
     this.nodeColumnDemand.set(key, demand);
     if (demand * NODE_COLUMN_DEMAND_SHARE < (this.labelCounts.get(label) ?? 0)) return undefined;
-    if (!this.scanCache.tryReserve(this.nodes.length)) return undefined;
+    if (!this.scanCache.fits(this.nodes.length)) return undefined;
     const bits = new Uint8Array(this.nodes.length);
     for (const r of this.recordsWithLabel(label)) if (visibleNode(r, readIndex)?.labels.includes(label) === true) bits[r.id] = 1;
+    const admitted = this.keep('label bitmap', bits.length, bits, [], () => {
+      if (this.labelBitmaps.get(label) === bits) this.labelBitmaps.delete(label);
+    });
+    if (!admitted) return undefined;
     this.labelBitmaps.set(label, bits);
     return bits;
   }
@@ -599,10 +636,17 @@ export class GraphStore {
 
   /** Undoes every pending entry after `index` (a leader that lost its term before they committed). */
   rollbackAfter(index: number): void {
-    while (this.undo.length > 0 && this.undo[this.undo.length - 1]!.index > index) {
-      const { index: undone, nodes, edges } = this.undo.pop()!;
-      for (const record of edges.reverse()) this.popEdge(record, undone);
-      for (const record of nodes.reverse()) this.popNode(record, undone);
+    // What the undone entries superseded may picture them again, or not: every superseded form goes.
+    for (const f of this.superseded.unreadable(undefined)) this.unkeep(f.form);
+    this.undoing = true;
+    try {
+      while (this.undo.length > 0 && this.undo[this.undo.length - 1]!.index > index) {
+        const { index: undone, nodes, edges } = this.undo.pop()!;
+        for (const record of edges.reverse()) this.popEdge(record, undone);
+        for (const record of nodes.reverse()) this.popNode(record, undone);
+      }
+    } finally {
+      this.undoing = false;
     }
   }
 
@@ -662,14 +706,18 @@ export class GraphStore {
   private dropMembers(label: string): void {
     const members = this.memberLists.get(label);
     if (members === undefined) return;
-    this.scanCache.release(members.bytes);
+    this.unkeep(members);
     this.memberLists.delete(label);
   }
 
   private labelsWritten(labels: readonly string[], index: number): void {
     for (const label of labels) {
       // A pending entry undone and written again reuses its index, so a list goes whatever the index.
-      this.dropMembers(label);
+      const members = this.memberLists.get(label);
+      if (members !== undefined) {
+        this.memberLists.delete(label);
+        this.retire('label list', label, members, members.written, index);
+      }
       if ((this.labelWritten.get(label) ?? 0) < index) this.labelWritten.set(label, index);
     }
   }
@@ -692,9 +740,10 @@ export class GraphStore {
   /** A node version at `index`: columns by id no longer picture the nodes. */
   private nodesWrittenAt(index: number): void {
     // A pending entry undone and written again reuses its index, so columns go whatever the index.
-    for (const column of this.nodeColumns.values()) this.scanCache.release(SLOT_BYTES * column.values.length);
+    for (const [key, column] of this.nodeColumns) this.retire('node column', key, column.values, column.written, index);
     this.nodeColumns.clear();
-    for (const bits of this.labelBitmaps.values()) this.scanCache.release(bits.length);
+    // A bitmap pictures the nodes as of the last node write before this one.
+    for (const [label, bits] of this.labelBitmaps) this.retire('label bitmap', label, bits, this.nodesWritten, index);
     this.labelBitmaps.clear();
     this.nodeColumnDemand.clear();
     if (this.nodesWritten < index) this.nodesWritten = index;
@@ -702,22 +751,78 @@ export class GraphStore {
 
   /** An edge version of `type` at `index`: the type's CSR no longer pictures its edges. */
   private typeWrittenAt(type: string, index: number): void {
-    this.dropAdjacency(type);
+    this.dropAdjacency(type, index);
     this.adjacencyDemand.delete(type);
     this.edgeColumnDemand.delete(type);
     if ((this.typeWritten.get(type) ?? 0) < index) this.typeWritten.set(type, index);
   }
 
-  private dropAdjacency(type: string): void {
+  /** Drops the type's CSR and columns: superseded by a write at `until`, or (undefined) stale already. */
+  private dropAdjacency(type: string, until?: number): void {
     const columns = this.edgeColumns.get(type);
     if (columns !== undefined) {
-      for (const column of columns.values()) this.scanCache.release(SLOT_BYTES * column.values.length);
+      for (const [key, column] of columns) {
+        if (until === undefined) this.unkeep(column.values);
+        else this.retire('edge column', edgeColumnKey(type, key), column.values, column.written, until);
+      }
       this.edgeColumns.delete(type);
     }
     const kept = this.adjacencies.get(type);
     if (kept === undefined) return;
-    this.scanCache.release(kept.bytes);
+    if (until === undefined) this.unkeep(kept);
+    else this.retire('csr', type, kept, kept.written, until);
     this.adjacencies.delete(type);
+  }
+
+  /**
+   * A form built at `from` that the write at `until` made stale: kept for the readers pinned in between while
+   * any may be, else released. Forms that no pinned reader can read any more go first.
+   */
+  private retire(kind: CachedFormKind, key: string, form: object, from: number, until: number): void {
+    this.sweepSuperseded();
+    const oldest = this.oldestPinned();
+    if (!this.undoing && from < until && oldest !== undefined && oldest < until && this.cachedForms.get(form)?.live === true) {
+      this.superseded.add({ kind, key, from, until, form });
+    } else this.unkeep(form);
+  }
+
+  /** Releases the superseded forms no pinned reader can read any more (each write does; so does the host's horizon). */
+  sweepSuperseded(): void {
+    if (this.superseded.size === 0) return;
+    for (const f of this.superseded.unreadable(this.oldestPinned())) this.unkeep(f.form);
+  }
+
+  /** The superseded form of `kind` and `key` a reader at `readIndex` sees exactly, marked used; undefined when none is kept. */
+  private supersededFor<T extends object>(kind: CachedFormKind, key: string, readIndex: number): T | undefined {
+    if (this.superseded.size === 0) return undefined;
+    const form = this.superseded.find(kind, key, readIndex);
+    return form === undefined ? undefined : this.used(form as T);
+  }
+
+  /**
+   * Admits `form` (reached by readers also through `holds`) to the scan cache at `bytes`; `evict` removes it
+   * from this store's maps when the cache drops it to make room. False when it does not fit.
+   */
+  private keep(kind: CachedFormKind, bytes: number, form: object, holds: readonly object[], evict: () => void): boolean {
+    const entry = this.scanCache.admit(kind, bytes, [form, ...holds], () => {
+      evict();
+      this.superseded.forget(form);
+    });
+    if (entry === undefined) return false;
+    this.cachedForms.set(form, entry);
+    return true;
+  }
+
+  /** Releases the scan cache's entry of `form`: a write made it stale. */
+  private unkeep(form: object): void {
+    this.scanCache.release(this.cachedForms.get(form));
+  }
+
+  /** `form`, marked used in the scan cache (so it is among the last evicted). */
+  private used<T extends object>(form: T): T {
+    const entry = this.cachedForms.get(form);
+    if (entry !== undefined) this.scanCache.use(entry);
+    return form;
   }
 
   private popNode(record: NodeRecord, index: number): void {
@@ -817,6 +922,32 @@ export class GraphStore {
 
 /** A CSR is built once record-by-record walks since the last write reach 1/this of the type's edges. */
 const ADJACENCY_DEMAND_SHARE = 4;
+
+/**
+ * Bytes V8 gives a BigInt of one 64-bit digit (a map, a length word and the digit): what a node column's copy of
+ * an INTEGER holds beside its slot. Larger INTEGERs are rare in a column, and counted at this.
+ */
+const BIGINT_COPY_BYTES = 24;
+
+/** The key a relationship column is kept under among superseded forms. */
+function edgeColumnKey(type: string, key: string): string {
+  return `${type}\u0000${key}`;
+}
+
+/** The least the scan cache holds when its size is the graph's (`scan_cache_mb` unset). */
+export const SCAN_CACHE_FLOOR_BYTES = 256 * 1024 * 1024;
+/**
+ * Bytes per node and per relationship id slot when the scan cache is sized by the graph: room for a CSR (offsets
+ * and a reference per node, ids and ends per relationship), a few node columns and bitmaps, and two relationship
+ * properties by id, typed and in adjacency order both ways (see docs/query-engine.md, "Scan cache").
+ */
+export const SCAN_CACHE_NODE_SLOT_BYTES = 128;
+export const SCAN_CACHE_EDGE_SLOT_BYTES = 96;
+
+/** The scan cache's size by the graph's id bounds. */
+export function scanCacheAutoBytes(node_id_bound: number, edge_id_bound: number): number {
+  return Math.max(SCAN_CACHE_FLOOR_BYTES, SCAN_CACHE_NODE_SLOT_BYTES * node_id_bound + SCAN_CACHE_EDGE_SLOT_BYTES * edge_id_bound);
+}
 /** A column by id is built once reads by id since the last node write reach 1/this of the nodes. */
 const NODE_COLUMN_DEMAND_SHARE = 8;
 

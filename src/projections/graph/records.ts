@@ -1,5 +1,6 @@
 import type { PropertyMap, PropertyValue } from '../../common/property-value.js';
 import { nodeRef, relationshipRef, type NodeRef, type RelationshipRef } from '../../common/values/value.js';
+import { chargeDerived, keptForm, SLOT_BYTES } from './scan-cache.js';
 
 /**
  * The graph keeps every node and edge as a record holding a chain of versions, newest first. A version
@@ -91,28 +92,21 @@ export class LabelMembers {
   private readonly dictionaries = new Map<string, ColumnDictionary | null>();
   /** Per key, its column as doubles, or null when the column is not all exact integers. */
   private readonly integerColumns = new Map<string, Float64Array | null>();
-  /** What the list and its columns hold against the store's scan cache budget. */
-  bytes: number;
   constructor(
     readonly written: number,
     readonly nodes: readonly NodeVersion[],
-    private readonly budget: ScanCacheBudget,
-    bytes: number,
-  ) {
-    this.bytes = bytes;
-  }
+  ) {}
 
   /**
    * The value of `key` of every member, in member order (undefined where absent); built on first
-   * use, or undefined when the scan cache budget has no room for it.
+   * use and charged to the list's entry in the scan cache, or undefined when it has no room for it.
    */
   column(key: string): readonly (PropertyValue | undefined)[] | undefined {
     let c = this.columns.get(key);
     if (c === undefined) {
-      const bytes = SLOT_BYTES * this.nodes.length;
-      if (!this.budget.tryReserve(bytes)) return undefined;
-      this.bytes += bytes;
+      if (!keptForm(this.nodes)) return undefined;
       c = this.nodes.map((n) => n.props.get(key));
+      if (!chargeDerived(this.nodes, c, SLOT_BYTES * this.nodes.length, 'list column')) return undefined;
       this.columns.set(key, c);
     }
     return c;
@@ -124,7 +118,7 @@ export class LabelMembers {
    * cache has no room. Built on first use from the column.
    */
   dictionary(key: string): ColumnDictionary | undefined {
-    return this.derived(this.dictionaries, key, DICTIONARY_CODE_BYTES, encode);
+    return this.derived(this.dictionaries, key, DICTIONARY_CODE_BYTES, encode, 'list dictionary');
   }
 
   /**
@@ -133,27 +127,30 @@ export class LabelMembers {
    * the scan cache has no room. Built on first use from the column.
    */
   integers(key: string): Float64Array | undefined {
-    return this.derived(this.integerColumns, key, SLOT_BYTES, asDoubles);
+    return this.derived(this.integerColumns, key, SLOT_BYTES, asDoubles, 'list doubles');
   }
 
   /**
-   * A form of `key`'s column kept in `cache`, made by `build` on first use against the scan cache
-   * budget (`slot_bytes` a member); a column `build` refuses is remembered as null, holding nothing.
+   * A form of `key`'s column kept in `cache`, made by `build` on first use and charged to the list's entry
+   * (`slot_bytes` a member); a column `build` refuses is remembered as null, holding nothing.
    */
-  private derived<T>(cache: Map<string, T | null>, key: string, slot_bytes: number, build: (column: readonly (PropertyValue | undefined)[]) => T | undefined): T | undefined {
+  private derived<T extends object>(
+    cache: Map<string, T | null>,
+    key: string,
+    slot_bytes: number,
+    build: (column: readonly (PropertyValue | undefined)[]) => T | undefined,
+    kind: string,
+  ): T | undefined {
     const known = cache.get(key);
     if (known !== undefined) return known ?? undefined;
     const column = this.column(key);
     if (column === undefined) return undefined;
-    const bytes = slot_bytes * column.length;
-    if (!this.budget.tryReserve(bytes)) return undefined;
     const made = build(column);
     if (made === undefined) {
-      this.budget.release(bytes);
       cache.set(key, null);
       return undefined;
     }
-    this.bytes += bytes;
+    if (!chargeDerived(this.nodes, made, slot_bytes * column.length, kind)) return undefined;
     cache.set(key, made);
     return made;
   }
@@ -203,25 +200,6 @@ function encode(column: readonly (PropertyValue | undefined)[]): ColumnDictionar
     codes[i] = code;
   }
   return { codes, values };
-}
-
-/** Bytes one slot of a kept list or column costs: a pointer. */
-export const SLOT_BYTES = 8;
-
-/** The memory that kept label lists and their columns may hold together (`scan_cache_mb`). */
-export class ScanCacheBudget {
-  used = 0;
-  constructor(public limit_bytes: number) {}
-
-  tryReserve(bytes: number): boolean {
-    if (this.used + bytes > this.limit_bytes) return false;
-    this.used += bytes;
-    return true;
-  }
-
-  release(bytes: number): void {
-    this.used -= bytes;
-  }
 }
 
 /** The version of a record visible at `readIndex`, or undefined when none is (or it is a deletion). */

@@ -1,7 +1,8 @@
 import type { TypeAdjacency } from '../../../projections/graph/adjacency.js';
+import { keepDerived, keptForm } from '../../../projections/graph/scan-cache.js';
 import type { Value } from '../../../common/values/value.js';
 import type { AdjacencyDirection } from './batch.js';
-import type { TypedColumn } from './typed-columns.js';
+import { typedColumnBytes, type TypedColumn } from './typed-columns.js';
 
 /**
  * Relationship property columns in adjacency order. A column by edge id (GraphStore.edgeColumn, typed by
@@ -14,7 +15,9 @@ import type { TypedColumn } from './typed-columns.js';
  * A column here is made once per (column by id, CSR, direction), on the first read, and kept in WeakMaps keyed
  * by both, so it lives exactly as long as the two forms it came from: the store drops both on the next
  * write to an edge of the type, and a reader older than that write gets neither (it walks the records).
- * Both are pictures of the same point of the log, since a run asks for them at one read index, so the value
+ * Each is charged to the CSR's entry in the scan cache (evicting the CSR drops it; when there is no room, the run
+ * uses the column it gathered and keeps nothing). Both are pictures of the same point of the log, since a run
+ * asks for them at one read index, so the value
  * at a position is the value of the relationship the CSR holds there. `both` is `out` then `into`, one after
  * the other, as an undirected expand's positions are (batch.ts, LayoutColumn).
  */
@@ -25,6 +28,9 @@ const ordered = new WeakMap<TypedColumn, WeakMap<TypeAdjacency, Map<AdjacencyDir
  * order would have served. Kept beside the CSR (a WeakMap keyed by it), so a write starts the count again.
  */
 const walked = new WeakMap<TypeAdjacency, Map<AdjacencyDirection, number>>();
+
+/** Bytes a slot of a boxed column costs: a pointer. */
+const SLOT_BYTES = 8;
 
 /** Columns in adjacency order are made once rows walked add up to 1/this of the positions a column holds. */
 const ORDER_DEMAND_SHARE = 4;
@@ -58,8 +64,11 @@ export function columnInAdjacencyOrder(byEdge: TypedColumn, csr: TypeAdjacency, 
   let column = byDirection.get(direction);
   if (column === undefined) {
     column = gather(byEdge, sidesOf(csr, direction));
-    byDirection.set(direction, column);
     adjacencyColumnsBuilt.count++;
+    // A boxed column's values are the column by id's; a typed one's arrays are new.
+    const bytes = column.kind === 'any' ? SLOT_BYTES * column.values.length : typedColumnBytes(column);
+    // Kept only beside a kept column by id: a typed form made for one run would leave its charge behind.
+    if (keptForm(byEdge) && keepDerived(csr, column, bytes, 'column in adjacency order')) byDirection.set(direction, column);
   }
   return column;
 }

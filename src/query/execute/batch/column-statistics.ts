@@ -1,5 +1,6 @@
 import type { Value } from '../../../common/values/value.js';
 import type { LabelMembers } from '../../../projections/graph/records.js';
+import { keepDerived } from '../../../projections/graph/scan-cache.js';
 import { SnapshotView, type GraphReader } from '../../../projections/graph/view.js';
 import { estimateDistinct, type DistinctEstimate } from '../../plan/cardinality.js';
 import { buildHistogram, type Histogram, type HistogramValue } from '../../plan/histogram.js';
@@ -43,9 +44,15 @@ export function labelPropertyStatistics(members: LabelMembers, key: string): Pro
   let known = byKey.get(key);
   if (known === undefined) {
     const nodes = members.nodes;
-    byKey.set(key, (known = measure(nodes.length, (i) => nodes[i]?.props.get(key), true)));
+    known = measure(nodes.length, (i) => nodes[i]?.props.get(key), true);
+    if (keepDerived(nodes, known, statisticsBytes(known), 'statistics')) byKey.set(key, known);
   }
   return known;
+}
+
+/** Bytes statistics hold: per bucket a bound, a share and a count; per sampled string a slot (the strings are the nodes'). */
+function statisticsBytes(s: PropertyStatistics): number {
+  return 64 + 24 * (s.histogram?.uppers.length ?? 0) + 8 * (s.strings?.length ?? 0);
 }
 
 /**
@@ -61,7 +68,10 @@ export function snapshotStatistics(graph: GraphReader, label: string, property: 
 /** Distinct values among the nodes of a typed column (by node id) that have one, estimated from a sample. */
 export function columnDistinct(column: TypedColumn): DistinctEstimate {
   let known = by_column.get(column);
-  if (known === undefined) by_column.set(column, (known = measure(columnLength(column), (id) => valueAt(column, id), false).distinct));
+  if (known === undefined) {
+    known = measure(columnLength(column), (id) => valueAt(column, id), false).distinct;
+    if (keepDerived(column, known, 64, 'distinct estimate')) by_column.set(column, known);
+  }
   return known;
 }
 

@@ -1,7 +1,8 @@
 import type { Value } from '../../../common/values/value.js';
+import { keepDerived } from '../../../projections/graph/scan-cache.js';
 import { NULL_ID, type Batch } from './batch.js';
 import { columnDistinct } from './column-statistics.js';
-import type { TypedColumn } from './typed-columns.js';
+import { SMALL_FORM_BYTES, type TypedColumn } from './typed-columns.js';
 
 /**
  * A typed column as the input of a per-value table (per-value.ts): the values a row can hold, numbered, and a
@@ -30,6 +31,8 @@ export type EntryReader = (b: Batch, out: Int32Array) => void;
 export interface CodedInput {
   /** Entries, null's included. */
   readonly size: number;
+  /** What it holds beyond its column (charged to the column's entry in the scan cache). */
+  readonly bytes: number;
   /** The entries as the row evaluator sees them, null first; listed only when a table is made. */
   values(): readonly Value[];
   /** The entries of a batch column `c` of entity ids (`nullable`: it may hold NULL_ID). */
@@ -49,14 +52,14 @@ export function codedInput(column: TypedColumn): CodedInput | undefined {
   const known = inputs.get(column);
   if (known !== undefined) return known ?? undefined;
   const made = make(column);
-  inputs.set(column, made ?? null);
+  if (keepDerived(column, made ?? column, made?.bytes ?? 0, 'per-value input')) inputs.set(column, made ?? null);
   return made;
 }
 
 function make(column: TypedColumn): CodedInput | undefined {
   switch (column.kind) {
     case 'string':
-      return column.dictionary.length > PER_VALUE_DICTIONARY_MAX ? undefined : byCodes(column.codes, () => column.dictionary);
+      return column.dictionary.length > PER_VALUE_DICTIONARY_MAX ? undefined : byCodes(column.codes, () => column.dictionary, SMALL_FORM_BYTES);
     case 'int':
       if (column.max_abs <= PER_VALUE_INT_MAGNITUDE_MAX) return bySmallIntegers(column.values, column.nulls, column.max_abs);
       return byNumberDictionary(column.values, column.nulls, true, column);
@@ -68,9 +71,10 @@ function make(column: TypedColumn): CodedInput | undefined {
 }
 
 /** Entries by code: code c is entry c + 1, code -1 (no value) entry 0. */
-function byCodes(codes: Int32Array, list: () => readonly Value[]): CodedInput {
+function byCodes(codes: Int32Array, list: () => readonly Value[], bytes: number): CodedInput {
   return {
     size: list().length + 1,
+    bytes,
     values: () => [null, ...list()],
     reader: (c, nullable) => (b, out) => {
       const ids = b.columns[c] as Int32Array;
@@ -84,6 +88,7 @@ function bySmallIntegers(values: Float64Array, nulls: Uint8Array, max_abs: numbe
   const offset = max_abs + 1;
   return {
     size: 2 * max_abs + 2,
+    bytes: SMALL_FORM_BYTES,
     values: () => {
       const out: Value[] = [null];
       for (let v = -max_abs; v <= max_abs; v++) out.push(BigInt(v));
@@ -108,7 +113,7 @@ function byNumberDictionary(values: Float64Array, nulls: Uint8Array, integer: bo
   const dictionary = numberDictionary(values, nulls, Math.min(PER_VALUE_DICTIONARY_MAX, 2 * most));
   if (dictionary === undefined) return undefined;
   const list = dictionary.values;
-  return byCodes(dictionary.codes, () => (integer ? list.map((v) => BigInt(v)) : list));
+  return byCodes(dictionary.codes, () => (integer ? list.map((v) => BigInt(v)) : list), dictionary.codes.byteLength + 8 * list.length + SMALL_FORM_BYTES);
 }
 
 function numberDictionary(values: Float64Array, nulls: Uint8Array, entries_max: number): NumberDictionary | undefined {

@@ -1,4 +1,5 @@
 import type { Value } from '../../../common/values/value.js';
+import { dischargeDerived, keepDerived } from '../../../projections/graph/scan-cache.js';
 import type { BoundExpression, BoundVariable } from '../../bind/bound-expression.js';
 import { mapChildren } from '../../bind/bound-walk.js';
 import { any_type } from '../../bind/static-type.js';
@@ -8,7 +9,7 @@ import type { Evaluator, Row } from '../context.js';
 import { BATCH_ROWS, NULL_BOOL, valueBuffer } from './batch.js';
 import { codedInput, type CodedInput, type EntryReader } from './per-value-inputs.js';
 import { identical, parameterNames, readsStatement } from './run-inputs.js';
-import { EXACT_INTEGER_MAX, type TypedColumn } from './typed-columns.js';
+import { EXACT_INTEGER_MAX, SMALL_FORM_BYTES, type TypedColumn } from './typed-columns.js';
 import type { Vectorized } from './vector-expressions.js';
 
 /**
@@ -200,8 +201,28 @@ function tableOf(e: BoundExpression, inputs: readonly Input[], columns: readonly
   const answers = evaluate(scope.evaluator(body), row, scratch, coded.map((c) => c.values()));
   const table = answers === undefined ? undefined : classify(answers);
   if (table !== undefined) perValueTables[inputs.length === 1 ? 'one' : 'two']++;
-  if (!readsStatement(body)) byExpression.set(e, { inputs: values, second, table });
+  const cached_now = { inputs: values, second, table };
+  if (!readsStatement(body) && keepDerived(first, cached_now, tableBytes(table), 'per-value table')) {
+    // The table made for other inputs goes: its bytes are given back.
+    if (cached !== undefined) dischargeDerived(first, tableBytes(cached.table));
+    byExpression.set(e, cached_now);
+  }
   return table;
+}
+
+/** Bytes a table holds: its typed arrays, or a slot per boxed answer (answers are small values), and its record. */
+function tableBytes(t: PerValueTable | undefined): number {
+  if (t === undefined) return SMALL_FORM_BYTES;
+  switch (t.kind) {
+    case 'bool':
+      return t.table.byteLength + SMALL_FORM_BYTES;
+    case 'code':
+      return t.table.byteLength + 56 * t.dictionary.length + SMALL_FORM_BYTES;
+    case 'num':
+      return t.table.byteLength + t.nulls.byteLength + SMALL_FORM_BYTES;
+    case 'any':
+      return 8 * t.table.length + SMALL_FORM_BYTES;
+  }
 }
 
 /**

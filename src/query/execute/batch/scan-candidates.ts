@@ -1,5 +1,6 @@
 import type { Value } from '../../../common/values/value.js';
 import type { LabelMembers } from '../../../projections/graph/records.js';
+import { keepDerived } from '../../../projections/graph/scan-cache.js';
 import { EXACT_INTEGER_MAX, typedColumn, type TypedColumn } from './typed-columns.js';
 
 /**
@@ -22,7 +23,7 @@ export function memberIds(members: LabelMembers): Int32Array {
     const nodes = members.nodes;
     ids = new Int32Array(nodes.length);
     for (let i = 0; i < nodes.length; i++) ids[i] = (nodes[i] as LabelMembers['nodes'][number]).id;
-    ids_of.set(members.nodes, ids);
+    if (keepDerived(members.nodes, ids, ids.byteLength, 'list ids')) ids_of.set(members.nodes, ids);
   }
   return ids;
 }

@@ -1,5 +1,6 @@
 import type { AdjacencyRows, TypeAdjacency } from '../../../projections/graph/adjacency.js';
 import type { NodeState } from '../../../projections/graph/records.js';
+import { keepDerived, keptForm } from '../../../projections/graph/scan-cache.js';
 import type { LogicalOp } from '../../plan/logical.js';
 import type { Row } from '../context.js';
 import { propertyEquals, type OpEnv } from '../read-ops.js';
@@ -157,9 +158,11 @@ function partShifts(op: Op<'expand'>, csr: TypeAdjacency): readonly number[] {
 const labelledDegrees = new WeakMap<AdjacencyRows, WeakMap<Uint8Array, Int32Array>>();
 
 function degreesWithLabel(rows: AdjacencyRows, bitmap: Uint8Array): Int32Array {
+  // A bitmap made for one run (end filters folded into the expand) is no kept form: its counts are not kept either.
+  const kept = keptForm(bitmap);
   let byBitmap = labelledDegrees.get(rows);
-  if (byBitmap === undefined) labelledDegrees.set(rows, (byBitmap = new WeakMap()));
-  let degrees = byBitmap.get(bitmap);
+  if (byBitmap === undefined && kept) labelledDegrees.set(rows, (byBitmap = new WeakMap()));
+  let degrees = byBitmap?.get(bitmap);
   if (degrees === undefined) {
     const { offsets, ends } = rows;
     degrees = new Int32Array(offsets.length - 1);
@@ -168,7 +171,8 @@ function degreesWithLabel(rows: AdjacencyRows, bitmap: Uint8Array): Int32Array {
       for (let j = offsets[at] as number, hi = offsets[at + 1] as number; j < hi; j++) k += bitmap[ends[j] as number] === 1 ? 1 : 0;
       degrees[at] = k;
     }
-    byBitmap.set(bitmap, degrees);
+    // Charged to the CSR's entry: it goes with the CSR (and, being keyed by the bitmap too, with the bitmap).
+    if (byBitmap !== undefined && keepDerived(rows, degrees, degrees.byteLength, 'degrees with a label')) byBitmap.set(bitmap, degrees);
   }
   return degrees;
 }

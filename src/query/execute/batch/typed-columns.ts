@@ -1,10 +1,12 @@
 import type { Value } from '../../../common/values/value.js';
+import { keepDerived } from '../../../projections/graph/scan-cache.js';
 
 /**
  * A property column by node id (GraphStore.nodeColumn) in the form batched expressions read: exact
  * integers or floats as doubles with a null mask, strings as dictionary codes, anything else boxed.
  * The typed form is made once per column the store keeps and dropped with it (a WeakMap keyed by the
- * store's array), so it is a picture of the same point of the log as the column it came from.
+ * store's array), so it is a picture of the same point of the log as the column it came from; its bytes are
+ * charged to the column's entry in the scan cache (projections/graph/scan-cache.ts).
  */
 export type TypedColumn =
   | {
@@ -49,9 +51,28 @@ export function typedColumn(values: readonly (Value | undefined)[]): TypedColumn
   let t = typed.get(values);
   if (t === undefined) {
     t = classify(values);
-    typed.set(values, t);
+    if (keepDerived(values, t, typedColumnBytes(t), 'typed column')) typed.set(values, t);
   }
   return t;
+}
+
+/** Bytes a Map entry of a string dictionary's index costs beside the list's slot (the strings are the column's). */
+const DICTIONARY_ENTRY_BYTES = 48;
+/** Bytes an object of a few fields costs: a typed form's own record, a summary. */
+export const SMALL_FORM_BYTES = 64;
+
+/** What a typed form holds beyond the column it came from: its arrays, and a dictionary's list and index. */
+export function typedColumnBytes(t: TypedColumn): number {
+  switch (t.kind) {
+    case 'int':
+    case 'float':
+      return t.values.byteLength + t.nulls.byteLength + SMALL_FORM_BYTES;
+    case 'string':
+      return t.codes.byteLength + (8 + DICTIONARY_ENTRY_BYTES) * t.dictionary.length + SMALL_FORM_BYTES;
+    case 'any':
+      // The boxed form is the column itself.
+      return SMALL_FORM_BYTES;
+  }
 }
 
 function classify(values: readonly (Value | undefined)[]): TypedColumn {
