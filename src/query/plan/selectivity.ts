@@ -37,7 +37,8 @@ interface Compared {
   readonly slot: number;
   readonly key: string;
   readonly op: 'eq' | 'lt' | 'lte' | 'gt' | 'gte';
-  readonly value: HistogramValue | undefined;
+  /** null: the value is null, so the comparison keeps no row. */
+  readonly value: HistogramValue | null | undefined;
 }
 
 const FLIPPED = { eq: 'eq', lt: 'gt', lte: 'gte', gt: 'lt', gte: 'lte' } as const;
@@ -57,11 +58,11 @@ function comparedOf(e: BoundExpression, counts: GraphCounts, labelOf: LabelOf): 
  * expression of parameters and literals: `$min + 1`) when the counts offer it for `label.key`; undefined for
  * anything else.
  */
-function known(e: BoundExpression, counts: GraphCounts, label: string | undefined, key: string, use: ParameterUse): HistogramValue | undefined {
-  if (e.kind === 'literal') return histogramValue(e.value as Value);
+function known(e: BoundExpression, counts: GraphCounts, label: string | undefined, key: string, use: ParameterUse): HistogramValue | null | undefined {
+  if (e.kind === 'literal') return e.value === null ? null : histogramValue(e.value as Value);
   if (label === undefined || !isRunValue(e)) return undefined;
   const v = counts.parameter?.(e, use, label, key);
-  return v === undefined ? undefined : histogramValue(v);
+  return v === undefined ? undefined : v === null ? null : histogramValue(v);
 }
 
 /**
@@ -124,6 +125,12 @@ export function filterSelectivity(e: BoundExpression, counts: GraphCounts, label
   let kept = 1;
   for (const c of conjuncts(e)) {
     const cmp = comparedOf(c, counts, labelOf);
+    if (cmp !== undefined && cmp.value === null) {
+      // A comparison with null keeps no row: the least an estimate keeps.
+      const label = labelOf(cmp.slot);
+      kept *= label === undefined ? EQUALITY_SELECTIVITY : floor(counts, label);
+      continue;
+    }
     if (cmp === undefined || cmp.op === 'eq') {
       kept *= conjunctSelectivity(c, cmp, counts, labelOf);
       continue;
@@ -131,7 +138,7 @@ export function filterSelectivity(e: BoundExpression, counts: GraphCounts, label
     const id = `${cmp.slot}\u0000${cmp.key}`;
     let r = ranges.get(id);
     if (r === undefined) ranges.set(id, (r = { slot: cmp.slot, key: cmp.key, unknown: 0 }));
-    if (cmp.value === undefined) r.unknown++;
+    if (cmp.value === undefined || cmp.value === null) r.unknown++;
     else if (cmp.op === 'gt' || cmp.op === 'gte') r.lower = tighter(r.lower, { value: cmp.value, inclusive: cmp.op === 'gte' }, 1);
     else r.upper = tighter(r.upper, { value: cmp.value, inclusive: cmp.op === 'lte' }, -1);
   }
@@ -164,7 +171,8 @@ function rangeSelectivity(r: Range, counts: GraphCounts, labelOf: LabelOf): numb
 export function propertyEqualitySelectivity(counts: GraphCounts, label: string | undefined, key: string, value: BoundExpression): number {
   const x = label === undefined ? undefined : known(value, counts, label, key, 'equality');
   const h = label === undefined || x === undefined ? undefined : counts.histogram?.(label, key);
-  if (label === undefined || x === undefined || h === undefined) return equalitySelectivity(counts, label, key);
+  if (label !== undefined && x === null) return floor(counts, label);
+  if (label === undefined || x === undefined || x === null || h === undefined) return equalitySelectivity(counts, label, key);
   const present = counts.distinct?.(label, key).present ?? 1;
   return Math.max(floor(counts, label), present * equalityShare(h, x));
 }
@@ -178,8 +186,8 @@ function conjunctSelectivity(c: BoundExpression, cmp: Compared | undefined, coun
   if (cmp !== undefined) {
     const label = labelOf(cmp.slot);
     if (label === undefined) return EQUALITY_SELECTIVITY;
-    const h = cmp.value === undefined ? undefined : counts.histogram?.(label, cmp.key);
-    if (h === undefined || cmp.value === undefined) return equalitySelectivity(counts, label, cmp.key);
+    const h = cmp.value === undefined || cmp.value === null ? undefined : counts.histogram?.(label, cmp.key);
+    if (h === undefined || cmp.value === undefined || cmp.value === null) return equalitySelectivity(counts, label, cmp.key);
     const present = counts.distinct?.(label, cmp.key).present ?? 1;
     return Math.max(floor(counts, label), present * equalityShare(h, cmp.value));
   }
