@@ -120,10 +120,12 @@ export function searchPaths(op: SearchPathsOp, input: PhysicalOp, inners: readon
         return ok;
       };
 
-      // The far ends: every state a walk reaches, breadth first, each once.
-      const ends = new Set<number>();
+      // The far ends: every state a walk reaches, breadth first, each once. A bound far end is the only one: the
+      // walk is skipped (on a large graph it meets every reachable state, where the search by length stops at the
+      // first lengths that reach the end), and an end no walk reaches is found out by the search running dry.
+      const ends = new Set<number>(op.into ? [target] : []);
       const seen = new Set<string>([stateKey(srcId, 0, 0)]);
-      let walk: { node: Value; id: number; part: number; count: number }[] = [{ node: src, id: srcId, part: 0, count: 0 }];
+      let walk: { node: Value; id: number; part: number; count: number }[] = op.into ? [] : [{ node: src, id: srcId, part: 0, count: 0 }];
       while (walk.length > 0) {
         const next: typeof walk = [];
         const reach = (node: Value, id: number, part: number, count: number): void => {
