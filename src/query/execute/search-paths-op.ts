@@ -4,7 +4,7 @@ import type { LogicalOp, SearchPart } from '../plan/logical.js';
 import type { PhysicalOp } from './context.js';
 import type { OpEnv } from './read-ops.js';
 import { iterationBytes, iterationsFrom, reuses, type Iteration } from './repeat-op.js';
-import { selectorReader } from './select-paths-op.js';
+import { searchEnds, selectorReader } from './select-paths-op.js';
 import { after, finish, loopArray } from './slices.js';
 
 type SearchPathsOp = Extract<LogicalOp, { op: 'search_paths' }>;
@@ -74,15 +74,9 @@ export function searchPaths(op: SearchPathsOp, input: PhysicalOp, inners: readon
 
   return (arg, sink) =>
     input(arg, (row) => {
-      const src = row[op.from] as Value;
-      if (src === null) return true;
-      let target = -1;
-      if (op.into) {
-        const t = row[op.to] as Value;
-        if (t === null) return true;
-        target = (t as { id: number }).id;
-      }
-      const srcId = (src as { id: number }).id;
+      const found = searchEnds(row, op.from, op.to, op.into);
+      if (found === undefined) return true;
+      const { src, srcId, target } = found;
       const selector = selectorAt(row);
       const k = selector.count;
       const kind = selector.kind;

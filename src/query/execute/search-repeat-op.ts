@@ -4,7 +4,7 @@ import type { RepeatSelection } from '../plan/logical.js';
 import type { PhysicalOp } from './context.js';
 import type { OpEnv } from './read-ops.js';
 import { iterationBytes, iterationsFrom, reuses, type Iteration, type RepeatOp } from './repeat-op.js';
-import { selectorReader } from './select-paths-op.js';
+import { searchEnds, selectorReader } from './select-paths-op.js';
 import { after, loopArray } from './slices.js';
 
 /** An iteration that reaches a node of a layer, and the node of the layer before it came from. */
@@ -65,15 +65,9 @@ export function searchRepeat(op: RepeatOp, select: RepeatSelection, input: Physi
 
   return (arg, sink) =>
     input(arg, (row) => {
-      const src = row[from] as Value;
-      if (src === null) return true;
-      let target = -1;
-      if (into) {
-        const t = row[to] as Value;
-        if (t === null) return true;
-        target = (t as { id: number }).id;
-      }
-      const srcId = (src as { id: number }).id;
+      const found = searchEnds(row, from, to, into);
+      if (found === undefined) return true;
+      const { src, srcId, target } = found;
       const selector = selectorAt(row);
       const k = selector.count;
       const kind = selector.kind;

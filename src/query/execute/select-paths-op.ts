@@ -72,6 +72,22 @@ export function selectPaths(op: SelectPathsOp, input: PhysicalOp, inner: Physica
     });
 }
 
+/**
+ * The ends of a searched path on a row: the start node and its id, and, when the far end is bound (`into`), its
+ * id (-1 otherwise). Undefined when a bound end is null: the row has no path.
+ */
+export function searchEnds(row: Row, from: number, to: number, into: boolean): { readonly src: Value; readonly srcId: number; readonly target: number } | undefined {
+  const src = row[from] as Value;
+  if (src === null) return undefined;
+  let target = -1;
+  if (into) {
+    const t = row[to] as Value;
+    if (t === null) return undefined;
+    target = (t as { id: number }).id;
+  }
+  return { src, srcId: (src as { id: number }).id, target };
+}
+
 /** The selector, with the count a parameter (`SHORTEST $k`) gives on a row. */
 export function selectorReader(selector: PathSelector, count: BoundExpression | undefined, env: OpEnv): (row: Row) => PathSelector {
   const k = count !== undefined ? env.exprs.compile(count) : undefined;
